@@ -1,0 +1,119 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// MARK: - Dependencies
+
+let dependencies: [Package.Dependency] = [
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["CommandLineArguments"]),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+]
+
+let log = Target.Dependency.product(name: "Logging", package: "swift-log")
+let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
+let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+// MARK: - Shared modules
+
+let shared: [Target] = [
+    .systemLibrary(
+        name: "CZeroMQ",
+        path: "Shared/CZeroMQ",
+        pkgConfig: "libzmq",
+        providers: [.apt(["libzmq3-dev"])]
+    ),
+    .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: swiftSettings),
+    .target(name: "Envelope", path: "Shared/Envelope", swiftSettings: swiftSettings),
+    .target(name: "Contracts", dependencies: ["Envelope"], path: "Shared/Contracts", swiftSettings: swiftSettings),
+    .target(
+        name: "Bus",
+        dependencies: [
+            "ZeroMQ", "Envelope", "Contracts", log, metrics, lifecycle,
+            .product(name: "DequeModule", package: "swift-collections"),
+            .product(name: "HeapModule", package: "swift-collections"),
+        ],
+        path: "Shared/Bus",
+        swiftSettings: swiftSettings
+    ),
+    .target(
+        name: "ServiceSupport",
+        dependencies: [
+            "Bus", log, metrics, lifecycle,
+            .product(name: "Configuration", package: "swift-configuration"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ],
+        path: "Shared/ServiceSupport",
+        swiftSettings: swiftSettings
+    ),
+    .target(
+        name: "TestSupport",
+        dependencies: ["Bus", "Contracts", "Envelope", "ServiceSupport", "ZeroMQ", log],
+        path: "Shared/TestSupport",
+        swiftSettings: swiftSettings
+    ),
+]
+
+// MARK: - Executables
+
+let executables: [Target] = [
+    .executableTarget(
+        name: "Broker",
+        dependencies: ["Bus", "ServiceSupport", log, lifecycle],
+        path: "Services/Broker",
+        swiftSettings: swiftSettings
+    ),
+    // A worker of the test-only `echo` service: used by integration tests and the bus benchmark.
+    .executableTarget(
+        name: "EchoWorker",
+        dependencies: ["Bus", "ServiceSupport", "TestSupport", log, lifecycle],
+        path: "Tests/Fixtures/EchoWorker",
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+        name: "BusBenchmark",
+        dependencies: ["Bus", "ZeroMQ", "CZeroMQ", "ServiceSupport", "TestSupport", "Envelope", log],
+        path: "Benchmarks/BusBenchmark",
+        swiftSettings: swiftSettings
+    ),
+]
+
+// MARK: - Tests
+
+let tests: [Target] = [
+    .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
+    .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
+    .testTarget(name: "BusTests", dependencies: ["Bus", "Envelope", "ZeroMQ", "TestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", log], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "ContractTests",
+        dependencies: ["Bus", "Contracts", "Envelope", "TestSupport"],
+        resources: [.copy("Examples")],
+        swiftSettings: swiftSettings
+    ),
+    .testTarget(
+        name: "IntegrationTests",
+        dependencies: ["Bus", "Contracts", "Envelope", "ZeroMQ", "TestSupport", "ServiceSupport"],
+        swiftSettings: swiftSettings
+    ),
+]
+
+// MARK: - Package
+
+let package = Package(
+    name: "melon",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "broker", targets: ["Broker"]),
+        .executable(name: "echo-worker", targets: ["EchoWorker"]),
+        .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
+    ],
+    dependencies: dependencies,
+    targets: shared + executables + tests
+)

@@ -1,0 +1,89 @@
+import Envelope
+import ZeroMQ
+
+extension BrokerReactor {
+    /// A worker command: `[address, "", "MDPW01", command, ...]`.
+    func handleWorker(_ address: Frame, _ frames: [Frame]) {
+        guard let message = MDP.parseWorker(frames[1...]) else {
+            rejectPeer(address, reason: "a malformed worker command")
+            return
+        }
+        let now = clock.now
+        let known = workers[address] != nil
+        if known { workers[address]?.expiry = now + configuration.heartbeat.expiry }
+        switch message.command {
+        case .ready:
+            guard !known, message.arguments.count == 1, let name = Self.serviceName(message.arguments[0]),
+                !name.hasPrefix("mmi.")
+            else {
+                rejectPeer(address, reason: "an unexpected or malformed READY")
+                return
+            }
+            let service = serviceState(name)
+            workers[address] = WorkerState(service: service, expiry: now + configuration.heartbeat.expiry, lastSent: now)
+            service.workerCount += 1
+            service.metrics.workers.record(service.workerCount)
+            service.idle.append(address)
+            logger.debug("worker ready", metadata: ["service": "\(name)"])
+            dispatch(service)
+        case .reply:
+            let arguments = message.arguments
+            guard let worker = workers[address], let job = worker.job, arguments.count >= 3,
+                arguments[0] == job.client, arguments[1].isEmpty
+            else {
+                rejectPeer(address, reason: "a REPLY from a worker that holds no such request")
+                return
+            }
+            send([job.client] + MDP.clientReply(service: worker.service.nameFrame, body: Array(arguments[2...])))
+            worker.service.metrics.replies.increment()
+            workers[address]?.job = nil
+            worker.service.idle.append(address)
+            dispatch(worker.service)
+        case .heartbeat:
+            if !known { rejectPeer(address, reason: "a HEARTBEAT from an unknown worker") }
+        case .disconnect:
+            if known { deleteWorker(address, notify: false) }
+        case .request:
+            rejectPeer(address, reason: "a REQUEST sent by a worker")
+        }
+    }
+
+    /// Removes a worker; a request it held goes back to the front of its service's queue.
+    func deleteWorker(_ address: Frame, notify: Bool) {
+        guard let worker = workers.removeValue(forKey: address) else { return }
+        if notify { send([address] + MDP.disconnect) }
+        let service = worker.service
+        service.workerCount -= 1
+        service.metrics.workers.record(service.workerCount)
+        if let index = service.idle.firstIndex(of: address) { service.idle.remove(at: index) }
+        if let job = worker.job {
+            if job.dispatches >= configuration.maxDispatches {
+                let error = OperationError(.unavailable, "the request was handed to \(job.dispatches) workers of the \(service.name) service and none of them answered")
+                replyError(job, service: service, error)
+            } else {
+                BrokerMetrics.redispatches.increment()
+                service.queue.prepend(job)
+                dispatch(service)
+            }
+        }
+    }
+
+    /// Expires silent workers and sends heartbeats to those the broker has not written to lately.
+    func heartbeat(now: ContinuousClock.Instant) {
+        let expired = workers.filter { $0.value.expiry <= now }.map(\.key)
+        for address in expired {
+            logger.info("worker expired", metadata: ["service": "\(workers[address]!.service.name)"])
+            deleteWorker(address, notify: true)
+        }
+        for (address, worker) in workers where worker.lastSent.duration(to: now) >= configuration.heartbeat.interval {
+            send([address] + MDP.heartbeat)
+            workers[address]?.lastSent = now
+        }
+    }
+
+    /// A service name as sent in READY: 1 to 128 visible ASCII characters.
+    static func serviceName(_ frame: Frame) -> String? {
+        guard (1...128).contains(frame.count), frame.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
+        return String(decoding: frame, as: UTF8.self)
+    }
+}

@@ -1,0 +1,121 @@
+import Envelope
+import Foundation
+import Logging
+import ServiceLifecycle
+import ZeroMQ
+
+/// Calls bus operations: one DEALER socket, any number of requests in flight, each with a deadline.
+///
+/// Run it as a service (in the process's ServiceGroup) before or while calling. A reply of
+/// `unavailable` (a full queue, a broker restarting) is retried with exponential backoff and jitter
+/// while the deadline allows; a broker connection lost mid-call is retried by the I/O thread.
+public final class BusClient: Service {
+    public let configuration: ClientConfiguration
+    private let codec: EnvelopeCodec
+    private let mailbox: Mailbox<ClientCommand>
+    private let reactor: Handoff<ClientReactor>
+    private let logger: Logger
+
+    public init(configuration: ClientConfiguration, context: ZMQContext? = nil, logger: Logger = Logger(label: "bus-client")) throws {
+        self.configuration = configuration
+        self.codec = EnvelopeCodec(maxBytes: configuration.maxMessageBytes)
+        self.logger = logger
+        let mailbox = try Mailbox<ClientCommand>()
+        self.mailbox = mailbox
+        self.reactor = Handoff(try ClientReactor(endpoint: configuration.endpoint, context: context ?? ZMQContext(), mailbox: mailbox, logger: logger))
+    }
+
+    public func run() async throws {
+        guard let reactor = reactor.take() else { return }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await IOThread.run(name: "bus-client", owning: reactor) { $0.run() }
+            } onGracefulShutdown: {
+                self.stop()
+            }
+        } onCancel: {
+            self.stop()
+        }
+    }
+
+    /// Ends the I/O thread; calls still waiting fail with `unavailable`.
+    public func stop() {
+        mailbox.post(.stop)
+    }
+
+    /// Calls `Op` and returns its response, or throws the `OperationError` it answered with (or
+    /// `deadline_exceeded` / `unavailable` raised here).
+    public func call<Op: BusOperation>(
+        _ operation: Op.Type, _ request: Op.Request, options: CallOptions = CallOptions()
+    ) async throws(OperationError) -> Op.Response {
+        let deadline = options.resolvedDeadline()
+        let attributes = RequestAttributes(
+            id: options.id ?? UUID().uuidString.lowercased(),
+            source: "urn:melon:\(configuration.processName)",
+            type: Op.type,
+            traceParent: (options.traceParent ?? .random()).description,
+            expiryTime: deadline,
+            idempotencyKey: options.idempotencyKey,
+            authType: options.authType,
+            authID: options.authID,
+            authClaims: options.authClaims
+        )
+        let body = try codec.encode(RequestEnvelope(attributes: attributes, data: request))
+        let frames = MDP.clientRequest(service: Op.service, body: [body])
+        var attempt = 0
+        while true {
+            let replyFrames = try await send(key: attributes.id, frames: frames, deadline: deadline, type: Op.type)
+            guard replyFrames.count == 1 else { throw OperationError(.internal, "the \(Op.service) service sent a reply of \(replyFrames.count) frames") }
+            let reply = try codec.decode(ReplyEnvelope<Op.Response>.self, from: replyFrames[0])
+            switch reply.result {
+            case .success(let response):
+                return response
+            case .failure(let error) where error.code.isRetryable:
+                let delay = backoff(attempt: attempt)
+                guard Date().addingTimeInterval(Double(delay.milliseconds) / 1000) < deadline else { throw error }
+                logger.debug("retrying after unavailable", metadata: ["type": "\(Op.type)", "attempt": "\(attempt + 1)"])
+                do { try await Task.sleep(for: delay) } catch { throw OperationError(.unavailable, "the call was cancelled") }
+                attempt += 1
+            case .failure(let error):
+                throw error
+            }
+        }
+    }
+
+    /// RFC 8 `mmi.service`: whether the broker has at least one worker of `service` right now.
+    public func isAvailable(service: String, timeout: Duration = .seconds(2)) async throws(OperationError) -> Bool {
+        let token = UUID().uuidString.lowercased()
+        let frames = MDP.clientRequest(service: MDP.mmiService, body: [Array(token.utf8), Array(service.utf8)])
+        let deadline = Date().addingTimeInterval(Double(timeout.milliseconds) / 1000)
+        let reply = try await send(key: token, frames: frames, deadline: deadline, type: MDP.mmiService)
+        switch String(decoding: reply.last ?? [], as: UTF8.self) {
+        case "200": return true
+        case "404": return false
+        case let other: throw OperationError(.internal, "the broker answered mmi.service with \(other)")
+        }
+    }
+
+    private func send(key: String, frames: [Frame], deadline: Date, type: String) async throws(OperationError) -> [Frame] {
+        let instant = ContinuousClock.now + .milliseconds(Int64((deadline.timeIntervalSinceNow * 1000).rounded(.down)))
+        let mailbox = mailbox
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<CallOutcome, Never>) in
+                let call = PendingCall(key: key, frames: frames, deadline: instant, continuation: continuation)
+                if !mailbox.post(.send(call)) { continuation.resume(returning: .stopped) }
+            }
+        } onCancel: {
+            mailbox.post(.cancel(key: key))
+        }
+        switch outcome {
+        case .reply(let body): return body
+        case .expired: throw OperationError(.deadlineExceeded, "\(type) did not answer before its deadline")
+        case .stopped: throw OperationError(.unavailable, "the bus client stopped before \(type) answered")
+        }
+    }
+
+    private func backoff(attempt: Int) -> Duration {
+        let base = configuration.retryBackoff.milliseconds << min(attempt, 16)
+        let cap = min(base, configuration.retryBackoffMax.milliseconds)
+        return .milliseconds(Int64.random(in: cap / 2...max(cap / 2, cap)))
+    }
+}

@@ -1,0 +1,28 @@
+import Envelope
+
+/// Settings of a `BusClient`.
+public struct ClientConfiguration: Sendable {
+    /// The broker endpoint.
+    public var endpoint: String
+    /// This process's name; requests carry `urn:melon:<name>` as their source.
+    public var processName: String
+    public var maxMessageBytes: Int
+    /// First retry delay after an `unavailable` reply; doubled per attempt, with full jitter.
+    public var retryBackoff: Duration
+    /// The largest retry delay.
+    public var retryBackoffMax: Duration
+
+    public init(
+        endpoint: String = "tcp://127.0.0.1:5555",
+        processName: String,
+        maxMessageBytes: Int = EnvelopeCodec.defaultMaxBytes,
+        retryBackoff: Duration = .milliseconds(50),
+        retryBackoffMax: Duration = .seconds(1)
+    ) {
+        self.endpoint = endpoint
+        self.processName = processName
+        self.maxMessageBytes = maxMessageBytes
+        self.retryBackoff = retryBackoff
+        self.retryBackoffMax = retryBackoffMax
+    }
+}

@@ -1,0 +1,232 @@
+import Envelope
+import Logging
+import ZeroMQ
+
+/// Commands the worker I/O thread accepts from the runtime.
+enum WorkerCommand: Sendable {
+    /// The reply to the request delivered on `connection` while it had `generation`.
+    case reply(connection: Int, generation: Int, client: Frame, body: [UInt8])
+    /// Stop taking work: idle connections DISCONNECT now, busy ones after their reply.
+    case drain
+    /// DISCONNECT whatever is still connected and end the thread.
+    case stop
+}
+
+/// A request taken off a worker connection, for the runtime to handle.
+struct IncomingRequest: Sendable {
+    let connection: Int
+    let generation: Int
+    let client: Frame
+    let body: [UInt8]
+}
+
+/// The worker connections of one service process, owned by one I/O thread.
+///
+/// Each connection is a DEALER speaking the MDP worker protocol and holds at most one request. The
+/// thread sends heartbeats whatever the handlers are doing, and replaces a connection's socket (and
+/// sends READY again) when the broker goes silent or says DISCONNECT; a reply produced for a replaced
+/// socket is dropped, because the broker has handed that request on or lost it with its restart.
+final class WorkerReactor {
+    struct Connection {
+        var socket: ZMQSocket?
+        var generation = 0
+        var handlerRunning = false
+        var lastReceived: ContinuousClock.Instant
+        var lastSent: ContinuousClock.Instant
+    }
+
+    let service: String
+    let endpoint: String
+    let heartbeat: Heartbeat
+    let context: ZMQContext
+    let mailbox: Mailbox<WorkerCommand>
+    let deliver: AsyncStream<IncomingRequest>.Continuation
+    let logger: Logger
+    let clock = ContinuousClock()
+    var connections: [Connection]
+    var draining = false
+    var stopping = false
+    private var poller = Poller()
+    private var polled: [Int] = []  // poller entry i + 1 -> connection index
+    private var pollerIsStale = true
+
+    init(
+        service: String, endpoint: String, count: Int, heartbeat: Heartbeat, context: ZMQContext,
+        mailbox: Mailbox<WorkerCommand>, deliver: AsyncStream<IncomingRequest>.Continuation, logger: Logger
+    ) {
+        self.service = service
+        self.endpoint = endpoint
+        self.heartbeat = heartbeat
+        self.context = context
+        self.mailbox = mailbox
+        self.deliver = deliver
+        self.logger = logger
+        let now = ContinuousClock.now
+        connections = Array(repeating: Connection(lastReceived: now, lastSent: now), count: count)
+    }
+
+    func run() {
+        for index in connections.indices { connect(index) }
+        while !stopping {
+            rebuildPollerIfNeeded()
+            do {
+                _ = try poller.poll(timeout: max(.zero, clock.now.duration(to: nextTimer())))
+            } catch {
+                logger.error("worker poll failed", metadata: ["error": "\(String(reflecting: error))"])
+                break
+            }
+            if poller.ready(0).contains(.readable) {
+                for command in mailbox.take() { handle(command) }
+            }
+            for (entry, index) in polled.enumerated() where poller.ready(entry + 1).contains(.readable) {
+                receive(on: index)
+            }
+            tick(now: clock.now)
+        }
+        for index in connections.indices { retire(index) }
+        deliver.finish()
+        _ = mailbox.close()
+    }
+
+    private func handle(_ command: WorkerCommand) {
+        switch command {
+        case .reply(let index, let generation, let client, let body):
+            connections[index].handlerRunning = false
+            if generation == connections[index].generation, connections[index].socket != nil {
+                send(index, MDP.reply(clientAddress: client, body: [body]))
+            } else {
+                logger.info("dropped a reply for a replaced connection; the broker has handed the request on")
+            }
+            if draining {
+                retire(index)
+            } else if connections[index].socket == nil {
+                connect(index)
+            }
+        case .drain:
+            draining = true
+            deliver.finish()
+            for index in connections.indices where !connections[index].handlerRunning { retire(index) }
+        case .stop:
+            stopping = true
+        }
+    }
+
+    private func receive(on index: Int) {
+        while let socket = connections[index].socket {
+            let frames: [Frame]?
+            do {
+                frames = try socket.receive()
+            } catch {
+                logger.error("worker receive failed", metadata: ["error": "\(String(reflecting: error))"])
+                return
+            }
+            guard let frames else { return }
+            connections[index].lastReceived = clock.now
+            guard let message = MDP.parseWorker(frames[...]) else {
+                logger.warning("worker ignored a malformed message from the broker")
+                continue
+            }
+            switch message.command {
+            case .request:
+                let arguments = message.arguments
+                guard arguments.count == 3, arguments[1].isEmpty, !connections[index].handlerRunning, !draining else {
+                    logger.warning("worker ignored an unexpected REQUEST")
+                    continue
+                }
+                connections[index].handlerRunning = true
+                deliver.yield(IncomingRequest(
+                    connection: index, generation: connections[index].generation, client: arguments[0], body: arguments[2]))
+            case .heartbeat:
+                break
+            case .disconnect:
+                logger.info("broker asked this worker connection to reconnect")
+                replace(index)
+                return
+            case .ready, .reply:
+                logger.warning("worker ignored a \(message.command) command from the broker")
+            }
+        }
+    }
+
+    /// Sends heartbeats where nothing was sent for an interval; replaces connections gone silent.
+    private func tick(now: ContinuousClock.Instant) {
+        for index in connections.indices where connections[index].socket != nil {
+            if connections[index].lastReceived.duration(to: now) > heartbeat.expiry {
+                logger.warning("broker silent for \(heartbeat.liveness) heartbeats; reconnecting")
+                replace(index)
+            } else if connections[index].lastSent.duration(to: now) >= heartbeat.interval {
+                send(index, MDP.heartbeat)
+            }
+        }
+    }
+
+    private func nextTimer() -> ContinuousClock.Instant {
+        var next = clock.now + heartbeat.interval
+        for connection in connections where connection.socket != nil {
+            next = min(next, connection.lastSent + heartbeat.interval, connection.lastReceived + heartbeat.expiry)
+        }
+        return next
+    }
+
+    /// Opens a fresh socket for a connection and announces the service with READY.
+    private func connect(_ index: Int) {
+        do {
+            let socket = try ZMQSocket(context, type: .dealer, linger: .milliseconds(500))
+            try socket.connect(endpoint)
+            let now = clock.now
+            connections[index].socket = socket
+            connections[index].generation += 1
+            connections[index].lastReceived = now
+            pollerIsStale = true
+            send(index, MDP.ready(service: service))
+        } catch {
+            logger.error("worker could not open a connection", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    /// Drops a connection's socket without telling the broker, then reconnects unless a handler is
+    /// still running on it (the new socket waits for that reply) or the process is draining.
+    private func replace(_ index: Int) {
+        connections[index].socket?.close(linger: .zero)
+        connections[index].socket = nil
+        pollerIsStale = true
+        if !connections[index].handlerRunning && !draining && !stopping { connect(index) }
+    }
+
+    /// Says DISCONNECT and closes, letting queued messages (a last reply) go out first.
+    private func retire(_ index: Int) {
+        guard connections[index].socket != nil else { return }
+        send(index, MDP.disconnect)
+        connections[index].socket?.close()
+        connections[index].socket = nil
+        pollerIsStale = true
+    }
+
+    private func send(_ index: Int, _ frames: [Frame]) {
+        guard let socket = connections[index].socket else { return }
+        do {
+            // A DEALER refuses only at its high-water mark (1,000 messages), which one request and a
+            // heartbeat a second never reach; never block the thread that keeps every connection alive.
+            if try socket.send(frames) {
+                connections[index].lastSent = clock.now
+            } else {
+                logger.error("worker connection is not draining; a message to the broker was dropped")
+            }
+        } catch {
+            logger.error("worker send failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    private func rebuildPollerIfNeeded() {
+        guard pollerIsStale else { return }
+        poller.removeAll()
+        polled.removeAll()
+        poller.add(fd: mailbox.descriptor, events: .readable)
+        for index in connections.indices {
+            guard let socket = connections[index].socket else { continue }
+            poller.add(socket, events: .readable)
+            polled.append(index)
+        }
+        pollerIsStale = false
+    }
+}

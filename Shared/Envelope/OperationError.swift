@@ -1,0 +1,50 @@
+/// A failed operation as it crosses the bus: `{code, message, fields}`.
+///
+/// Handlers throw it (or an error that converts to it); the gateway alone turns `code` into an HTTP
+/// status. `message` is for people and never carries database or socket error text.
+public struct OperationError: Error, Codable, Sendable, Equatable, CustomStringConvertible {
+    /// One problem with one input field.
+    public struct FieldIssue: Codable, Sendable, Equatable {
+        /// The JSON path of the field, such as `data.items[2].name`.
+        public var field: String
+        public var message: String
+
+        public init(field: String, message: String) {
+            self.field = field
+            self.message = message
+        }
+    }
+
+    public var code: ErrorCode
+    public var message: String
+    public var fields: [FieldIssue]
+
+    public init(_ code: ErrorCode, _ message: String, fields: [FieldIssue] = []) {
+        self.code = code
+        self.message = message
+        self.fields = fields
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        code = try container.decode(ErrorCode.self, forKey: .code)
+        message = try container.decode(String.self, forKey: .message)
+        fields = try container.decodeIfPresent([FieldIssue].self, forKey: .fields) ?? []
+    }
+
+    /// An `invalid` error naming one field.
+    public static func invalid(field: String, _ message: String) -> OperationError {
+        OperationError(.invalid, "\(field): \(message)", fields: [FieldIssue(field: field, message: message)])
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// An error a service can describe as an `OperationError` (each service's error enum conforms).
+public protocol OperationErrorConvertible: Error {
+    var operationError: OperationError { get }
+}
+
+extension OperationError: OperationErrorConvertible {
+    public var operationError: OperationError { self }
+}

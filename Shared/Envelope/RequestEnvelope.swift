@@ -1,0 +1,82 @@
+import Foundation
+
+/// The CloudEvents 1.0 context attributes of a request, with Melon's extensions.
+public struct RequestAttributes: Codable, Sendable, Equatable {
+    public var specVersion: String
+    /// Unique per request; replies carry it back as `correlationid`, receivers deduplicate on it.
+    public var id: String
+    /// `urn:melon:<process>`.
+    public var source: String
+    /// `<service>.<resource>.<verb>.v<N>`.
+    public var type: String
+    public var time: Date
+    public var dataContentType: String?
+    /// W3C trace context of the caller.
+    public var traceParent: String?
+    /// The absolute deadline; work still queued or starting after it is answered `deadline_exceeded`.
+    public var expiryTime: Date?
+    /// Makes a mutating request safe to retry: the first result is returned again.
+    public var idempotencyKey: String?
+    /// CloudEvents auth-context: `user`, `service_account`, `unauthenticated`, ...
+    public var authType: String?
+    /// The verified principal (the user id for `user`).
+    public var authID: String?
+    /// Verified claims the gateway passes on, as a JSON string.
+    public var authClaims: String?
+
+    enum CodingKeys: String, CodingKey {
+        case specVersion = "specversion", id, source, type, time, dataContentType = "datacontenttype"
+        case traceParent = "traceparent", expiryTime = "expirytime", idempotencyKey = "idempotencykey"
+        case authType = "authtype", authID = "authid", authClaims = "authclaims"
+    }
+
+    public init(
+        id: String = UUID().uuidString.lowercased(),
+        source: String,
+        type: String,
+        time: Date = Date(),
+        traceParent: String? = nil,
+        expiryTime: Date? = nil,
+        idempotencyKey: String? = nil,
+        authType: String? = nil,
+        authID: String? = nil,
+        authClaims: String? = nil
+    ) {
+        self.specVersion = "1.0"
+        self.id = id
+        self.source = source
+        self.type = type
+        self.time = time
+        self.dataContentType = "application/json"
+        self.traceParent = traceParent
+        self.expiryTime = expiryTime
+        self.idempotencyKey = idempotencyKey
+        self.authType = authType
+        self.authID = authID
+        self.authClaims = authClaims
+    }
+}
+
+/// A request: the attributes and the operation's payload under `data`, flat on the wire.
+public struct RequestEnvelope<Payload: Codable & Sendable>: Codable, Sendable {
+    public var attributes: RequestAttributes
+    public var data: Payload
+
+    public init(attributes: RequestAttributes, data: Payload) {
+        self.attributes = attributes
+        self.data = data
+    }
+
+    private enum DataKey: String, CodingKey { case data }
+
+    public init(from decoder: any Decoder) throws {
+        attributes = try RequestAttributes(from: decoder)
+        data = try decoder.container(keyedBy: DataKey.self).decode(Payload.self, forKey: .data)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try attributes.encode(to: encoder)
+        var container = encoder.container(keyedBy: DataKey.self)
+        try container.encode(data, forKey: .data)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Runs a socket owner on a dedicated OS thread.
+///
+/// ZeroMQ sockets are not thread-safe. An owner (a broker, a worker pool, a client) is built on the
+/// caller's thread, then moved once to its own thread, which from then on is the only one touching
+/// its sockets. Other code talks to it through a `Mailbox`.
+public enum IOThread {
+    /// Moves `owner` to a new thread named `name`, runs `body` there, and returns when `body` does.
+    public static func run<Owner>(
+        name: String,
+        owning owner: Owner,
+        body: @escaping @Sendable (Owner) -> Void
+    ) async {
+        let transfer = Transfer(owner)
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                body(transfer.take())
+                done.resume()
+            }
+            thread.name = name
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+}
+
+/// Carries a non-Sendable owner to the thread that will own it.
+///
+/// @unchecked Sendable: the value is handed over exactly once, before the thread starts (thread start
+/// is a full memory barrier) and is never touched by the sending thread afterwards.
+private final class Transfer<Value>: @unchecked Sendable {
+    private var value: Value?
+    init(_ value: Value) { self.value = value }
+    func take() -> Value {
+        defer { value = nil }
+        return value!
+    }
+}

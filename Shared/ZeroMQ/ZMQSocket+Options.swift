@@ -1,0 +1,91 @@
+import CZeroMQ
+
+/// A socket option with the Swift type of its value.
+public struct SocketOption<Value>: Sendable {
+    let raw: Int32
+}
+
+extension SocketOption where Value == Int32 {
+    /// Milliseconds unsent messages are kept after close (0 drops them).
+    public static var linger: Self { .init(raw: ZMQ_LINGER) }
+    /// Outgoing high-water mark in messages.
+    public static var sendHighWaterMark: Self { .init(raw: ZMQ_SNDHWM) }
+    /// Incoming high-water mark in messages.
+    public static var receiveHighWaterMark: Self { .init(raw: ZMQ_RCVHWM) }
+    /// First reconnect delay in milliseconds.
+    public static var reconnectInterval: Self { .init(raw: ZMQ_RECONNECT_IVL) }
+    /// Largest reconnect delay in milliseconds (exponential back-off up to it).
+    public static var reconnectIntervalMax: Self { .init(raw: ZMQ_RECONNECT_IVL_MAX) }
+    /// ZMTP heartbeat interval in milliseconds: pings the peer so a dead connection is noticed.
+    public static var heartbeatInterval: Self { .init(raw: ZMQ_HEARTBEAT_IVL) }
+    /// Milliseconds without traffic after a ZMTP ping before the connection is dropped.
+    public static var heartbeatTimeout: Self { .init(raw: ZMQ_HEARTBEAT_TIMEOUT) }
+    /// Socket events (`ZMQ_EVENTS`): POLLIN/POLLOUT readiness without polling.
+    public static var events: Self { .init(raw: ZMQ_EVENTS) }
+}
+
+extension SocketOption where Value == Bool {
+    /// ROUTER: fail sends to unknown peers (`EHOSTUNREACH`) instead of dropping them silently.
+    public static var routerMandatory: Self { .init(raw: ZMQ_ROUTER_MANDATORY) }
+    /// XPUB: pass every subscription upstream, duplicates included.
+    public static var xpubVerbose: Self { .init(raw: ZMQ_XPUB_VERBOSE) }
+    /// Queue messages only to completed connections.
+    public static var immediate: Self { .init(raw: ZMQ_IMMEDIATE) }
+}
+
+extension SocketOption where Value == Int64 {
+    /// Largest inbound frame in bytes; a peer sending a larger one is disconnected (-1: no limit).
+    public static var maxMessageSize: Self { .init(raw: ZMQ_MAXMSGSIZE) }
+}
+
+extension SocketOption where Value == [UInt8] {
+    /// The identity this socket presents to a ROUTER peer.
+    public static var routingID: Self { .init(raw: ZMQ_ROUTING_ID) }
+    /// SUB: add a topic prefix filter.
+    public static var subscribe: Self { .init(raw: ZMQ_SUBSCRIBE) }
+    /// SUB: remove a topic prefix filter.
+    public static var unsubscribe: Self { .init(raw: ZMQ_UNSUBSCRIBE) }
+}
+
+extension ZMQSocket {
+    /// Sets an integer option.
+    public func set(_ option: SocketOption<Int32>, _ value: Int32) throws {
+        var value = value
+        try setRaw(option.raw, &value, MemoryLayout<Int32>.size)
+    }
+
+    /// Sets a boolean option (libzmq takes it as an int).
+    public func set(_ option: SocketOption<Bool>, _ value: Bool) throws {
+        var value: Int32 = value ? 1 : 0
+        try setRaw(option.raw, &value, MemoryLayout<Int32>.size)
+    }
+
+    /// Sets a 64-bit integer option.
+    public func set(_ option: SocketOption<Int64>, _ value: Int64) throws {
+        var value = value
+        try setRaw(option.raw, &value, MemoryLayout<Int64>.size)
+    }
+
+    /// Sets a binary option.
+    public func set(_ option: SocketOption<[UInt8]>, _ value: [UInt8]) throws {
+        try value.withUnsafeBytes { buffer in
+            guard zmq_setsockopt(handle, option.raw, buffer.baseAddress, buffer.count) == 0 else {
+                throw ZMQError("zmq_setsockopt(\(option.raw))")
+            }
+        }
+    }
+
+    /// Reads an integer option.
+    public func get(_ option: SocketOption<Int32>) throws -> Int32 {
+        var value: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        guard zmq_getsockopt(handle, option.raw, &value, &size) == 0 else {
+            throw ZMQError("zmq_getsockopt(\(option.raw))")
+        }
+        return value
+    }
+
+    private func setRaw(_ name: Int32, _ value: UnsafeRawPointer, _ size: Int) throws {
+        guard zmq_setsockopt(handle, name, value, size) == 0 else { throw ZMQError("zmq_setsockopt(\(name))") }
+    }
+}

@@ -1,0 +1,130 @@
+import CZeroMQ
+import Foundation
+
+/// One frame of a multipart message.
+public typealias Frame = [UInt8]
+
+/// The libzmq socket types Melon uses.
+public enum SocketType: Sendable {
+    case req, rep, dealer, router, pub, sub, xpub, xsub, pair, push, pull
+
+    var raw: Int32 {
+        switch self {
+        case .req: ZMQ_REQ
+        case .rep: ZMQ_REP
+        case .dealer: ZMQ_DEALER
+        case .router: ZMQ_ROUTER
+        case .pub: ZMQ_PUB
+        case .sub: ZMQ_SUB
+        case .xpub: ZMQ_XPUB
+        case .xsub: ZMQ_XSUB
+        case .pair: ZMQ_PAIR
+        case .push: ZMQ_PUSH
+        case .pull: ZMQ_PULL
+        }
+    }
+}
+
+/// A libzmq socket. Not thread-safe and deliberately not `Sendable`: it belongs to one thread at a time,
+/// and moves only through `IOThread`, whose thread start is the full memory barrier libzmq requires.
+public final class ZMQSocket {
+    /// Kept so the context outlives every socket made from it (zmq_ctx_term waits for sockets).
+    public let context: ZMQContext
+    public let type: SocketType
+    let handle: UnsafeMutableRawPointer
+    private var isClosed = false
+
+    /// Opens a socket of `type` with `linger` applied, so closing it never blocks longer than that.
+    public init(_ context: ZMQContext, type: SocketType, linger: Duration = .zero) throws {
+        guard let handle = zmq_socket(context.handle, type.raw) else { throw ZMQError("zmq_socket") }
+        self.context = context
+        self.type = type
+        self.handle = handle
+        try set(.linger, Int32(linger.milliseconds))
+    }
+
+    deinit { close() }
+
+    /// Binds to an endpoint such as `tcp://127.0.0.1:5555` (`tcp://127.0.0.1:*` picks a free port).
+    public func bind(_ endpoint: String) throws {
+        guard zmq_bind(handle, endpoint) == 0 else { throw ZMQError("zmq_bind(\(endpoint))") }
+    }
+
+    /// Connects to an endpoint; libzmq reconnects by itself when the peer goes away.
+    public func connect(_ endpoint: String) throws {
+        guard zmq_connect(handle, endpoint) == 0 else { throw ZMQError("zmq_connect(\(endpoint))") }
+    }
+
+    /// The endpoint last bound or connected, with the real port after a `*` bind.
+    public var lastEndpoint: String {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        var size = buffer.count
+        guard zmq_getsockopt(handle, ZMQ_LAST_ENDPOINT, &buffer, &size) == 0 else { return "" }
+        let bytes = buffer.prefix(max(0, size - 1)).map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Sends `frames` as one multipart message. With `dontWait` it returns false, having sent nothing,
+    /// when the socket cannot take the message now (libzmq delivers multipart messages atomically, so
+    /// only the first frame can meet `EAGAIN`).
+    @discardableResult
+    public func send(_ frames: [Frame], dontWait: Bool = true) throws -> Bool {
+        precondition(!frames.isEmpty, "a message has at least one frame")
+        var index = 0
+        while index < frames.count {
+            var flags = dontWait ? ZMQ_DONTWAIT : 0
+            if index < frames.count - 1 { flags |= ZMQ_SNDMORE }
+            let rc = frames[index].withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+            if rc < 0 {
+                let error = ZMQError("zmq_send")
+                if error.errno == EINTR { continue }
+                if error.wouldBlock && index == 0 { return false }
+                throw error
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// Receives one whole multipart message, or nil when `dontWait` is set and none is waiting.
+    public func receive(dontWait: Bool = true) throws -> [Frame]? {
+        var frames: [Frame] = []
+        var message = zmq_msg_t()
+        zmq_msg_init(&message)
+        defer { zmq_msg_close(&message) }
+        while true {
+            // Only the first frame may be missing; the rest of a multipart message arrives with it.
+            let flags = (dontWait && frames.isEmpty) ? ZMQ_DONTWAIT : 0
+            if zmq_msg_recv(&message, handle, flags) < 0 {
+                let error = ZMQError("zmq_msg_recv")
+                if error.errno == EINTR { continue }
+                if error.wouldBlock && frames.isEmpty { return nil }
+                throw error
+            }
+            let size = zmq_msg_size(&message)
+            if size == 0 {
+                frames.append([])
+            } else {
+                frames.append(Frame(UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: size)))
+            }
+            if zmq_msg_more(&message) == 0 { return frames }
+        }
+    }
+
+    /// Closes the socket, discarding unsent messages after `linger` when given (the linger set at open
+    /// otherwise). Safe to call twice.
+    public func close(linger: Duration? = nil) {
+        guard !isClosed else { return }
+        isClosed = true
+        if let linger { try? set(.linger, Int32(linger.milliseconds)) }
+        zmq_close(handle)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded down, for libzmq's millisecond options.
+    public var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}
