@@ -46,6 +46,7 @@ let shared: [Target] = [
         name: "ServiceSupport",
         dependencies: [
             "Bus", log, metrics, lifecycle,
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Configuration", package: "swift-configuration"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ],
@@ -54,7 +55,7 @@ let shared: [Target] = [
     ),
     .target(
         name: "TestSupport",
-        dependencies: ["Bus", "Contracts", "Envelope", "ServiceSupport", "ZeroMQ", log],
+        dependencies: ["Bus", "Contracts", "Envelope", "ServiceSupport", "ZeroMQ", log, lifecycle],
         path: "Shared/TestSupport",
         swiftSettings: swiftSettings
     ),

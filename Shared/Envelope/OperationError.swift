@@ -27,7 +27,8 @@ public struct OperationError: Error, Codable, Sendable, Equatable, CustomStringC
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        code = try container.decode(ErrorCode.self, forKey: .code)
+        // A code this build does not know (from a newer peer) still fails the call, as `internal`.
+        code = ErrorCode(rawValue: try container.decode(String.self, forKey: .code)) ?? .internal
         message = try container.decode(String.self, forKey: .message)
         fields = try container.decodeIfPresent([FieldIssue].self, forKey: .fields) ?? []
     }

@@ -7,7 +7,8 @@ import Foundation
 public enum RFC3339 {
     /// Formats `date` in UTC with millisecond precision.
     public static func string(from date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        // Nearest, not down: a Date made from whole milliseconds is often a hair below them in binary.
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var days = totalMilliseconds / 86_400_000
         var dayMilliseconds = totalMilliseconds % 86_400_000
         if dayMilliseconds < 0 {

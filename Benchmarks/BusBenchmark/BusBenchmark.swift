@@ -1,0 +1,143 @@
+import Bus
+import CZeroMQ
+import Contracts
+import Foundation
+import TestSupport
+import ZeroMQ
+
+/// `bus-benchmark`: echo requests per second and latency through a real broker and worker process,
+/// with 1 and with 64 requests in flight, beside a raw libzmq REQ/REP round trip in the same run.
+///
+///     swift build -c release && .build/release/bus-benchmark [--runs 3] [--requests 20000]
+@main
+struct BusBenchmark {
+    static func main() async throws {
+        let arguments = CommandLine.arguments
+        func option(_ name: String, _ fallback: Int) -> Int {
+            guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
+            return Int(arguments[index + 1]) ?? fallback
+        }
+        let runs = option("--runs", 3), requests = option("--requests", 20_000)
+
+        let endpoint = Ports.freeEndpoint()
+        let environment = ["BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "LOG_LEVEL": "warning"]
+        let broker = try ChildProcess(product: "broker", environment: environment)
+        let worker = try ChildProcess(product: "echo-worker", environment: environment.merging(["WORKERS": "64"]) { $1 })
+        let client = try BusClient(configuration: ClientConfiguration(endpoint: endpoint, processName: "bus-benchmark"))
+        let clientTask = Task { try await client.run() }
+        defer {
+            clientTask.cancel()
+            worker.terminate()
+            broker.terminate()
+        }
+        guard await eventually(timeout: .seconds(10), { try await client.isAvailable(service: "echo") }) else {
+            print("echo worker did not register; broker log: \(broker.logPath), worker log: \(worker.logPath)")
+            exit(1)
+        }
+        print("bus benchmark: \(requests) requests per measurement, \(runs) runs, echo of a 64-byte text")
+        print("measurement                       req/s      p50 us     p99 us")
+        var table: [String: [Result]] = [:]
+        for run in 1...runs {
+            _ = try await measureBus(client: client, inFlight: 64, requests: requests / 4)  // warm-up
+            table["bus, 1 in flight", default: []].append(try await measureBus(client: client, inFlight: 1, requests: requests / 4))
+            table["bus, 64 in flight", default: []].append(try await measureBus(client: client, inFlight: 64, requests: requests))
+            table["raw libzmq REQ/REP, 1 in flight", default: []].append(try rawRequestReply(requests: requests / 4))
+            print("run \(run) done")
+        }
+        for name in ["raw libzmq REQ/REP, 1 in flight", "bus, 1 in flight", "bus, 64 in flight"] {
+            for result in table[name]! { print(result.row(name)) }
+            print(Result.median(table[name]!).row(name + " (median)"))
+        }
+    }
+
+    struct Result {
+        var perSecond: Double
+        var p50: Double
+        var p99: Double
+
+        func row(_ name: String) -> String {
+            name.padding(toLength: 32, withPad: " ", startingAt: 0)
+                + String(format: "%9.0f  %10.1f %10.1f", perSecond, p50, p99)
+        }
+
+        static func median(_ results: [Result]) -> Result {
+            func mid(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+            return Result(perSecond: mid(results.map(\.perSecond)), p50: mid(results.map(\.p50)), p99: mid(results.map(\.p99)))
+        }
+
+        init(perSecond: Double, p50: Double, p99: Double) {
+            self.perSecond = perSecond
+            self.p50 = p50
+            self.p99 = p99
+        }
+
+        init(latencies: [Duration], elapsed: Duration) {
+            let micros = latencies.map { Double($0.components.attoseconds) / 1e12 + Double($0.components.seconds) * 1e6 }.sorted()
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            self.init(
+                perSecond: Double(latencies.count) / seconds,
+                p50: micros[micros.count / 2],
+                p99: micros[min(micros.count - 1, micros.count * 99 / 100)])
+        }
+    }
+
+    static let text = String(repeating: "m", count: 64)
+
+    static func measureBus(client: BusClient, inFlight: Int, requests: Int) async throws -> Result {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+            for lane in 0..<inFlight {
+                group.addTask {
+                    var mine: [Duration] = []
+                    for _ in stride(from: lane, to: requests, by: inFlight) {
+                        let sent = clock.now
+                        let reply = try await client.call(Echo.Message.Repeat.self, .init(text: text))
+                        precondition(reply.text == text)
+                        mine.append(sent.duration(to: clock.now))
+                    }
+                    return mine
+                }
+            }
+            return try await group.reduce(into: [Duration]()) { $0 += $1 }
+        }
+        return Result(latencies: latencies, elapsed: start.duration(to: clock.now))
+    }
+
+    /// A REP thread and a REQ caller over tcp loopback: the floor under any broker round trip.
+    static func rawRequestReply(requests: Int) throws -> Result {
+        let context = try ZMQContext()
+        let server = try ZMQSocket(context, type: .rep)
+        try server.bind("tcp://127.0.0.1:*")
+        let endpoint = server.lastEndpoint
+        let done = DispatchSemaphore(value: 0)
+        let handoff = Handoff(server)
+        let thread = Thread {
+            let server = handoff.take()!
+            for _ in 0..<requests {
+                guard let frames = try? server.receive(dontWait: false) else { break }
+                _ = try? server.send(frames, dontWait: false)
+            }
+            server.close()
+            done.signal()
+        }
+        thread.start()
+        let client = try ZMQSocket(context, type: .req)
+        try client.connect(endpoint)
+        let payload = [UInt8](repeating: 0x6D, count: 300)  // about the size of an echo envelope
+        let clock = ContinuousClock()
+        var latencies: [Duration] = []
+        latencies.reserveCapacity(requests)
+        let start = clock.now
+        for _ in 0..<requests {
+            let sent = clock.now
+            try client.send([payload], dontWait: false)
+            _ = try client.receive(dontWait: false)
+            latencies.append(sent.duration(to: clock.now))
+        }
+        let elapsed = start.duration(to: clock.now)
+        done.wait()
+        client.close()
+        return Result(latencies: latencies, elapsed: elapsed)
+    }
+}

@@ -1,0 +1,8 @@
+import Envelope
+
+/// Every bus operation Melon defines. Contract tests check that each has examples on file.
+public enum ContractCatalog {
+    public static let operations: [any BusOperation.Type] = [
+        Echo.Message.Repeat.self,
+    ]
+}

@@ -1,0 +1,42 @@
+import Bus
+
+extension Setting {
+    public static let eventsEndpoint = Setting(
+        "events.endpoint", default: "tcp://127.0.0.1:5556",
+        help: "Live events: where subscribers connect (the broker's XPUB). Empty turns the proxy off.")
+    public static let eventsPublishEndpoint = Setting(
+        "events.publish.endpoint", default: "tcp://127.0.0.1:5557",
+        help: "Live events: where publishers connect (the broker's XSUB). Empty turns the proxy off.")
+    public static let brokerQueueLimit = Setting(
+        "broker.queue.limit", default: "10000",
+        help: "Requests waiting per service; beyond it new requests are answered unavailable.")
+    public static let brokerDefaultDeadline = Setting(
+        "broker.default.deadline", default: "10000",
+        help: "Milliseconds a request without an expirytime (a foreign Majordomo client) may wait for a worker.")
+    public static let brokerMaxDispatches = Setting(
+        "broker.max.dispatches", default: "3",
+        help: "Workers one request may be handed to (when they die holding it) before it is answered unavailable.")
+
+    /// Everything `broker` reads.
+    public static let brokerSettings: [Setting] = [
+        .brokerEndpoint, .eventsEndpoint, .eventsPublishEndpoint, .heartbeatInterval, .heartbeatLiveness,
+        .brokerQueueLimit, .brokerDefaultDeadline, .brokerMaxDispatches, .busMaxMessageBytes,
+    ]
+}
+
+extension ProcessSettings {
+    /// The broker's settings.
+    public func brokerConfiguration() throws -> BrokerConfiguration {
+        let events = string(.eventsEndpoint).flatMap { $0.isEmpty ? nil : $0 }
+        let publish = string(.eventsPublishEndpoint).flatMap { $0.isEmpty ? nil : $0 }
+        return BrokerConfiguration(
+            endpoint: try requiredString(.brokerEndpoint),
+            eventsEndpoint: events,
+            eventsPublishEndpoint: publish,
+            heartbeat: try heartbeat(),
+            queueLimit: try int(.brokerQueueLimit, in: 1...10_000_000),
+            defaultDeadline: try milliseconds(.brokerDefaultDeadline),
+            maxDispatches: try int(.brokerMaxDispatches, in: 1...100),
+            maxMessageBytes: try int(.busMaxMessageBytes, in: 1024...(1 << 30)))
+    }
+}

@@ -1,0 +1,44 @@
+import Bus
+import Logging
+
+extension ProcessSettings {
+    /// The heartbeat settings shared by broker and workers.
+    public func heartbeat() throws -> Heartbeat {
+        Heartbeat(
+            interval: try milliseconds(.heartbeatInterval, in: 10...60_000),
+            liveness: try int(.heartbeatLiveness, in: 1...100))
+    }
+
+    /// The worker runtime settings of a service process.
+    public func workerConfiguration() throws -> WorkerConfiguration {
+        WorkerConfiguration(
+            endpoint: try requiredString(.brokerEndpoint),
+            workers: try int(.workers, in: 1...1024),
+            heartbeat: try heartbeat(),
+            gracePeriod: try milliseconds(.gracePeriod, in: 0...3_600_000))
+    }
+
+    /// The bus client settings of this process.
+    public func clientConfiguration() throws -> ClientConfiguration {
+        ClientConfiguration(
+            endpoint: try requiredString(.brokerEndpoint),
+            processName: process,
+            maxMessageBytes: try int(.busMaxMessageBytes, in: 1024...(1 << 30)))
+    }
+
+    /// The log level, refusing unknown names.
+    public func logLevel() throws -> Logger.Level {
+        let text = try requiredString(.logLevel)
+        guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            throw InvalidValue(setting: .logLevel, value: text, expected: "one of trace, debug, info, notice, warning, error, critical")
+        }
+        return level
+    }
+
+    /// The log format, `json` or `text`.
+    public func logFormat() throws -> String {
+        let text = try requiredString(.logFormat)
+        guard text == "json" || text == "text" else { throw InvalidValue(setting: .logFormat, value: text, expected: "json or text") }
+        return text
+    }
+}

@@ -1,0 +1,75 @@
+import Configuration
+import Foundation
+
+/// A process's configuration: its declared settings read from flags, then the environment.
+public struct ProcessSettings: Sendable {
+    /// A value that is present but not of the expected form.
+    public struct InvalidValue: Error, CustomStringConvertible {
+        public let setting: Setting
+        public let value: String
+        public let expected: String
+        public var description: String {
+            "\(setting.environmentName) (\(setting.flag)) must be \(expected); got \(setting.isSecret ? "a secret value" : "\"\(value)\"")"
+        }
+    }
+
+    public let process: String
+    public let settings: [Setting]
+    private let reader: ConfigReader
+
+    /// - Parameters:
+    ///   - arguments: command-line arguments, the program name first.
+    ///   - environment: the environment to read.
+    public init(
+        process: String, settings: [Setting],
+        arguments: [String] = CommandLine.arguments,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.process = process
+        self.settings = settings
+        reader = ConfigReader(providers: [
+            CommandLineArgumentsProvider(arguments: arguments),
+            EnvironmentVariablesProvider(environmentVariables: environment),
+        ])
+    }
+
+    /// The value of `setting`, or its default.
+    public func string(_ setting: Setting) -> String? {
+        reader.string(forKey: ConfigKey(setting.key.split(separator: ".").map(String.init)), isSecret: setting.isSecret)
+            ?? setting.defaultValue
+    }
+
+    /// A value that must be present (its default counts).
+    public func requiredString(_ setting: Setting) throws -> String {
+        guard let value = string(setting), !value.isEmpty else {
+            throw InvalidValue(setting: setting, value: "", expected: "set")
+        }
+        return value
+    }
+
+    /// An integer value within `range`.
+    public func int(_ setting: Setting, in range: ClosedRange<Int> = 0...Int.max) throws -> Int {
+        let text = try requiredString(setting)
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+            throw InvalidValue(setting: setting, value: text, expected: "an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A duration given in milliseconds.
+    public func milliseconds(_ setting: Setting, in range: ClosedRange<Int> = 1...86_400_000) throws -> Duration {
+        .milliseconds(try int(setting, in: range))
+    }
+
+    /// The `--help` text: every setting with its flag, environment name and default.
+    public static func help(process: String, summary: String, settings: [Setting]) -> String {
+        var lines = ["\(process): \(summary)", "", "Usage: \(process) [--flag value ...]", "",
+                     "Every setting can be given as a flag or as an environment variable (the flag wins):", ""]
+        for setting in settings {
+            lines.append("  \(setting.flag) <value>   (env \(setting.environmentName))")
+            lines.append("      \(setting.help)")
+            if let value = setting.defaultValue, !setting.isSecret { lines.append("      default: \(value)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

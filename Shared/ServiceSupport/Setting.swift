@@ -1,0 +1,49 @@
+import Foundation
+
+/// One configuration value a process reads, with its default and the help `--help` prints.
+///
+/// Keys are dotted (`broker.endpoint`); the same value comes from the flag `--broker-endpoint` or the
+/// environment variable `BROKER_ENDPOINT`, the flag winning.
+public struct Setting: Sendable, Hashable {
+    public let key: String
+    /// The value when neither flag nor environment gives one; nil means "not set".
+    public let defaultValue: String?
+    public let help: String
+    /// Secrets are never printed, not even their defaults.
+    public let isSecret: Bool
+
+    public init(_ key: String, default defaultValue: String?, help: String, isSecret: Bool = false) {
+        self.key = key
+        self.defaultValue = defaultValue
+        self.help = help
+        self.isSecret = isSecret
+    }
+
+    /// `BROKER_ENDPOINT` for `broker.endpoint`.
+    public var environmentName: String { key.uppercased().replacingOccurrences(of: ".", with: "_") }
+
+    /// `--broker-endpoint` for `broker.endpoint`.
+    public var flag: String { "--" + key.replacingOccurrences(of: ".", with: "-") }
+}
+
+// MARK: - Settings every Melon process shares
+
+extension Setting {
+    public static let brokerEndpoint = Setting(
+        "broker.endpoint", default: "tcp://127.0.0.1:5555",
+        help: "Majordomo endpoint: where the broker binds and every other process connects.")
+    public static let logLevel = Setting(
+        "log.level", default: "info", help: "trace, debug, info, notice, warning, error or critical.")
+    public static let logFormat = Setting("log.format", default: "json", help: "json (one object per line) or text.")
+    public static let heartbeatInterval = Setting(
+        "heartbeat.interval", default: "1000", help: "Majordomo heartbeat interval in milliseconds.")
+    public static let heartbeatLiveness = Setting(
+        "heartbeat.liveness", default: "3", help: "Heartbeats missed before a peer counts as gone.")
+    public static let busMaxMessageBytes = Setting(
+        "bus.max.message.bytes", default: "8388608", help: "Largest envelope in bytes; larger ones are refused as too_large.")
+    public static let workers = Setting(
+        "workers", default: "16", help: "Worker connections, so requests served at once, of this service process.")
+    public static let gracePeriod = Setting(
+        "grace.period", default: "20000",
+        help: "Milliseconds in-flight requests may take to finish after SIGTERM before they are cancelled.")
+}

@@ -1,0 +1,66 @@
+import Bus
+import Contracts
+import Envelope
+import Logging
+import ServiceLifecycle
+import ZeroMQ
+
+/// Runs in-process bus parts (a broker, echo workers, a client) for the length of a test body.
+public enum BusHarness {
+    /// Fast heartbeats so expiry tests take a fraction of a second per liveness period.
+    public static let fastHeartbeat = Heartbeat(interval: .milliseconds(100), liveness: 3)
+
+    /// A broker on a free loopback port, without the event proxy unless asked.
+    public static func broker(heartbeat: Heartbeat = fastHeartbeat, events: Bool = false, configure: (inout BrokerConfiguration) -> Void = { _ in }) throws -> Broker {
+        var configuration = BrokerConfiguration(
+            endpoint: "tcp://127.0.0.1:*",
+            eventsEndpoint: events ? "tcp://127.0.0.1:*" : nil,
+            eventsPublishEndpoint: events ? "tcp://127.0.0.1:*" : nil,
+            heartbeat: heartbeat)
+        configure(&configuration)
+        return try Broker(configuration: configuration, logger: logger("broker"))
+    }
+
+    /// A client of `endpoint`.
+    public static func client(_ endpoint: String, configure: (inout ClientConfiguration) -> Void = { _ in }) throws -> BusClient {
+        var configuration = ClientConfiguration(endpoint: endpoint, processName: "test")
+        configure(&configuration)
+        return try BusClient(configuration: configuration, logger: logger("client"))
+    }
+
+    /// An echo worker runtime with `workers` connections.
+    public static func echoWorker(_ endpoint: String, workers: Int = 2, heartbeat: Heartbeat = fastHeartbeat, gracePeriod: Duration = .seconds(5)) throws -> WorkerRuntime {
+        let configuration = WorkerConfiguration(endpoint: endpoint, workers: workers, heartbeat: heartbeat, gracePeriod: gracePeriod)
+        return try WorkerRuntime(registry: EchoService.registry(), configuration: configuration, logger: logger("echo"))
+    }
+
+    /// Runs `services` in a task group while `body` runs, then cancels them and waits for them to end.
+    public static func with<T: Sendable>(
+        _ services: [any Service], body: () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for service in services { group.addTask { try await service.run() } }
+            do {
+                let result = try await body()
+                group.cancelAll()
+                try await group.waitForAll()
+                return result
+            } catch {
+                group.cancelAll()
+                try? await group.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    /// Waits until the broker at `client`'s endpoint reports a worker of `service`.
+    public static func waitForService(_ service: String, client: BusClient, timeout: Duration = .seconds(10)) async -> Bool {
+        await eventually(timeout: timeout) { try await client.isAvailable(service: service) }
+    }
+
+    static func logger(_ label: String) -> Logger {
+        var logger = Logger(label: label)
+        logger.logLevel = .warning
+        return logger
+    }
+}

@@ -1,0 +1,34 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+
+/// The handlers of the `echo` fixture service.
+public enum EchoService {
+    /// The operations of `echo`, ready for a `WorkerRuntime` or a contract test.
+    public static func registry(codec: EnvelopeCodec = EnvelopeCodec()) -> OperationRegistry {
+        var registry = OperationRegistry(service: Echo.Message.Repeat.service, codec: codec)
+        registry.register(Echo.Message.Repeat.self, handler: repeatMessage)
+        return registry
+    }
+
+    /// `<host>:<pid>` of this process.
+    public static let workerName = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+
+    @Sendable
+    static func repeatMessage(_ request: Echo.Message.Repeat.Request, _ context: RequestContext) async throws -> Echo.Message.Repeat.Response {
+        guard (1...65_536).contains(request.text.utf8.count) else {
+            throw OperationError.invalid(field: "data.text", "must be 1 to 65,536 bytes of UTF-8")
+        }
+        if let delay = request.delayMilliseconds {
+            guard (0...60_000).contains(delay) else {
+                throw OperationError.invalid(field: "data.delayMilliseconds", "must be 0 to 60,000")
+            }
+            try await Task.sleep(for: .milliseconds(delay))
+        }
+        if let code = request.fail {
+            throw OperationError(code, "failed on request, as asked")
+        }
+        return .init(text: request.text, worker: workerName)
+    }
+}
