@@ -3,6 +3,7 @@ import Contracts
 import Envelope
 import Logging
 import ServiceLifecycle
+import Foundation
 import ZeroMQ
 
 /// Runs in-process bus parts (a broker, echo workers, a client) for the length of a test body.
@@ -60,7 +61,7 @@ public enum BusHarness {
 
     static func logger(_ label: String) -> Logger {
         var logger = Logger(label: label)
-        logger.logLevel = .warning
+        logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         return logger
     }
 }

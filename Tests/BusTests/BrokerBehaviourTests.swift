@@ -1,0 +1,201 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import Testing
+import TestSupport
+import ZeroMQ
+
+/// The broker's routing rules, with raw workers so each rule is observed on the wire.
+@Suite struct BrokerBehaviourTests {
+    let context = try! ZMQContext()
+
+    private func worker(_ broker: Broker, _ identity: String, service: String = "svc") async throws -> RawPeer {
+        let peer = try RawPeer(connectingTo: broker.endpoint, identity: identity, context: context)
+        try peer.send([Golden.empty, Golden.worker, Golden.ready, Golden.bytes(service)])
+        return peer
+    }
+
+    /// Waits for a REQUEST, heartbeating meanwhile as a live worker does; after it returns the peer
+    /// falls silent, which is how these tests make a worker die.
+    private func nextRequest(_ peer: RawPeer, timeout: Duration = .seconds(3)) async throws -> [Frame]? {
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end {
+            try peer.send([Golden.empty, Golden.worker, Golden.heartbeat])
+            if let request = try await peer.receive(timeout: .milliseconds(50), where: { $0.count > 3 && $0[2] == Golden.request }) {
+                return request
+            }
+        }
+        return nil
+    }
+
+    private func answer(_ peer: RawPeer, _ request: [Frame], body: String) throws {
+        try peer.send([Golden.empty, Golden.worker, Golden.reply, request[3], Golden.empty, Golden.bytes(body)])
+    }
+
+    private func envelope(_ id: String, expiresIn seconds: Double) throws -> Frame {
+        let attributes = RequestAttributes(id: id, source: "urn:melon:test", type: "svc.thing.do.v1", expiryTime: Date().addingTimeInterval(seconds))
+        return try EnvelopeCodec().encode(RequestEnvelope(attributes: attributes, data: Empty()))
+    }
+
+    private func errorReply(_ frames: [Frame]?) throws -> OperationError? {
+        guard let body = frames?.last else { return nil }
+        let reply = try EnvelopeCodec().decode(ReplyEnvelope<Empty>.self, from: body)
+        if case .failure(let error) = reply.result { return error }
+        return nil
+    }
+
+    @Test func requestsGoToTheLeastRecentlyUsedIdleWorker() async throws {
+        let broker = try BusHarness.broker()
+        try await BusHarness.with([broker]) {
+            let first = try await worker(broker, "W1")
+            try await Task.sleep(for: .milliseconds(30))
+            let second = try await worker(broker, "W2")
+            let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
+            try await Task.sleep(for: .milliseconds(50))
+
+            try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), Golden.bytes("one")])
+            let one = try #require(try await nextRequest(first))
+            try answer(first, one, body: "1")
+            _ = try await client.receive()
+            // W1 was just used; W2 has been idle longest.
+            try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), Golden.bytes("two")])
+            let two = try #require(try await nextRequest(second))
+            #expect(two.last == Golden.bytes("two"))
+            try answer(second, two, body: "2")
+            _ = try await client.receive()
+            try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), Golden.bytes("three")])
+            #expect(try await nextRequest(first)?.last == Golden.bytes("three"))
+        }
+    }
+
+    @Test func aRequestHeldByAWorkerThatDiesGoesToAnother() async throws {
+        let broker = try BusHarness.broker()
+        try await BusHarness.with([broker]) {
+            let doomed = try await worker(broker, "W1")
+            let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
+            try await Task.sleep(for: .milliseconds(50))
+            try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), Golden.bytes("precious")])
+            _ = try #require(try await nextRequest(doomed))
+            // W1 now falls silent: no heartbeats, no reply. A second worker arrives.
+            let survivor = try await worker(broker, "W2")
+            let handed = try #require(try await nextRequest(survivor, timeout: .seconds(3)))
+            #expect(handed.last == Golden.bytes("precious"))
+            #expect(handed[3] == Golden.bytes("C"))
+            try answer(survivor, handed, body: "kept")
+            #expect(try await client.receive()?.last == Golden.bytes("kept"))
+            // The expired worker was told to go.
+            #expect(try await doomed.receive { $0.count == 3 && $0[2] == Golden.disconnect } != nil)
+        }
+    }
+
+    @Test func aRequestThatOutlivesEveryWorkerItMeetsIsAnsweredUnavailable() async throws {
+        let broker = try BusHarness.broker { $0.maxDispatches = 2 }
+        try await BusHarness.with([broker]) {
+            let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
+            try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), try envelope("poison", expiresIn: 30)])
+            for identity in ["W1", "W2"] {
+                let victim = try await worker(broker, identity)
+                _ = try #require(try await nextRequest(victim))
+                // The victim dies without a word: the broker notices by its silence.
+            }
+            let error = try #require(try errorReply(try await client.receive(timeout: .seconds(5))))
+            #expect(error.code == .unavailable)
+            #expect(error.message.contains("2 workers"))
+        }
+    }
+
+    @Test func aFullQueueRefusesWithUnavailableAtOnce() async throws {
+        let broker = try BusHarness.broker { $0.queueLimit = 2 }
+        try await BusHarness.with([broker]) {
+            let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
+            for id in ["a", "b", "c"] {
+                try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), try envelope(id, expiresIn: 30)])
+            }
+            let reply = try await client.receive(timeout: .seconds(1))
+            let error = try #require(try errorReply(reply))
+            #expect(error.code == .unavailable)
+            let correlation = try EnvelopeCodec().decode(ReplyEnvelope<Empty>.self, from: reply!.last!).attributes.correlationID
+            #expect(correlation == "c")
+        }
+    }
+
+    @Test func queuedRequestsAreAnsweredAtTheirDeadline() async throws {
+        let broker = try BusHarness.broker()
+        try await BusHarness.with([broker]) {
+            let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
+            // No worker at all: unavailable, once the deadline has passed.
+            let start = ContinuousClock.now
+            try client.send([Golden.empty, Golden.client, Golden.bytes("nobody"), try envelope("lonely", expiresIn: 0.3)])
+            let unavailable = try #require(try errorReply(try await client.receive()))
+            #expect(unavailable.code == .unavailable)
+            #expect(start.duration(to: .now) >= .milliseconds(250))
+
+            // A worker that is busy the whole time: deadline_exceeded.
+            let busy = try await worker(broker, "W1")
+            try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), try envelope("first", expiresIn: 30)])
+            _ = try #require(try await nextRequest(busy))
+            try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), try envelope("second", expiresIn: 0.3)])
+            let exceeded = try #require(try errorReply(try await client.receive()))
+            #expect(exceeded.code == .deadlineExceeded)
+
+            // Already expired on arrival.
+            try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), try envelope("stale", expiresIn: -1)])
+            #expect(try errorReply(try await client.receive())?.code == .deadlineExceeded)
+        }
+    }
+
+    @Test func garbageGetsAnErrorOrADisconnectAndEveryoneElseIsStillServed() async throws {
+        let broker = try BusHarness.broker { $0.maxMessageBytes = 4096 }
+        let echo = try BusHarness.echoWorker(broker.endpoint)
+        let client = try BusHarness.client(broker.endpoint)
+        try await BusHarness.with([broker, echo, client]) {
+            #expect(await BusHarness.waitForService("echo", client: client))
+            let rogue = try RawPeer(connectingTo: broker.endpoint, identity: "R", context: context)
+            let disconnect: [Frame] = [Golden.empty, Golden.worker, Golden.disconnect]
+
+            try rogue.send([Golden.bytes("no delimiter")])
+            #expect(try await rogue.receive() == disconnect)
+            try rogue.send([Golden.empty, Golden.bytes("MDPX99"), Golden.bytes("?")])
+            #expect(try await rogue.receive() == disconnect)
+            try rogue.send([Golden.empty, Golden.worker, Golden.ready])  // READY without a service
+            #expect(try await rogue.receive() == disconnect)
+            try rogue.send([Golden.empty, Golden.worker, [0x09]])  // no such command
+            #expect(try await rogue.receive() == disconnect)
+            try rogue.send([Golden.empty, Golden.worker, Golden.reply, Golden.bytes("C"), Golden.empty, Golden.bytes("x")])
+            #expect(try await rogue.receive() == disconnect)
+
+            try rogue.send([Golden.empty, Golden.client])  // no service, no body
+            #expect(try errorReply(try await rogue.receive())?.code == .invalid)
+            try rogue.send([Golden.empty, Golden.client, Golden.bytes("bad service name"), Golden.bytes("{}")])
+            #expect(try errorReply(try await rogue.receive())?.fields.map(\.field) == ["service"])
+            try rogue.send([Golden.empty, Golden.client, Golden.bytes("echo"), Frame(repeating: 0x20, count: 5000)])
+            #expect(try errorReply(try await rogue.receive())?.code == .tooLarge)
+            try rogue.send([Golden.empty, Golden.client, Golden.bytes("echo"), Golden.bytes("{not json")])
+            #expect(try errorReply(try await rogue.receive())?.code == .invalid)
+
+            let reply = try await client.call(Echo.Message.Repeat.self, .init(text: "still here"))
+            #expect(reply.text == "still here")
+        }
+    }
+
+    @Test func liveEventsPassThroughTheProxy() async throws {
+        let broker = try BusHarness.broker(events: true)
+        try await BusHarness.with([broker]) {
+            let subscriber = try ZMQSocket(context, type: .sub)
+            try subscriber.set(.subscribe, Golden.bytes("chat."))
+            try subscriber.connect(try #require(broker.eventsEndpoint))
+            let publisher = try ZMQSocket(context, type: .pub)
+            try publisher.connect(try #require(broker.eventsPublishEndpoint))
+            var received: [Frame]?
+            // PUB/SUB drops messages until the subscription has travelled through the proxy.
+            for _ in 0..<100 where received == nil {
+                try publisher.send([Golden.bytes("chat.room-1"), Golden.bytes("hello")])
+                try publisher.send([Golden.bytes("other.topic"), Golden.bytes("ignored")])
+                try await Task.sleep(for: .milliseconds(20))
+                received = try subscriber.receive()
+            }
+            #expect(received == [Golden.bytes("chat.room-1"), Golden.bytes("hello")])
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import ServiceLifecycle
+import Testing
+import TestSupport
+import ZeroMQ
+
+/// Our worker runtime and client against a fake broker that checks RFC 7 frames byte for byte.
+@Suite struct WorkerGoldenFrameTests {
+    let context = try! ZMQContext()
+
+    private func envelope(id: String, text: String, expiry: Date = Date().addingTimeInterval(10), delay: Int? = nil) throws -> Frame {
+        let attributes = RequestAttributes(id: id, source: "urn:melon:test", type: Echo.Message.Repeat.type, expiryTime: expiry)
+        return try EnvelopeCodec().encode(RequestEnvelope(attributes: attributes, data: Echo.Message.Repeat.Request(text: text, delayMilliseconds: delay)))
+    }
+
+    private func reply(_ frame: Frame) throws -> ReplyEnvelope<Echo.Message.Repeat.Response> {
+        try EnvelopeCodec().decode(ReplyEnvelope<Echo.Message.Repeat.Response>.self, from: frame)
+    }
+
+    @Test func workerSpeaksRFC7() async throws {
+        let broker = try RawPeer(routerOn: context)
+        let worker = try BusHarness.echoWorker(broker.endpoint, workers: 1)
+        let group = ServiceGroup(services: [worker], logger: .init(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+
+            // READY with the service name.
+            let ready = try #require(try await broker.receive())
+            let address = ready[0]
+            #expect(Array(ready.dropFirst()) == [Golden.empty, Golden.worker, Golden.ready, Golden.bytes("echo")])
+
+            // Heartbeats while idle.
+            #expect(try await broker.receive() == [address, Golden.empty, Golden.worker, Golden.heartbeat])
+
+            // REQUEST in, REPLY out, addressed to the same client.
+            try broker.send([address, Golden.empty, Golden.worker, Golden.request, Golden.bytes("CLIENT"), Golden.empty,
+                             try envelope(id: "req-1", text: "golden")])
+            let answer = try #require(try await broker.receive { $0.count > 4 })
+            #expect(Array(answer.prefix(6)) == [address, Golden.empty, Golden.worker, Golden.reply, Golden.bytes("CLIENT"), Golden.empty])
+            #expect(answer.count == 7)
+            let decoded = try reply(answer[6])
+            #expect(decoded.attributes.correlationID == "req-1")
+            #expect(try decoded.result.get().text == "golden")
+
+            // A request whose deadline has passed is answered without running the handler.
+            try broker.send([address, Golden.empty, Golden.worker, Golden.request, Golden.bytes("CLIENT"), Golden.empty,
+                             try envelope(id: "req-late", text: "late", expiry: Date().addingTimeInterval(-1), delay: 5000)])
+            let started = ContinuousClock.now
+            let late = try #require(try await broker.receive { $0.count > 4 })
+            #expect(started.duration(to: .now) < .seconds(2))
+            #expect(try reply(late[6]).attributes.outcome == .error(.deadlineExceeded))
+
+            // DISCONNECT from the broker: the worker comes back on a new connection with READY.
+            try broker.send([address, Golden.empty, Golden.worker, Golden.disconnect])
+            let again = try #require(try await broker.receive { $0.count == 5 && $0[3] == Golden.ready })
+            #expect(again[0] != address)
+            #expect(Array(again.dropFirst()) == [Golden.empty, Golden.worker, Golden.ready, Golden.bytes("echo")])
+
+            // Graceful shutdown: DISCONNECT.
+            await group.triggerGracefulShutdown()
+            let bye = try #require(try await broker.receive { $0.count == 4 && $0[3] == Golden.disconnect })
+            #expect(Array(bye.dropFirst()) == [Golden.empty, Golden.worker, Golden.disconnect])
+            try await tasks.waitForAll()
+        }
+    }
+
+    @Test func clientSpeaksRFC7() async throws {
+        let broker = try RawPeer(routerOn: context)
+        let client = try BusHarness.client(broker.endpoint)
+        try await BusHarness.with([client]) {
+            async let response = client.call(Echo.Message.Repeat.self, .init(text: "hello"))
+            let request = try #require(try await broker.receive())
+            #expect(Array(request[1...3]) == [Golden.empty, Golden.client, Golden.bytes("echo")])
+            #expect(request.count == 5)
+            let attributes = try EnvelopeCodec().decode(RequestEnvelope<Echo.Message.Repeat.Request>.self, from: request[4]).attributes
+            #expect(attributes.type == "echo.message.repeat.v1")
+            #expect(attributes.source == "urn:melon:test")
+            #expect(attributes.expiryTime != nil && TraceParent(attributes.traceParent ?? "") != nil)
+            let answer = ReplyEnvelope(answering: attributes, source: "urn:melon:echo", result: .success(Echo.Message.Repeat.Response(text: "hello", worker: "fake")))
+            try broker.send([request[0], Golden.empty, Golden.client, Golden.bytes("echo"), try EnvelopeCodec().encode(answer)])
+            #expect(try await response.worker == "fake")
+
+            async let available = client.isAvailable(service: "echo")
+            let lookup = try #require(try await broker.receive())
+            #expect(lookup.count == 6)
+            #expect(Array(lookup[1...3]) == [Golden.empty, Golden.client, Golden.bytes("mmi.service")])
+            #expect(lookup[5] == Golden.bytes("echo"))
+            try broker.send([lookup[0], Golden.empty, Golden.client, Golden.bytes("mmi.service"), lookup[4], Golden.bytes("200")])
+            #expect(try await available)
+        }
+    }
+}
