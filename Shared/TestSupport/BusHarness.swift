@@ -19,20 +19,20 @@ public enum BusHarness {
             eventsPublishEndpoint: events ? "tcp://127.0.0.1:*" : nil,
             heartbeat: heartbeat)
         configure(&configuration)
-        return try Broker(configuration: configuration, logger: logger("broker"))
+        return try Broker(configuration: configuration, logger: logger("broker \(configuration.endpoint)"))
     }
 
     /// A client of `endpoint`.
     public static func client(_ endpoint: String, configure: (inout ClientConfiguration) -> Void = { _ in }) throws -> BusClient {
         var configuration = ClientConfiguration(endpoint: endpoint, processName: "test")
         configure(&configuration)
-        return try BusClient(configuration: configuration, logger: logger("client"))
+        return try BusClient(configuration: configuration, logger: logger("client \(endpoint)"))
     }
 
     /// An echo worker runtime with `workers` connections.
     public static func echoWorker(_ endpoint: String, workers: Int = 2, heartbeat: Heartbeat = fastHeartbeat, gracePeriod: Duration = .seconds(5)) throws -> WorkerRuntime {
         let configuration = WorkerConfiguration(endpoint: endpoint, workers: workers, heartbeat: heartbeat, gracePeriod: gracePeriod)
-        return try WorkerRuntime(registry: EchoService.registry(), configuration: configuration, logger: logger("echo"))
+        return try WorkerRuntime(registry: EchoService.registry(), configuration: configuration, logger: logger("echo \(endpoint)"))
     }
 
     /// Runs `services` in a task group while `body` runs, then cancels them and waits for them to end.

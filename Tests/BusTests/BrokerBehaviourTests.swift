@@ -9,6 +9,11 @@ import ZeroMQ
 /// The broker's routing rules, with raw workers so each rule is observed on the wire.
 @Suite struct BrokerBehaviourTests {
     let context = try! ZMQContext()
+    /// For raw peers that do not heartbeat, where expiry is not what the test is about.
+    let patient = Heartbeat(interval: .milliseconds(100), liveness: 100)
+    /// For tests about dying workers: a silent worker is gone after a second, which leaves a live one
+    /// (that heartbeats only while it waits) ample time to answer, even on a loaded machine.
+    let mortal = Heartbeat(interval: .milliseconds(100), liveness: 10)
 
     private func worker(_ broker: Broker, _ identity: String, service: String = "svc") async throws -> RawPeer {
         let peer = try RawPeer(connectingTo: broker.endpoint, identity: identity, context: context)
@@ -46,7 +51,7 @@ import ZeroMQ
     }
 
     @Test func requestsGoToTheLeastRecentlyUsedIdleWorker() async throws {
-        let broker = try BusHarness.broker()
+        let broker = try BusHarness.broker(heartbeat: patient)
         try await BusHarness.with([broker]) {
             let first = try await worker(broker, "W1")
             try await Task.sleep(for: .milliseconds(30))
@@ -70,7 +75,7 @@ import ZeroMQ
     }
 
     @Test func aRequestHeldByAWorkerThatDiesGoesToAnother() async throws {
-        let broker = try BusHarness.broker()
+        let broker = try BusHarness.broker(heartbeat: mortal)
         try await BusHarness.with([broker]) {
             let doomed = try await worker(broker, "W1")
             let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
@@ -79,7 +84,7 @@ import ZeroMQ
             _ = try #require(try await nextRequest(doomed))
             // W1 now falls silent: no heartbeats, no reply. A second worker arrives.
             let survivor = try await worker(broker, "W2")
-            let handed = try #require(try await nextRequest(survivor, timeout: .seconds(3)))
+            let handed = try #require(try await nextRequest(survivor, timeout: .seconds(5)))
             #expect(handed.last == Golden.bytes("precious"))
             #expect(handed[3] == Golden.bytes("C"))
             try answer(survivor, handed, body: "kept")
@@ -90,13 +95,13 @@ import ZeroMQ
     }
 
     @Test func aRequestThatOutlivesEveryWorkerItMeetsIsAnsweredUnavailable() async throws {
-        let broker = try BusHarness.broker { $0.maxDispatches = 2 }
+        let broker = try BusHarness.broker(heartbeat: mortal) { $0.maxDispatches = 2 }
         try await BusHarness.with([broker]) {
             let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
             try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), try envelope("poison", expiresIn: 30)])
             for identity in ["W1", "W2"] {
                 let victim = try await worker(broker, identity)
-                _ = try #require(try await nextRequest(victim))
+                _ = try #require(try await nextRequest(victim, timeout: .seconds(5)))
                 // The victim dies without a word: the broker notices by its silence.
             }
             let error = try #require(try errorReply(try await client.receive(timeout: .seconds(5))))
@@ -121,7 +126,7 @@ import ZeroMQ
     }
 
     @Test func queuedRequestsAreAnsweredAtTheirDeadline() async throws {
-        let broker = try BusHarness.broker()
+        let broker = try BusHarness.broker(heartbeat: patient)
         try await BusHarness.with([broker]) {
             let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
             // No worker at all: unavailable, once the deadline has passed.
@@ -180,7 +185,7 @@ import ZeroMQ
     }
 
     @Test func liveEventsPassThroughTheProxy() async throws {
-        let broker = try BusHarness.broker(events: true)
+        let broker = try BusHarness.broker(heartbeat: patient, events: true)
         try await BusHarness.with([broker]) {
             let subscriber = try ZMQSocket(context, type: .sub)
             try subscriber.set(.subscribe, Golden.bytes("chat."))

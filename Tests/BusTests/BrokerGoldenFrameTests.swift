@@ -7,9 +7,11 @@ import ZeroMQ
 /// Our broker against peers that send and expect RFC 7 frames byte for byte.
 @Suite struct BrokerGoldenFrameTests {
     let context = try! ZMQContext()
+    /// These raw peers never heartbeat on their own; a long liveness keeps the broker from expiring them.
+    let patient = Heartbeat(interval: .milliseconds(100), liveness: 100)
 
     @Test func workerAndClientCommandsInBothDirections() async throws {
-        let broker = try BusHarness.broker()
+        let broker = try BusHarness.broker(heartbeat: patient)
         try await BusHarness.with([broker]) {
             let worker = try RawPeer(connectingTo: broker.endpoint, identity: "W1", context: context)
             let client = try RawPeer(connectingTo: broker.endpoint, identity: "C1", context: context)
@@ -39,7 +41,7 @@ import ZeroMQ
     }
 
     @Test func brokerSaysDisconnectToAWorkerItDoesNotKnow() async throws {
-        let broker = try BusHarness.broker()
+        let broker = try BusHarness.broker(heartbeat: patient)
         try await BusHarness.with([broker]) {
             let stranger = try RawPeer(connectingTo: broker.endpoint, identity: "W9", context: context)
             try stranger.send([Golden.empty, Golden.worker, Golden.heartbeat])
@@ -48,7 +50,7 @@ import ZeroMQ
     }
 
     @Test func mmiEchoesEarlierFramesAndAnswers501ForUnknownMMIServices() async throws {
-        let broker = try BusHarness.broker()
+        let broker = try BusHarness.broker(heartbeat: patient)
         try await BusHarness.with([broker]) {
             let client = try RawPeer(connectingTo: broker.endpoint, identity: "C2", context: context)
             try client.send([Golden.empty, Golden.client, Golden.bytes("mmi.service"), Golden.bytes("token-7"), Golden.bytes("nobody")])

@@ -22,7 +22,8 @@ import ZeroMQ
 
     @Test func workerSpeaksRFC7() async throws {
         let broker = try RawPeer(routerOn: context)
-        let worker = try BusHarness.echoWorker(broker.endpoint, workers: 1)
+        // This fake broker never heartbeats: a long liveness keeps the worker from reconnecting mid-test.
+        let worker = try BusHarness.echoWorker(broker.endpoint, workers: 1, heartbeat: Heartbeat(interval: .milliseconds(200), liveness: 50))
         let group = ServiceGroup(services: [worker], logger: .init(label: "test"))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }

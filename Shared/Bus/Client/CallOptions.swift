@@ -17,7 +17,10 @@ public struct CallOptions: Sendable {
     /// The request id; generated when nil. Retries of one call always reuse it.
     public var id: String?
 
-    public init() {}
+    public init(timeout: Duration = .seconds(10), idempotencyKey: String? = nil) {
+        self.timeout = timeout
+        self.idempotencyKey = idempotencyKey
+    }
 
     /// The absolute deadline this call works to.
     public func resolvedDeadline(now: Date = Date()) -> Date {

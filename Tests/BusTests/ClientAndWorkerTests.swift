@@ -1,0 +1,163 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import ServiceLifecycle
+import Testing
+import TestSupport
+
+/// The bus client and worker runtime end to end through an in-process broker.
+@Suite struct ClientAndWorkerTests {
+    typealias Repeat = Echo.Message.Repeat
+
+    @Test func manyRequestsInFlightEachGetTheirOwnReply() async throws {
+        let broker = try BusHarness.broker()
+        let echo = try BusHarness.echoWorker(broker.endpoint, workers: 8)
+        let client = try BusHarness.client(broker.endpoint)
+        try await BusHarness.with([broker, echo, client]) {
+            let texts = try await withThrowingTaskGroup(of: (String, String).self) { group in
+                for index in 0..<300 {
+                    group.addTask {
+                        let text = "message-\(index)"
+                        return (text, try await client.call(Repeat.self, .init(text: text, delayMilliseconds: index % 3)).text)
+                    }
+                }
+                return try await group.reduce(into: [(String, String)]()) { $0.append($1) }
+            }
+            #expect(texts.count == 300)
+            #expect(texts.allSatisfy { $0.0 == $0.1 })
+        }
+    }
+
+    @Test func aCallFailsWithDeadlineExceededWhenItsDeadlinePasses() async throws {
+        let broker = try BusHarness.broker()
+        let echo = try BusHarness.echoWorker(broker.endpoint)
+        let client = try BusHarness.client(broker.endpoint)
+        try await BusHarness.with([broker, echo, client]) {
+            let options = CallOptions(timeout: .milliseconds(300))
+            let start = ContinuousClock.now
+            await #expect {
+                try await client.call(Repeat.self, .init(text: "slow", delayMilliseconds: 3000), options: options)
+            } throws: { error in
+                (error as? OperationError)?.code == .deadlineExceeded
+            }
+            #expect(start.duration(to: .now) < .seconds(2))
+        }
+    }
+
+    @Test func handlerErrorsArriveTypedWithTheirFields() async throws {
+        let broker = try BusHarness.broker()
+        let echo = try BusHarness.echoWorker(broker.endpoint)
+        let client = try BusHarness.client(broker.endpoint)
+        try await BusHarness.with([broker, echo, client]) {
+            await #expect(throws: OperationError(.conflict, "failed on request, as asked")) {
+                try await client.call(Repeat.self, .init(text: "x", fail: .conflict))
+            }
+            await #expect(throws: OperationError.invalid(field: "data.text", "must be 1 to 65,536 bytes of UTF-8")) {
+                try await client.call(Repeat.self, .init(text: ""))
+            }
+        }
+    }
+
+    @Test func unavailableRepliesAreRetriedWithBackoffWithinTheDeadline() async throws {
+        // A queue of one and a single slow worker: most of these calls are first refused as
+        // unavailable (queue full), and succeed on a later attempt.
+        let broker = try BusHarness.broker { $0.queueLimit = 1 }
+        let echo = try BusHarness.echoWorker(broker.endpoint, workers: 1)
+        let client = try BusHarness.client(broker.endpoint) { $0.retryBackoff = .milliseconds(20) }
+        try await BusHarness.with([broker, echo, client]) {
+            #expect(await BusHarness.waitForService("echo", client: client))
+            let replies = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<6 {
+                    group.addTask { try await client.call(Repeat.self, .init(text: "r\(index)", delayMilliseconds: 50)).text }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(replies == Set((0..<6).map { "r\($0)" }))
+        }
+    }
+
+    @Test func mmiTellsWhetherAServiceHasWorkers() async throws {
+        let broker = try BusHarness.broker()
+        let echo = try BusHarness.echoWorker(broker.endpoint)
+        let client = try BusHarness.client(broker.endpoint)
+        try await BusHarness.with([broker, echo, client]) {
+            #expect(await BusHarness.waitForService("echo", client: client))
+            let household = try await client.isAvailable(service: "household")
+            #expect(household == false)
+        }
+    }
+
+    @Test func theRegistryNamesWhatIsWrongWithARequest() async throws {
+        let registry = EchoService.registry()
+        func reply(_ json: String) async throws -> OperationError? {
+            let bytes = await registry.handle(Array(json.utf8), logger: .init(label: "test"), bus: nil)
+            let envelope = try EnvelopeCodec().decode(ReplyEnvelope<Repeat.Response>.self, from: bytes)
+            if case .failure(let error) = envelope.result { return error }
+            return nil
+        }
+        let head = #""specversion":"1.0","id":"x","source":"urn:melon:test","time":"2026-11-21T14:29:29Z""#
+        #expect(try await reply(#"{\#(head),"type":"echo.message.shout.v1","data":{}}"#)?.fields.map(\.field) == ["type"])
+        #expect(try await reply(#"{\#(head),"type":"echo.message.repeat.v1","data":{"text":7}}"#)?.fields.map(\.field) == ["data.text"])
+        #expect(try await reply(#"{\#(head),"type":"echo.message.repeat.v1","data":{"text":"hi","delayMilliseconds":-5}}"#)?.fields.map(\.field) == ["data.delayMilliseconds"])
+        #expect(try await reply(#"{\#(head),"type":"echo.message.repeat.v1","data":{"text":"hi"}}"#) == nil)
+        #expect(try await reply("[1,2]")?.code == .invalid)
+    }
+
+    @Test func gracefulShutdownFinishesInFlightRequestsAndHandsNewOnesToOtherWorkers() async throws {
+        let broker = try BusHarness.broker()
+        let leaving = try BusHarness.echoWorker(broker.endpoint, workers: 2)
+        let staying = try BusHarness.echoWorker(broker.endpoint, workers: 2)
+        let client = try BusHarness.client(broker.endpoint)
+        let leavingGroup = ServiceGroup(services: [leaving], logger: .init(label: "leaving"))
+        try await BusHarness.with([broker, client]) {
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await leavingGroup.run() }
+                #expect(await BusHarness.waitForService("echo", client: client))
+                // Start slow requests that only the leaving worker serves, then SIGTERM it mid-flight.
+                async let first = client.call(Repeat.self, .init(text: "in flight 1", delayMilliseconds: 400))
+                async let second = client.call(Repeat.self, .init(text: "in flight 2", delayMilliseconds: 400))
+                try await Task.sleep(for: .milliseconds(100))
+                await leavingGroup.triggerGracefulShutdown()
+                tasks.addTask { try await staying.run() }
+                #expect(try await first.text == "in flight 1")
+                #expect(try await second.text == "in flight 2")
+                try await tasks.next()  // the leaving worker's group has finished
+                let after = try await client.call(Repeat.self, .init(text: "after"))
+                #expect(after.text == "after")
+                tasks.cancelAll()
+            }
+        }
+    }
+
+    @Test func callsInFlightSurviveABrokerRestart() async throws {
+        let endpoint = Ports.freeEndpoint()
+        let first = try BusHarness.broker { $0.endpoint = endpoint }
+        let echo = try BusHarness.echoWorker(endpoint, workers: 4)
+        let client = try BusHarness.client(endpoint)
+        try await BusHarness.with([echo, client]) {
+            let firstRun = Task { try await first.run() }
+            #expect(await BusHarness.waitForService("echo", client: client))
+            let options = CallOptions(timeout: .seconds(10))
+            // Calls that will be in the handlers when the broker goes away.
+            async let slow = withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<8 {
+                    group.addTask { try await client.call(Repeat.self, .init(text: "s\(index)", delayMilliseconds: 300), options: options).text }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            first.stop()
+            _ = await firstRun.result
+            let restarted = ContinuousClock.now
+            let second = try BusHarness.broker { $0.endpoint = endpoint }
+            let secondRun = Task { try await second.run() }
+            #expect(await BusHarness.waitForService("echo", client: client))
+            // Workers are back within three heartbeats (100 ms each here), plus reconnect slack.
+            #expect(restarted.duration(to: .now) < .milliseconds(300 + 700))
+            #expect(try await slow.sorted() == (0..<8).map { "s\($0)" })
+            secondRun.cancel()
+            _ = await secondRun.result
+        }
+    }
+}
