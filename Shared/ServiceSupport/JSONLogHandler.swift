@@ -21,6 +21,12 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
+        guard let line = line(for: event) else { return }
+        Self.output.withLock { _ in FileHandle.standardError.write(line) }
+    }
+
+    /// The JSON line (newline included) for `event`.
+    func line(for event: LogEvent) -> Data? {
         var object: [String: Any] = [
             "time": RFC3339Now.string(),
             "level": event.level.rawValue,
@@ -30,10 +36,10 @@ public struct JSONLogHandler: LogHandler {
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         for (key, value) in merged where object[key] == nil { object[key] = Self.plain(value) }
         guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return
+            return nil
         }
         line.append(0x0A)
-        Self.output.withLock { _ in FileHandle.standardError.write(line) }
+        return line
     }
 
     private static func plain(_ value: Logger.MetadataValue) -> Any {

@@ -1,0 +1,175 @@
+import Bus
+import Envelope
+import Foundation
+
+/// One example exchange of a bus operation, kept under Tests/ContractTests/Examples/<type>/ as
+/// `<case>.request.json` and `<case>.reply.json`.
+public struct ContractExample: Sendable, CustomStringConvertible {
+    public init(type: String, name: String, request: [UInt8], reply: [UInt8]) {
+        self.type = type
+        self.name = name
+        self.request = request
+        self.reply = reply
+    }
+
+    public let type: String
+    public let name: String
+    public let request: [UInt8]
+    public let reply: [UInt8]
+
+    public var description: String { "\(type)/\(name)" }
+
+    /// Every example below `directory`, by type folder.
+    public static func all(in directory: URL) throws -> [ContractExample] {
+        let manager = FileManager.default
+        var examples: [ContractExample] = []
+        for type in try manager.contentsOfDirectory(atPath: directory.path).sorted() {
+            let folder = directory.appendingPathComponent(type)
+            for file in try manager.contentsOfDirectory(atPath: folder.path).sorted() where file.hasSuffix(".request.json") {
+                let name = String(file.dropLast(".request.json".count))
+                let request = try Data(contentsOf: folder.appendingPathComponent(file))
+                let reply = try Data(contentsOf: folder.appendingPathComponent("\(name).reply.json"))
+                examples.append(ContractExample(type: type, name: name, request: Array(request), reply: Array(reply)))
+            }
+        }
+        return examples
+    }
+}
+
+/// Checks both sides of a contract against an example; each returns what does not match (empty: ok).
+public enum ContractCheck {
+    /// Provider side: the real handler answers the example request with a reply of the example's
+    /// shape: the same outcome, the same error fields, the same JSON structure under `data`.
+    public static func provider(_ registry: OperationRegistry, _ example: ContractExample) async throws -> [String] {
+        let actual = try JSONValue.parse(await registry.handle(example.request, logger: .init(label: "contract"), bus: nil))
+        let expected = try JSONValue.parse(example.reply)
+        let request = try JSONValue.parse(example.request)
+        var problems: [String] = []
+        if actual["outcome"] != expected["outcome"] {
+            problems.append("outcome is \(actual["outcome"].map(String.init(describing:)) ?? "none"), the example says \(expected["outcome"].map(String.init(describing:)) ?? "none")")
+        }
+        if actual["correlationid"] != request["id"] {
+            problems.append("correlationid does not echo the request id")
+        }
+        problems += (actual["data"] ?? .null).shapeDifferences(from: expected["data"] ?? .null, at: "data")
+        let fields = { (reply: JSONValue) -> [JSONValue] in
+            guard case .array(let items)? = reply["data"]?["fields"] else { return [] }
+            return items.compactMap { $0["field"] }
+        }
+        if fields(actual) != fields(expected) {
+            problems.append("error fields are \(fields(actual)), the example names \(fields(expected))")
+        }
+        return problems
+    }
+
+    /// Consumer side: the caller's types read the example request and write it back unchanged, and
+    /// read the example reply (result or error) and write it back unchanged.
+    public static func consumer<Op: BusOperation>(_ operation: Op.Type, _ example: ContractExample) throws -> [String] {
+        let codec = EnvelopeCodec()
+        guard example.type == Op.type else { return ["the example is for \(example.type), not \(Op.type)"] }
+        var problems: [String] = []
+        do {
+            let request = try codec.decode(RequestEnvelope<Op.Request>.self, from: example.request)
+            if try JSONValue.parse(codec.encode(request))["data"] != JSONValue.parse(example.request)["data"] {
+                problems.append("\(Op.Request.self) does not encode to the example's data")
+            }
+            let reply = try codec.decode(ReplyEnvelope<Op.Response>.self, from: example.reply)
+            if try JSONValue.parse(codec.encode(reply))["data"] != JSONValue.parse(example.reply)["data"] {
+                problems.append("\(Op.Response.self) does not encode to the example reply's data")
+            }
+        } catch {
+            problems.append("the caller's types cannot read the example: \(error)")
+        }
+        return problems
+    }
+}
+
+/// Any JSON value, compared by value, for checking messages against examples.
+public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+
+    /// The member `key` of an object.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): "\(value)"
+        case .number(let value): "\(value)"
+        case .string(let value): "\"\(value)\""
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    private var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// Where this value's structure (kinds and keys, not values) differs from `expected`'s.
+    func shapeDifferences(from expected: JSONValue, at path: String) -> [String] {
+        switch (self, expected) {
+        case (.object(let mine), .object(let theirs)):
+            return Set(mine.keys).union(theirs.keys).sorted().flatMap { key -> [String] in
+                switch (mine[key], theirs[key]) {
+                case (nil, _): ["\(path).\(key) is missing"]
+                case (_, nil): ["\(path).\(key) is not in the example"]
+                case (let a?, let b?): a.shapeDifferences(from: b, at: "\(path).\(key)")
+                }
+            }
+        case (.array(let mine), .array(let theirs)):
+            guard let first = mine.first, let model = theirs.first else { return [] }
+            return first.shapeDifferences(from: model, at: "\(path)[0]")
+        default:
+            return kind == expected.kind ? [] : ["\(path) is \(kind), the example has \(expected.kind)"]
+        }
+    }
+}
