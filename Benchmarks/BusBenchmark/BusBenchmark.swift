@@ -18,11 +18,19 @@ struct BusBenchmark {
             return Int(arguments[index + 1]) ?? fallback
         }
         let runs = option("--runs", 3), requests = option("--requests", 20_000)
+        if arguments.contains("--codec") {
+            for (name, micros) in try CodecBenchmark.run(iterations: requests) { print(name.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%8.1f us", micros)) }
+            return
+        }
+        if arguments.contains("--handoff") {
+            for _ in 0..<runs { print(try await HandoffBenchmark.run(roundTrips: requests).row("task -> I/O thread -> task")) }
+            return
+        }
 
         let endpoint = Ports.freeEndpoint()
         let environment = ["BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "LOG_LEVEL": "warning"]
         let broker = try ChildProcess(product: "broker", environment: environment)
-        let worker = try ChildProcess(product: "echo-worker", environment: environment.merging(["WORKERS": "64"]) { $1 })
+        let worker = try ChildProcess(product: "echo-worker", environment: environment.merging(["WORKERS": "\(option("--workers", 16))"]) { $1 })
         let client = try BusClient(configuration: ClientConfiguration(endpoint: endpoint, processName: "bus-benchmark"))
         let clientTask = Task { try await client.run() }
         defer {
@@ -34,7 +42,7 @@ struct BusBenchmark {
             print("echo worker did not register; broker log: \(broker.logPath), worker log: \(worker.logPath)")
             exit(1)
         }
-        print("bus benchmark: \(requests) requests per measurement, \(runs) runs, echo of a 64-byte text")
+        print("bus benchmark: \(requests) requests per measurement, \(runs) runs, echo of a 64-byte text, \(option("--workers", 16)) worker connections")
         print("measurement                       req/s      p50 us     p99 us")
         var table: [String: [Result]] = [:]
         for run in 1...runs {

@@ -51,6 +51,26 @@ public struct EnvelopeCodec: Sendable {
         return [UInt8](bytes)
     }
 
+    /// The JSON of an envelope's `data` (or any value), unlimited: the caller checks the whole message.
+    func encodePayload(_ value: some Encodable) throws(OperationError) -> Data {
+        do {
+            return try Self.encoder.encode(value)
+        } catch {
+            throw OperationError(.internal, "the message could not be encoded")
+        }
+    }
+
+    /// Decodes an envelope's `data` member; failures name the field under `data`.
+    func decodePayload<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>) throws(OperationError) -> T {
+        do {
+            return try Self.decoder.decode(T.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw Self.describe(error, under: "data")
+        } catch {
+            throw OperationError.invalid(field: "data", "is not valid JSON")
+        }
+    }
+
     /// Decodes `T` from `bytes`, refusing oversized input and naming the field of any failure.
     public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(OperationError) -> T {
         guard bytes.count <= maxBytes else {
@@ -66,7 +86,8 @@ public struct EnvelopeCodec: Sendable {
     }
 
     /// Turns a `DecodingError` into an `invalid` error naming the JSON path at fault.
-    static func describe(_ error: DecodingError) -> OperationError {
+    static func describe(_ error: DecodingError, under prefix: String? = nil) -> OperationError {
+        func path(_ codingPath: [any CodingKey]) -> String { Self.path(codingPath, under: prefix) }
         switch error {
         case .keyNotFound(let key, let context):
             return .invalid(field: path(context.codingPath + [key]), "is required")
@@ -74,7 +95,7 @@ public struct EnvelopeCodec: Sendable {
             return .invalid(field: path(context.codingPath), "must not be null")
         case .typeMismatch(let type, let context):
             return .invalid(field: path(context.codingPath), "must be \(describe(type))")
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+        case .dataCorrupted(let context) where context.codingPath.isEmpty && prefix == nil:
             return OperationError(.invalid, "the message is not valid JSON")
         case .dataCorrupted(let context):
             return .invalid(field: path(context.codingPath), context.debugDescription)
@@ -83,9 +104,9 @@ public struct EnvelopeCodec: Sendable {
         }
     }
 
-    /// `data.items[2].name` for a coding path.
-    static func path(_ codingPath: [any CodingKey]) -> String {
-        var out = ""
+    /// `data.items[2].name` for a coding path (below `prefix` when given).
+    static func path(_ codingPath: [any CodingKey], under prefix: String? = nil) -> String {
+        var out = prefix ?? ""
         for key in codingPath {
             if let index = key.intValue {
                 out += "[\(index)]"

@@ -2,38 +2,18 @@
 ///
 /// The broker needs a request's `id`, `type` and `expirytime`, and the client a reply's
 /// `correlationid`, for every message; a full decode there would cost more than the routing itself.
-/// The scan skips nested values by bracket depth (respecting strings and escapes) and stops as soon as
-/// every wanted key has been seen. It validates only what it walks: full validation is the job of the
-/// decoder at the receiving handler.
+/// The input must be one valid JSON object (`JSONScanner` checks it); where a key appears twice, the
+/// first wins, as it does for the envelope decoder.
 public enum JSONPeek {
     /// The values of the string members named in `keys`, in the order of `keys` (nil where absent or
     /// not a string), or nil when `json` is not an object.
     public static func strings(_ keys: [StaticString], in json: [UInt8]) -> [String?]? {
-        let wanted = keys.map { key in
-            key.withUTF8Buffer { Array($0) }
-        }
+        guard let members = JSONScanner.members(of: json) else { return nil }
         var found = [String?](repeating: nil, count: keys.count)
-        var remaining = keys.count
-        var scanner = Scanner(bytes: json)
-        guard scanner.skipWhitespace(), scanner.consume(UInt8(ascii: "{")) else { return nil }
-        guard scanner.skipWhitespace() else { return nil }
-        if scanner.consume(UInt8(ascii: "}")) { return found }
-        while remaining > 0 {
-            guard scanner.skipWhitespace(), let keyRange = scanner.scanStringRange(),
-                scanner.skipWhitespace(), scanner.consume(UInt8(ascii: ":")), scanner.skipWhitespace()
-            else { return nil }
-            let slot = wanted.firstIndex { json[keyRange].elementsEqual($0) }
-            if let slot, scanner.peek == UInt8(ascii: "\"") {
-                guard let valueRange = scanner.scanStringRange() else { return nil }
-                if found[slot] == nil { remaining -= 1 }
-                found[slot] = unescape(json[valueRange])
-            } else {
-                guard scanner.skipValue() else { return nil }
+        for member in members where member.isString {
+            for (slot, key) in keys.enumerated() where found[slot] == nil && key.withUTF8Buffer({ json[member.key].elementsEqual($0) }) {
+                found[slot] = unescape(json[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)])
             }
-            guard scanner.skipWhitespace() else { return nil }
-            if scanner.consume(UInt8(ascii: ",")) { continue }
-            guard scanner.consume(UInt8(ascii: "}")) else { return nil }
-            break
         }
         return found
     }
@@ -82,78 +62,5 @@ public enum JSONPeek {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-}
-
-/// A cursor over JSON bytes used by `JSONPeek`.
-private struct Scanner {
-    let bytes: [UInt8]
-    var index = 0
-
-    init(bytes: [UInt8]) { self.bytes = bytes }
-
-    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
-
-    /// Skips blanks; false at the end of input.
-    mutating func skipWhitespace() -> Bool {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return true
-            }
-        }
-        return false
-    }
-
-    mutating func consume(_ byte: UInt8) -> Bool {
-        guard peek == byte else { return false }
-        index += 1
-        return true
-    }
-
-    /// Scans a string at the cursor and returns the range of its raw (still escaped) contents.
-    mutating func scanStringRange() -> Range<Int>? {
-        guard consume(UInt8(ascii: "\"")) else { return nil }
-        let start = index
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                index += 1
-                return start..<(index - 1)
-            case UInt8(ascii: "\\"):
-                index += 2
-            case 0x00..<0x20:
-                return nil
-            default:
-                index += 1
-            }
-        }
-        return nil
-    }
-
-    /// Skips any value: a string, or a run of scalars and brackets until depth returns to zero.
-    mutating func skipValue() -> Bool {
-        var depth = 0
-        while let byte = peek {
-            switch byte {
-            case UInt8(ascii: "\""):
-                guard scanStringRange() != nil else { return false }
-                if depth == 0 { return true }
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                index += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if depth == 0 { return true }
-                depth -= 1
-                index += 1
-                if depth == 0 { return true }
-            case UInt8(ascii: ","):
-                if depth == 0 { return true }
-                index += 1
-            default:
-                index += 1
-            }
-        }
-        return false
     }
 }

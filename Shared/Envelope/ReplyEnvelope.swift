@@ -19,7 +19,7 @@ public struct ReplyAttributes: Codable, Sendable, Equatable {
 
     public init(correlationID: String?, requestType: String?, source: String, outcome: Outcome, time: Date = Date()) {
         self.specVersion = "1.0"
-        self.id = UUID().uuidString.lowercased()
+        self.id = RandomID.uuid()
         self.source = source
         self.type = (requestType ?? "melon.unknown") + ".reply"
         self.time = time

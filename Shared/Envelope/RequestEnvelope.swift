@@ -31,7 +31,7 @@ public struct RequestAttributes: Codable, Sendable, Equatable {
     }
 
     public init(
-        id: String = UUID().uuidString.lowercased(),
+        id: String = RandomID.uuid(),
         source: String,
         type: String,
         time: Date = Date(),

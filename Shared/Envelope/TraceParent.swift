@@ -38,18 +38,5 @@ public struct TraceParent: Sendable, Equatable, CustomStringConvertible {
         text.utf8.count == count && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
-    private static func hex(bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes * 2)
-        for _ in 0..<bytes {
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0xF)])
-        }
-        // An all-zero id is invalid; the chance is 2^-64 or less, but make it impossible.
-        if out.allSatisfy({ $0 == UInt8(ascii: "0") }) { out[out.count - 1] = UInt8(ascii: "1") }
-        return String(decoding: out, as: UTF8.self)
-    }
+    private static func hex(bytes: Int) -> String { RandomID.hex(bytes: bytes) }
 }

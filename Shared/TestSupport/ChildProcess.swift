@@ -49,6 +49,11 @@ public final class ChildProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Sends SIGTERM and returns at once (the process drains and exits on its own).
+    public func signalTerminate() {
+        if process.isRunning { process.terminate() }
+    }
+
     /// Waits for the process to end by itself, up to `timeout`; returns its status, or nil if it is still running.
     public func wait(timeout: Duration) async -> Int32? {
         let end = ContinuousClock.now + timeout

@@ -1,3 +1,4 @@
+import CZeroMQ
 import Foundation
 
 /// Runs a socket owner on a dedicated OS thread.
@@ -15,6 +16,8 @@ public enum IOThread {
         let transfer = Transfer(owner)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let thread = Thread {
+                // Foundation's `name` does not reach the kernel here; top, ps and perf show this one.
+                melon_set_thread_name(name)
                 body(transfer.take())
                 done.resume()
             }

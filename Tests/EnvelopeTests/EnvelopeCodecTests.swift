@@ -104,4 +104,72 @@ import Testing
         let reply = try codec.decode(ReplyEnvelope<Payload>.self, from: Array(json.utf8))
         #expect(reply.attributes.outcome == .error(.internal))
     }
+    @Test func theDirectPathAndCodableAgreeBothWays() throws {
+        let attributes = RequestAttributes(
+            id: "q\"uote\\slash", source: "urn:melon:test", type: "t.x.y.v1", time: Date(timeIntervalSince1970: 1_795_271_369.25),
+            traceParent: TraceParent.random().description, expiryTime: Date(timeIntervalSince1970: 1_795_271_379),
+            idempotencyKey: "line\nbreak\u{1}", authType: "user", authID: "ünïcödé 🍉", authClaims: #"{"a":[1,2]}"#)
+        let request = RequestEnvelope(attributes: attributes, data: Payload(name: "n", items: [.init(amountCents: -3)]))
+        let direct = try codec.encode(request)
+        let viaCodable = Array(try JSONEncoderForTests.make().encode(request))
+        #expect(try JSONValue.parse(direct) == JSONValue.parse(viaCodable))
+        let decoded = try codec.decode(RequestEnvelope<Payload>.self, from: viaCodable)
+        #expect(decoded.attributes == attributes && decoded.data == request.data)
+
+        // The wire keeps milliseconds: give the reply a time that has no finer part.
+        let replyAttributes = ReplyAttributes(
+            correlationID: attributes.id, requestType: attributes.type, source: "urn:melon:x", outcome: .error(.invalid),
+            time: Date(timeIntervalSince1970: 1_795_271_369.5))
+        let failure = ReplyEnvelope<Payload>(attributes: replyAttributes, result: .failure(.invalid(field: "data.name", "bad")))
+        let replyDirect = try codec.encode(failure)
+        #expect(try JSONValue.parse(replyDirect) == JSONValue.parse(Array(try JSONEncoderForTests.make().encode(failure))))
+        let back = try codec.decode(ReplyEnvelope<Payload>.self, from: replyDirect)
+        #expect(back.attributes == failure.attributes)
+    }
+
+    @Test func duplicateAttributesAreInvalid() {
+        #expect(throws: OperationError.invalid(field: "id", "appears more than once")) {
+            try request(valid.replacingOccurrences(of: #""id":"r1""#, with: #""id":"r1","id":"r2""#))
+        }
+    }
+
+    @Test(arguments: [#"{"a":tru}"#, #"{"a":01}"#, #"{"a":1.}"#, #"{"a":-}"#, #"{"a":"\x"}"#, #"{"a":[1,]}"#, #"{"a":1,}"#, #"{"a":1} x"#,
+                      #"{"a":"\u12"}"#, #"{"a":{"b"}}"#, "{\"a\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"])
+    func theScannerRefusesInvalidJSON(_ text: String) {
+        #expect(JSONScanner.members(of: Array(text.utf8)) == nil)
+    }
+
+    @Test(arguments: [#"{}"#, #" {"a" : [1, -2.5e+3, true, false, null, {"b": "\u00e9\n"}] } "#, #"{"a":0,"b":-0.0,"c":1E9}"#])
+    func theScannerAcceptsValidJSON(_ text: String) {
+        #expect(JSONScanner.members(of: Array(text.utf8)) != nil)
+    }
+}
+
+/// A JSONEncoder with the codec's conventions, to compare the Codable path with the direct one.
+enum JSONEncoderForTests {
+    static func make() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(RFC3339.string(from: date))
+        }
+        return encoder
+    }
+}
+
+/// Any JSON value, to compare documents regardless of member order.
+enum JSONValue: Decodable, Equatable {
+    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode([JSONValue].self) { self = .array(value) }
+        else { self = .object(try container.decode([String: JSONValue].self)) }
+    }
+
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue { try JSONDecoder().decode(JSONValue.self, from: Data(bytes)) }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Envelope
 
@@ -23,5 +24,25 @@ import Testing
         #expect(child.traceID == root.traceID)
         #expect(child.parentID != root.parentID)
         #expect(TraceParent(child.description) == child)
+    }
+}
+
+@Suite struct RandomIDTests {
+    @Test func uuidsAreVersion4AndDistinct() throws {
+        var seen = Set<String>()
+        for _ in 0..<10_000 {
+            let id = RandomID.uuid()
+            let parsed = try #require(UUID(uuidString: id))
+            #expect(id == parsed.uuidString.lowercased())
+            #expect(Array(id.utf8)[14] == UInt8(ascii: "4"))
+            #expect("89ab".utf8.contains(Array(id.utf8)[19]))
+            seen.insert(id)
+        }
+        #expect(seen.count == 10_000)
+    }
+
+    @Test func hexHasTheRequestedLength() {
+        #expect(RandomID.hex(bytes: 16).utf8.count == 32)
+        #expect(RandomID.hex(bytes: 8).allSatisfy { "0123456789abcdef".contains($0) })
     }
 }

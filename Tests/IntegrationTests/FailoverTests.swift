@@ -59,6 +59,27 @@ import TestSupport
         _ = broker
     }
 
+    @Test func sigtermOnOneOfTwoWorkersMidStreamFailsNoRequest() async throws {
+        let endpoint = Ports.freeEndpoint()
+        let broker = try ChildProcess(product: "broker", environment: environment(endpoint))
+        let workerEnvironment = environment(endpoint).merging(["WORKERS": "4"]) { $1 }
+        let leaving = try ChildProcess(product: "echo-worker", environment: workerEnvironment, name: "echo-leaving")
+        let staying = try ChildProcess(product: "echo-worker", environment: workerEnvironment, name: "echo-staying")
+        let client = try BusHarness.client(endpoint)
+        try await BusHarness.with([client]) {
+            #expect(await BusHarness.waitForService("echo", client: client))
+            #expect(await eventually { try await client.call(Repeat.self, .init(text: "warm")).worker.hasSuffix(":\(leaving.pid)") })
+            // Slow requests, so several are inside the leaving worker's handlers when SIGTERM lands.
+            let results = try await stream(client, count: 300, concurrency: 8, delay: 30) { done in
+                if done == 60 { leaving.signalTerminate() }
+            }
+            #expect(results.count == 300)
+            #expect((0..<300).allSatisfy { results[$0]?.text == "request-\($0)" })
+            #expect(await leaving.wait(timeout: .seconds(10)) == 0, "the worker exits cleanly: \(leaving.logPath)")
+        }
+        _ = (broker, staying)
+    }
+
     @Test func restartingTheBrokerMidStreamLosesNoRequest() async throws {
         let endpoint = Ports.freeEndpoint()
         let environment = environment(endpoint)

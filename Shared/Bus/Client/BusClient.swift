@@ -50,7 +50,7 @@ public final class BusClient: Service {
     ) async throws(OperationError) -> Op.Response {
         let deadline = options.resolvedDeadline()
         let attributes = RequestAttributes(
-            id: options.id ?? UUID().uuidString.lowercased(),
+            id: options.id ?? RandomID.uuid(),
             source: "urn:melon:\(configuration.processName)",
             type: Op.type,
             traceParent: (options.traceParent ?? .random()).description,
@@ -84,7 +84,7 @@ public final class BusClient: Service {
 
     /// RFC 8 `mmi.service`: whether the broker has at least one worker of `service` right now.
     public func isAvailable(service: String, timeout: Duration = .seconds(2)) async throws(OperationError) -> Bool {
-        let token = UUID().uuidString.lowercased()
+        let token = RandomID.uuid()
         let frames = MDP.clientRequest(service: MDP.mmiService, body: [Array(token.utf8), Array(service.utf8)])
         let deadline = Date().addingTimeInterval(Double(timeout.milliseconds) / 1000)
         let reply = try await send(key: token, frames: frames, deadline: deadline, type: MDP.mmiService)

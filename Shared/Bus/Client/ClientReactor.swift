@@ -33,9 +33,9 @@ enum ClientCommand: Sendable {
 /// The client's DEALER socket and its requests in flight, owned by one I/O thread.
 ///
 /// Replies are matched to callers by envelope `correlationid` (or by the token MMI echoes back).
-/// A socket monitor reports a lost broker connection; every request sent on it is then sent again
-/// when the connection is back (the broker lost them if it restarted; receivers deduplicate on the
-/// envelope id and a late duplicate reply finds no caller and is dropped).
+/// A socket monitor reports a lost broker connection; every request in flight is then sent again,
+/// and once more when the new connection is up (the broker lost them if it restarted; receivers
+/// deduplicate on the envelope id and a late duplicate reply finds no caller and is dropped).
 final class ClientReactor {
     private struct InFlight {
         let call: PendingCall
@@ -60,6 +60,8 @@ final class ClientReactor {
     private var unsent = Deque<String>()
     private var timeouts = Heap<Timeout>()
     private var stopping = false
+    /// A disconnection was seen and no new connection has completed its handshake since.
+    private var connectionLost = false
 
     init(endpoint: String, context: ZMQContext, mailbox: Mailbox<ClientCommand>, logger: Logger) throws {
         socket = try ZMQSocket(context, type: .dealer)
@@ -158,7 +160,11 @@ final class ClientReactor {
                 logger.warning("client ignored a reply it cannot correlate")
                 continue
             }
-            inFlight.removeValue(forKey: key)?.call.continuation.resume(returning: .reply(body))
+            if let entry = inFlight.removeValue(forKey: key) {
+                entry.call.continuation.resume(returning: .reply(body))
+            } else {
+                logger.debug("client dropped a reply no caller waits for (late or duplicate)", metadata: ["correlationid": "\(key)"])
+            }
         }
     }
 
@@ -175,15 +181,30 @@ final class ClientReactor {
     private func readMonitor() {
         while let frames = try? monitor.receive() {
             guard let event = MonitorEvent(frames: frames) else { continue }
-            if event.kind == .disconnected {
-                // Everything sent on the lost connection goes again once a new one is up.
-                let resend = inFlight.filter(\.value.sent).keys
-                for key in resend { inFlight[key]?.sent = false }
-                unsent.append(contentsOf: resend)
-                if !resend.isEmpty {
-                    logger.info("broker connection lost; will resend requests in flight", metadata: ["count": "\(resend.count)"])
-                }
+            logger.debug("broker connection event", metadata: ["event": "\(event.kind.rawValue)", "endpoint": "\(event.endpoint)"])
+            switch event.kind {
+            case .disconnected:
+                connectionLost = true
+                resendInFlight(reason: "broker connection lost")
+            case .handshakeSucceeded where connectionLost:
+                // libzmq reports the disconnection and detaches the dead pipe independently, so a request
+                // sent just after the event may still have gone into the dead pipe. Once the new
+                // connection is up, everything still unanswered goes again.
+                connectionLost = false
+                resendInFlight(reason: "broker connection back")
+            default:
+                break
             }
+        }
+    }
+
+    /// Queues every request already sent and not yet answered to be sent again.
+    private func resendInFlight(reason: String) {
+        let resend = inFlight.filter(\.value.sent).keys
+        for key in resend { inFlight[key]?.sent = false }
+        unsent.append(contentsOf: resend)
+        if !resend.isEmpty {
+            logger.info("\(reason); resending requests in flight", metadata: ["count": "\(resend.count)"])
         }
     }
 

@@ -12,7 +12,7 @@ enum WorkerCommand: Sendable {
     case stop
 }
 
-/// A request taken off a worker connection, for the runtime to handle.
+/// A request taken off a worker connection, for that connection's lane to handle.
 struct IncomingRequest: Sendable {
     let connection: Int
     let generation: Int
@@ -40,7 +40,7 @@ final class WorkerReactor {
     let heartbeat: Heartbeat
     let context: ZMQContext
     let mailbox: Mailbox<WorkerCommand>
-    let deliver: AsyncStream<IncomingRequest>.Continuation
+    let lanes: LaneBoard
     let logger: Logger
     let clock = ContinuousClock()
     var connections: [Connection]
@@ -52,14 +52,14 @@ final class WorkerReactor {
 
     init(
         service: String, endpoint: String, count: Int, heartbeat: Heartbeat, context: ZMQContext,
-        mailbox: Mailbox<WorkerCommand>, deliver: AsyncStream<IncomingRequest>.Continuation, logger: Logger
+        mailbox: Mailbox<WorkerCommand>, lanes: LaneBoard, logger: Logger
     ) {
         self.service = service
         self.endpoint = endpoint
         self.heartbeat = heartbeat
         self.context = context
         self.mailbox = mailbox
-        self.deliver = deliver
+        self.lanes = lanes
         self.logger = logger
         let now = ContinuousClock.now
         connections = Array(repeating: Connection(lastReceived: now, lastSent: now), count: count)
@@ -84,7 +84,7 @@ final class WorkerReactor {
             tick(now: clock.now)
         }
         for index in connections.indices { retire(index) }
-        deliver.finish()
+        lanes.finish()
         _ = mailbox.close()
     }
 
@@ -104,7 +104,7 @@ final class WorkerReactor {
             }
         case .drain:
             draining = true
-            deliver.finish()
+            lanes.finish()
             for index in connections.indices where !connections[index].handlerRunning { retire(index) }
         case .stop:
             stopping = true
@@ -134,7 +134,7 @@ final class WorkerReactor {
                     continue
                 }
                 connections[index].handlerRunning = true
-                deliver.yield(IncomingRequest(
+                lanes.deliver(IncomingRequest(
                     connection: index, generation: connections[index].generation, client: arguments[0], body: arguments[2]))
             case .heartbeat:
                 break

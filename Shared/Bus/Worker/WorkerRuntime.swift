@@ -4,7 +4,8 @@ import ServiceLifecycle
 import ZeroMQ
 
 /// Serves a service's operations over the bus: WORKERS Majordomo connections from one process, one
-/// I/O thread for all of them, each request handled in a child task of this service's task group.
+/// I/O thread for all of them, and for each connection a lane (a child task of this service's task
+/// group) that handles its requests one at a time.
 ///
 /// Graceful shutdown (SIGTERM through ServiceGroup): idle connections DISCONNECT at once, so the
 /// broker sends them nothing more; in-flight requests get `gracePeriod` to finish and reply; then
@@ -31,18 +32,18 @@ public final class WorkerRuntime: Service {
 
     public func run() async throws {
         let mailbox = try Mailbox<WorkerCommand>()
-        let (requests, deliver) = AsyncStream.makeStream(of: IncomingRequest.self)
+        let lanes = LaneBoard(lanes: configuration.workers)
         let (drainStarted, startDrain) = AsyncStream.makeStream(of: Never.self)
         let reactor = WorkerReactor(
             service: registry.service, endpoint: configuration.endpoint, count: configuration.workers,
-            heartbeat: configuration.heartbeat, context: context, mailbox: mailbox, deliver: deliver, logger: logger)
+            heartbeat: configuration.heartbeat, context: context, mailbox: mailbox, lanes: lanes, logger: logger)
         logger.info("worker runtime starting", metadata: [
             "service": "\(registry.service)", "workers": "\(configuration.workers)", "broker": "\(configuration.endpoint)",
         ])
         async let thread: Void = IOThread.run(name: "worker-\(registry.service)", owning: reactor) { $0.run() }
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await serve(requests, mailbox: mailbox, drainStarted: drainStarted)
+                await serve(lanes, mailbox: mailbox, drainStarted: drainStarted)
             } onGracefulShutdown: {
                 mailbox.post(.drain)
                 startDrain.finish()
@@ -55,18 +56,20 @@ public final class WorkerRuntime: Service {
         logger.info("worker runtime stopped", metadata: ["service": "\(registry.service)"])
     }
 
-    /// Handles requests until the reactor stops delivering them, then waits for the ones in flight,
-    /// at most `gracePeriod` after draining began.
-    private func serve(_ requests: AsyncStream<IncomingRequest>, mailbox: Mailbox<WorkerCommand>, drainStarted: AsyncStream<Never>) async {
+    /// Runs one lane per connection until the reactor stops delivering requests, then waits for the
+    /// ones in flight, at most `gracePeriod` after draining began.
+    private func serve(_ lanes: LaneBoard, mailbox: Mailbox<WorkerCommand>, drainStarted: AsyncStream<Never>) async {
         let registry = registry, bus = bus, logger = logger, grace = configuration.gracePeriod
         await withTaskGroup(of: Void.self) { outer in
             outer.addTask {
-                await withDiscardingTaskGroup { handlers in
-                    for await request in requests {
-                        handlers.addTask {
-                            let reply = await registry.handle(request.body, logger: logger, bus: bus)
-                            mailbox.post(.reply(
-                                connection: request.connection, generation: request.generation, client: request.client, body: reply))
+                await withDiscardingTaskGroup { group in
+                    for lane in 0..<self.configuration.workers {
+                        group.addTask {
+                            while let request = await lanes.next(lane) {
+                                let reply = await registry.handle(request.body, logger: logger, bus: bus)
+                                mailbox.post(.reply(
+                                    connection: request.connection, generation: request.generation, client: request.client, body: reply))
+                            }
                         }
                     }
                 }
