@@ -43,16 +43,17 @@ struct BusBenchmark {
             exit(1)
         }
         print("bus benchmark: \(requests) requests per measurement, \(runs) runs, echo of a 64-byte text, \(option("--workers", 16)) worker connections")
-        print("measurement                       req/s      p50 us     p99 us")
+        print("measurement                                       req/s      p50 us     p99 us")
         var table: [String: [Result]] = [:]
         for run in 1...runs {
             _ = try await measureBus(client: client, inFlight: 64, requests: requests / 4)  // warm-up
             table["bus, 1 in flight", default: []].append(try await measureBus(client: client, inFlight: 1, requests: requests / 4))
             table["bus, 64 in flight", default: []].append(try await measureBus(client: client, inFlight: 64, requests: requests))
             table["raw libzmq REQ/REP, 1 in flight", default: []].append(try rawRequestReply(requests: requests / 4))
+            table["raw libzmq DEALER/ROUTER, 64 in flight", default: []].append(try rawPipelined(requests: requests, inFlight: 64))
             print("run \(run) done")
         }
-        for name in ["raw libzmq REQ/REP, 1 in flight", "bus, 1 in flight", "bus, 64 in flight"] {
+        for name in ["raw libzmq REQ/REP, 1 in flight", "raw libzmq DEALER/ROUTER, 64 in flight", "bus, 1 in flight", "bus, 64 in flight"] {
             for result in table[name]! { print(result.row(name)) }
             print(Result.median(table[name]!).row(name + " (median)"))
         }
@@ -64,7 +65,7 @@ struct BusBenchmark {
         var p99: Double
 
         func row(_ name: String) -> String {
-            name.padding(toLength: 32, withPad: " ", startingAt: 0)
+            name.padding(toLength: 48, withPad: " ", startingAt: 0)
                 + String(format: "%9.0f  %10.1f %10.1f", perSecond, p50, p99)
         }
 
@@ -142,6 +143,58 @@ struct BusBenchmark {
             try client.send([payload], dontWait: false)
             _ = try client.receive(dontWait: false)
             latencies.append(sent.duration(to: clock.now))
+        }
+        let elapsed = start.duration(to: clock.now)
+        done.wait()
+        client.close()
+        return Result(latencies: latencies, elapsed: elapsed)
+    }
+
+    /// A ROUTER echo thread and a DEALER keeping `inFlight` requests outstanding over tcp loopback:
+    /// one hop, no broker, no JSON, no Swift concurrency; the floor under the pipelined bus figure.
+    static func rawPipelined(requests: Int, inFlight: Int) throws -> Result {
+        let context = try ZMQContext()
+        let server = try ZMQSocket(context, type: .router)
+        try server.bind("tcp://127.0.0.1:*")
+        let endpoint = server.lastEndpoint
+        let done = DispatchSemaphore(value: 0)
+        let handoff = Handoff(server)
+        Thread {
+            let server = handoff.take()!
+            for _ in 0..<requests {
+                guard let frames = try? server.receive(dontWait: false) else { break }
+                _ = try? server.send(frames, dontWait: false)
+            }
+            server.close()
+            done.signal()
+        }.start()
+        let client = try ZMQSocket(context, type: .dealer)
+        try client.connect(endpoint)
+        let clock = ContinuousClock()
+        let origin = clock.now
+        var latencies: [Duration] = []
+        latencies.reserveCapacity(requests)
+        func nanoseconds() -> Int64 {
+            let (seconds, attoseconds) = origin.duration(to: clock.now).components
+            return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        }
+        func stamp() -> Frame {
+            withUnsafeBytes(of: nanoseconds()) { Frame($0) } + Frame(repeating: 0x6D, count: 284)
+        }
+        var sent = 0
+        while sent < min(inFlight, requests) {
+            try client.send([stamp()], dontWait: false)
+            sent += 1
+        }
+        let start = clock.now
+        while latencies.count < requests {
+            guard let frames = try client.receive(dontWait: false) else { continue }
+            let then = frames[0].prefix(8).withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
+            latencies.append(.nanoseconds(nanoseconds() - then))
+            if sent < requests {
+                try client.send([stamp()], dontWait: false)
+                sent += 1
+            }
         }
         let elapsed = start.duration(to: clock.now)
         done.wait()
