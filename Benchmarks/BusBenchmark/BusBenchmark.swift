@@ -116,23 +116,9 @@ struct BusBenchmark {
     /// A REP thread and a REQ caller over tcp loopback: the floor under any broker round trip.
     static func rawRequestReply(requests: Int) throws -> Result {
         let context = try ZMQContext()
-        let server = try ZMQSocket(context, type: .rep)
-        try server.bind("tcp://127.0.0.1:*")
-        let endpoint = server.lastEndpoint
-        let done = DispatchSemaphore(value: 0)
-        let handoff = Handoff(server)
-        let thread = Thread {
-            let server = handoff.take()!
-            for _ in 0..<requests {
-                guard let frames = try? server.receive(dontWait: false) else { break }
-                _ = try? server.send(frames, dontWait: false)
-            }
-            server.close()
-            done.signal()
-        }
-        thread.start()
+        let server = try echoServer(context, type: .rep, requests: requests)
         let client = try ZMQSocket(context, type: .req)
-        try client.connect(endpoint)
+        try client.connect(server.endpoint)
         let payload = [UInt8](repeating: 0x6D, count: 300)  // about the size of an echo envelope
         let clock = ContinuousClock()
         var latencies: [Duration] = []
@@ -145,16 +131,14 @@ struct BusBenchmark {
             latencies.append(sent.duration(to: clock.now))
         }
         let elapsed = start.duration(to: clock.now)
-        done.wait()
+        server.done.wait()
         client.close()
         return Result(latencies: latencies, elapsed: elapsed)
     }
 
-    /// A ROUTER echo thread and a DEALER keeping `inFlight` requests outstanding over tcp loopback:
-    /// one hop, no broker, no JSON, no Swift concurrency; the floor under the pipelined bus figure.
-    static func rawPipelined(requests: Int, inFlight: Int) throws -> Result {
-        let context = try ZMQContext()
-        let server = try ZMQSocket(context, type: .router)
+    /// A thread that answers `requests` messages on a bound socket of `type` with the same frames.
+    static func echoServer(_ context: ZMQContext, type: SocketType, requests: Int) throws -> (endpoint: String, done: DispatchSemaphore) {
+        let server = try ZMQSocket(context, type: type)
         try server.bind("tcp://127.0.0.1:*")
         let endpoint = server.lastEndpoint
         let done = DispatchSemaphore(value: 0)
@@ -168,8 +152,16 @@ struct BusBenchmark {
             server.close()
             done.signal()
         }.start()
+        return (endpoint, done)
+    }
+
+    /// A ROUTER echo thread and a DEALER keeping `inFlight` requests outstanding over tcp loopback:
+    /// one hop, no broker, no JSON, no Swift concurrency; the floor under the pipelined bus figure.
+    static func rawPipelined(requests: Int, inFlight: Int) throws -> Result {
+        let context = try ZMQContext()
+        let server = try echoServer(context, type: .router, requests: requests)
         let client = try ZMQSocket(context, type: .dealer)
-        try client.connect(endpoint)
+        try client.connect(server.endpoint)
         let clock = ContinuousClock()
         let origin = clock.now
         var latencies: [Duration] = []
@@ -197,7 +189,7 @@ struct BusBenchmark {
             }
         }
         let elapsed = start.duration(to: clock.now)
-        done.wait()
+        server.done.wait()
         client.close()
         return Result(latencies: latencies, elapsed: elapsed)
     }

@@ -8,11 +8,7 @@ extension EnvelopeCodec {
         let data = try encodePayload(envelope.data)
         let a = envelope.attributes
         var writer = JSONObjectWriter(capacity: data.count + 512)
-        writer.member("specversion", a.specVersion)
-        writer.member("id", a.id)
-        writer.member("source", a.source)
-        writer.member("type", a.type)
-        writer.member("time", RFC3339.string(from: a.time))
+        writer.context(specVersion: a.specVersion, id: a.id, source: a.source, type: a.type, time: a.time)
         writer.member("datacontenttype", a.dataContentType)
         writer.member("traceparent", a.traceParent)
         writer.member("expirytime", a.expiryTime.map(RFC3339.string(from:)))
@@ -32,11 +28,7 @@ extension EnvelopeCodec {
         }
         let a = envelope.attributes
         var writer = JSONObjectWriter(capacity: data.count + 320)
-        writer.member("specversion", a.specVersion)
-        writer.member("id", a.id)
-        writer.member("source", a.source)
-        writer.member("type", a.type)
-        writer.member("time", RFC3339.string(from: a.time))
+        writer.context(specVersion: a.specVersion, id: a.id, source: a.source, type: a.type, time: a.time)
         writer.member("correlationid", a.correlationID)
         writer.member("outcome", a.outcome.description)
         writer.member("data", json: data)
@@ -92,5 +84,16 @@ extension EnvelopeCodec {
             throw OperationError(.tooLarge, "the message is \(bytes.count) bytes; the limit is \(maxBytes)")
         }
         return bytes
+    }
+}
+
+extension JSONObjectWriter {
+    /// The CloudEvents context attributes every request and reply carries.
+    mutating func context(specVersion: String, id: String, source: String, type: String, time: Date) {
+        member("specversion", specVersion)
+        member("id", id)
+        member("source", source)
+        member("type", type)
+        member("time", RFC3339.string(from: time))
     }
 }

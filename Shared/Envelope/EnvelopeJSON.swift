@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes a JSON object member by member, for envelopes whose attributes are plain strings.
 struct JSONObjectWriter {
     private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
@@ -99,5 +101,3 @@ struct JSONObjectReader {
         return bytes[member.value]
     }
 }
-
-import Foundation
