@@ -10,6 +10,8 @@ let dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
 ]
 
 let log = Target.Dependency.product(name: "Logging", package: "swift-log")
@@ -54,8 +56,18 @@ let shared: [Target] = [
         swiftSettings: swiftSettings
     ),
     .target(
+        name: "PostgresSupport",
+        dependencies: [
+            "Envelope", log, lifecycle,
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        path: "Shared/PostgresSupport",
+        swiftSettings: swiftSettings
+    ),
+    .target(
         name: "TestSupport",
-        dependencies: ["Bus", "Contracts", "Envelope", "ServiceSupport", "ZeroMQ", log, lifecycle],
+        dependencies: ["Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", "ZeroMQ", log, lifecycle],
         path: "Shared/TestSupport",
         swiftSettings: swiftSettings
     ),
@@ -91,6 +103,12 @@ let tests: [Target] = [
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
     .testTarget(name: "BusTests", dependencies: ["Bus", "Envelope", "ZeroMQ", "TestSupport"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "PostgresSupportTests",
+        dependencies: ["PostgresSupport", "Envelope", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+        resources: [.copy("Migrations")],
+        swiftSettings: swiftSettings
+    ),
     .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", log], swiftSettings: swiftSettings),
     .testTarget(
         name: "ContractTests",

@@ -1,0 +1,50 @@
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// A service's database: a pooled PostgresNIO client and the one schema the service owns.
+///
+/// Run it as a service (in the process's ServiceGroup) before the parts that use it: the pool lives in
+/// `run()`.
+public final class Database: Service {
+    public let client: PostgresClient
+    /// The service's schema; every table it owns lives here.
+    public let schema: String
+    public let logger: Logger
+
+    public init(url: DatabaseURL, schema: String, maximumConnections: Int = 20, logger: Logger) throws {
+        guard Self.isIdentifier(schema) else {
+            throw DatabaseURL.Invalid(description: "schema names are lowercase letters, digits and _; got \(schema)")
+        }
+        var configuration = url.configuration
+        configuration.options.maximumConnections = maximumConnections
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.schema = schema
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await client.run()
+    }
+
+    /// Runs `body` in one transaction with `search_path` set to the service's schema; commits when
+    /// it returns, rolls back when it throws.
+    /// The closure's own error comes out unchanged (an `OperationError` stays one); only failures of
+    /// BEGIN, COMMIT or ROLLBACK surface as PostgresNIO's `PostgresTransactionError`.
+    public func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(schema)"), logger: logger)
+                return try await body(connection)
+            }
+        } catch let error as PostgresTransactionError where error.beginError == nil && error.rollbackError == nil {
+            throw error.closureError ?? error.commitError ?? error
+        }
+    }
+
+    /// A lowercase SQL identifier that needs no quoting.
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.utf8.first, (0x61...0x7A).contains(first) || first == 0x5F, name.utf8.count <= 63 else { return false }
+        return name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
+    }
+}

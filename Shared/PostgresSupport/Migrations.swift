@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// One versioned SQL migration, from a file named `<version>_<name>.sql` (`0001_create_chores.sql`).
+public struct Migration: Sendable, Equatable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+
+    /// Every `NNNN_name.sql` file in `directory`, by version; two files with one version are an error.
+    public static func load(from directory: URL) throws -> [Migration] {
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }
+        var migrations: [Migration] = []
+        for file in files {
+            let stem = file.dropLast(4)
+            guard let underscore = stem.firstIndex(of: "_"), let version = Int(stem[..<underscore]), version > 0 else {
+                throw DatabaseURL.Invalid(description: "migration file \(file) is not named NNNN_name.sql")
+            }
+            let sql = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            migrations.append(Migration(version: version, name: String(stem[stem.index(after: underscore)...]), sql: sql))
+        }
+        migrations.sort { $0.version < $1.version }
+        for (a, b) in zip(migrations, migrations.dropFirst()) where a.version == b.version {
+            throw DatabaseURL.Invalid(description: "two migrations have version \(a.version): \(a.name) and \(b.name)")
+        }
+        return migrations
+    }
+}
+
+extension Database {
+    /// Creates the schema and Melon's own tables, then applies the migrations not yet applied, each
+    /// once, in order. The whole run holds a transaction-scoped advisory lock on the schema, so any
+    /// number of instances starting together apply each migration exactly once. Returns the versions
+    /// this call applied.
+    @discardableResult
+    public func migrate(_ migrations: [Migration]) async throws -> [Int] {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\("melon.migrate." + schema)))", logger: logger)
+            try await run(script: """
+                CREATE SCHEMA IF NOT EXISTS \(schema);
+                SET LOCAL search_path TO \(schema);
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                );
+                CREATE TABLE IF NOT EXISTS idempotency_keys (
+                    key text PRIMARY KEY,
+                    request_hash bytea NOT NULL,
+                    reply bytea,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                );
+                """, on: connection)
+            var applied = Set<Int>()
+            for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {
+                applied.insert(version)
+            }
+            var now: [Int] = []
+            for migration in migrations where !applied.contains(migration.version) {
+                try await run(script: migration.sql, on: connection)
+                try await connection.query(
+                    "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger)
+                now.append(migration.version)
+                logger.info("applied migration", metadata: ["schema": "\(schema)", "version": "\(migration.version)", "name": "\(migration.name)"])
+            }
+            return now
+        }
+    }
+
+    /// Runs every statement of a SQL script, in order, on `connection`.
+    private func run(script: String, on connection: PostgresConnection) async throws {
+        for statement in SQLStatements.split(script) {
+            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        }
+    }
+}

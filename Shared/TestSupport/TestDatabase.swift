@@ -1,0 +1,35 @@
+import Foundation
+import Logging
+import PostgresSupport
+
+/// The PostgreSQL cluster `deploy/test.sh` starts, with a fresh schema per test.
+public enum TestDatabase {
+    public struct NotConfigured: Error, CustomStringConvertible {
+        public let description = "TEST_DATABASE_URL is not set: run the tests with ./deploy/test.sh, which starts a private PostgreSQL"
+    }
+
+    /// The cluster's URL.
+    public static func url() throws -> DatabaseURL {
+        guard let text = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"], !text.isEmpty else { throw NotConfigured() }
+        return try DatabaseURL(text)
+    }
+
+    /// A schema name no other test uses.
+    public static func freshSchema(_ prefix: String = "t") -> String {
+        "\(prefix)_\(RandomIDForTests.next())"
+    }
+
+    /// A database handle on a fresh schema (not yet running: pass it to `BusHarness.with` or run it).
+    public static func make(schema: String = freshSchema(), maximumConnections: Int = 4) throws -> Database {
+        var logger = Logger(label: "test-db")
+        logger.logLevel = .warning
+        return try Database(url: url(), schema: schema, maximumConnections: maximumConnections, logger: logger)
+    }
+}
+
+/// Short random lowercase names for test schemas.
+enum RandomIDForTests {
+    static func next() -> String {
+        String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
+    }
+}

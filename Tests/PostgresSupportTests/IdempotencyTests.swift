@@ -1,0 +1,81 @@
+import Envelope
+import Foundation
+import PostgresNIO
+import PostgresSupport
+import Testing
+import TestSupport
+
+@Suite struct IdempotencyTests {
+    /// Records one effect and answers with its id, under `key`.
+    private func record(_ database: Database, key: String, note: String) async throws -> String {
+        try await database.transaction { connection in
+            let reply = try await database.idempotent(key: key, request: Array(note.utf8), on: connection) {
+                let id = try await connection.query("INSERT INTO effects (note) VALUES (\(note)) RETURNING id", logger: database.logger)
+                    .decode(Int.self).reduce(0) { $1 }
+                return Array("effect-\(id)".utf8)
+            }
+            return String(decoding: reply, as: UTF8.self)
+        }
+    }
+
+    private func effects(_ database: Database) async throws -> Int {
+        try await database.transaction { connection in
+            try await connection.query("SELECT count(*) FROM effects", logger: database.logger).decode(Int.self).reduce(0, +)
+        }
+    }
+
+    @Test func theSameKeyTwiceHasOneEffectAndTheSameReply() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(MigrationTests.migrations)
+            let first = try await record(database, key: "k-1", note: "pay rent")
+            let second = try await record(database, key: "k-1", note: "pay rent")
+            #expect(first == second)
+            #expect(try await effects(database) == 1)
+            _ = try await record(database, key: "k-2", note: "pay rent")
+            #expect(try await effects(database) == 2)
+        }
+    }
+
+    @Test func theSameKeyWithAnotherRequestIsAConflict() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(MigrationTests.migrations)
+            _ = try await record(database, key: "k-1", note: "pay rent")
+            await #expect {
+                try await record(database, key: "k-1", note: "pay twice the rent")
+            } throws: { error in
+                (error as? OperationError)?.code == .conflict
+            }
+            #expect(try await effects(database) == 1)
+        }
+    }
+
+    @Test func racingRequestsWithOneKeyHaveOneEffect() async throws {
+        let database = try TestDatabase.make(maximumConnections: 8)
+        try await BusHarness.with([database]) {
+            try await database.migrate(MigrationTests.migrations)
+            let replies = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<8 { group.addTask { try await record(database, key: "race", note: "once") } }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(replies.count == 1)
+            #expect(try await effects(database) == 1)
+        }
+    }
+
+    @Test func aRolledBackFirstAttemptLeavesTheKeyFree() async throws {
+        let database = try TestDatabase.make()
+        struct Crash: Error {}
+        try await BusHarness.with([database]) {
+            try await database.migrate(MigrationTests.migrations)
+            await #expect(throws: Crash.self) {
+                try await database.transaction { connection in
+                    _ = try await database.idempotent(key: "k", request: Array("x".utf8), on: connection) { throw Crash() }
+                }
+            }
+            #expect(try await record(database, key: "k", note: "x").hasPrefix("effect-"))
+            #expect(try await effects(database) == 1)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import PostgresNIO
+import PostgresSupport
+import Testing
+import TestSupport
+
+@Suite struct MigrationTests {
+    static let migrations = try! Migration.load(from: Bundle.module.resourceURL!.appendingPathComponent("Migrations"))
+
+    @Test func migrationFilesLoadInVersionOrder() {
+        #expect(Self.migrations.map(\.version) == [1, 2])
+        #expect(Self.migrations.map(\.name) == ["create_things", "add_amount"])
+    }
+
+    @Test func manyInstancesStartingTogetherApplyEachMigrationOnce() async throws {
+        let schema = TestDatabase.freshSchema()
+        // Separate pools, so separate sessions, as separate processes would have.
+        let instances = try (0..<4).map { _ in try TestDatabase.make(schema: schema, maximumConnections: 2) }
+        try await BusHarness.with(instances) {
+            let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for database in instances { group.addTask { try await database.migrate(Self.migrations) } }
+                return try await group.reduce(into: [Int]()) { $0 += $1 }
+            }
+            #expect(applied.sorted() == [1, 2])
+            #expect(try await instances[0].migrate(Self.migrations).isEmpty)
+            let rows = try await instances[1].transaction { connection in
+                var names: [String] = []
+                for try await name in try await connection.query("SELECT name FROM things", logger: instances[1].logger).decode(String.self) {
+                    names.append(name)
+                }
+                return names
+            }
+            #expect(rows == ["seed"])
+        }
+    }
+
+    @Test func aTransactionThatThrowsLeavesNothingBehind() async throws {
+        let database = try TestDatabase.make()
+        struct Boom: Error {}
+        let count = try await BusHarness.with([database]) {
+            try await database.migrate(Self.migrations)
+            await #expect(throws: Boom.self) {
+                try await database.transaction { connection in
+                    try await connection.query("INSERT INTO things (name) VALUES ('doomed')", logger: database.logger)
+                    throw Boom()
+                }
+            }
+            return try await database.transaction { connection in
+                try await connection.query("SELECT count(*) FROM things WHERE name = 'doomed'", logger: database.logger)
+                    .decode(Int.self).reduce(0, +)
+            }
+        }
+        #expect(count == 0)
+    }
+
+    @Test func urlsAreReadAndBadOnesNamed() throws {
+        let url = try DatabaseURL("postgres://melon:secret@127.0.0.1:25432/melon?sslmode=disable")
+        #expect(url.configuration.host == "127.0.0.1" && url.configuration.port == 25432)
+        #expect(url.configuration.username == "melon" && url.configuration.password == "secret")
+        #expect(url.configuration.database == "melon")
+        #expect(!url.description.contains("secret"))
+        #expect(throws: DatabaseURL.Invalid.self) { try DatabaseURL("mysql://x@y/z") }
+        #expect(throws: DatabaseURL.Invalid.self) { try DatabaseURL("postgres://x@y/z?sslmode=sometimes") }
+    }
+}
