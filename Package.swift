@@ -58,7 +58,7 @@ let shared: [Target] = [
     .target(
         name: "PostgresSupport",
         dependencies: [
-            "Envelope", log, lifecycle,
+            "Bus", "Envelope", log, metrics, lifecycle,
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
@@ -105,7 +105,7 @@ let tests: [Target] = [
     .testTarget(name: "BusTests", dependencies: ["Bus", "Envelope", "ZeroMQ", "TestSupport"], swiftSettings: swiftSettings),
     .testTarget(
         name: "PostgresSupportTests",
-        dependencies: ["PostgresSupport", "Envelope", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+        dependencies: ["PostgresSupport", "Bus", "Envelope", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
         resources: [.copy("Migrations")],
         swiftSettings: swiftSettings
     ),

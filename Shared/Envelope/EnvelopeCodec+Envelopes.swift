@@ -5,8 +5,11 @@ import Foundation
 /// envelopes' Codable conformances produce and accept (EnvelopeCodecTests checks both ways).
 extension EnvelopeCodec {
     public func encode<Payload>(_ envelope: RequestEnvelope<Payload>) throws(OperationError) -> [UInt8] {
-        let data = try encodePayload(envelope.data)
-        let a = envelope.attributes
+        try encodeRequest(envelope.attributes, data: try encodePayload(envelope.data))
+    }
+
+    /// A request whose `data` is already JSON (an outbox row, say), written as it is.
+    public func encodeRequest(_ a: RequestAttributes, data: some Collection<UInt8>) throws(OperationError) -> [UInt8] {
         var writer = JSONObjectWriter(capacity: data.count + 512)
         writer.context(specVersion: a.specVersion, id: a.id, source: a.source, type: a.type, time: a.time)
         writer.member("datacontenttype", a.dataContentType)

@@ -62,6 +62,7 @@ public struct EnvelopeCodec: Sendable {
 
     /// Decodes an envelope's `data` member; failures name the field under `data`.
     func decodePayload<T: Decodable>(_ type: T.Type, from bytes: ArraySlice<UInt8>) throws(OperationError) -> T {
+        if T.self == RawJSON.self { return RawJSON(bytes: Array(bytes)) as! T }
         do {
             return try Self.decoder.decode(T.self, from: Data(bytes))
         } catch let error as DecodingError {

@@ -35,7 +35,7 @@ public struct Migration: Sendable, Equatable {
 }
 
 extension Database {
-    /// Creates the schema and Melon's own tables, then applies the migrations not yet applied, each
+    /// Creates the schema and Melon's own tables (schema_migrations, idempotency_keys, outbox), then applies the migrations not yet applied, each
     /// once, in order. The whole run holds a transaction-scoped advisory lock on the schema, so any
     /// number of instances starting together apply each migration exactly once. Returns the versions
     /// this call applied.
@@ -57,6 +57,20 @@ extension Database {
                     reply bytea,
                     created_at timestamptz NOT NULL DEFAULT now()
                 );
+                CREATE TABLE IF NOT EXISTS outbox (
+                    id text PRIMARY KEY,
+                    service text NOT NULL,
+                    type text NOT NULL,
+                    data bytea NOT NULL,
+                    idempotency_key text,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    attempts integer NOT NULL DEFAULT 0,
+                    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+                    delivered_at timestamptz,
+                    outcome text,
+                    last_error text
+                );
+                CREATE INDEX IF NOT EXISTS outbox_due ON outbox (next_attempt_at) WHERE delivered_at IS NULL;
                 """, on: connection)
             var applied = Set<Int>()
             for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {

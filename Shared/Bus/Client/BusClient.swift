@@ -49,17 +49,7 @@ public final class BusClient: Service {
         _ operation: Op.Type, _ request: Op.Request, options: CallOptions = CallOptions()
     ) async throws(OperationError) -> Op.Response {
         let deadline = options.resolvedDeadline()
-        let attributes = RequestAttributes(
-            id: options.id ?? RandomID.uuid(),
-            source: "urn:melon:\(configuration.processName)",
-            type: Op.type,
-            traceParent: (options.traceParent ?? .random()).description,
-            expiryTime: deadline,
-            idempotencyKey: options.idempotencyKey,
-            authType: options.authType,
-            authID: options.authID,
-            authClaims: options.authClaims
-        )
+        let attributes = requestAttributes(type: Op.type, deadline: deadline, options: options)
         let body = try codec.encode(RequestEnvelope(attributes: attributes, data: request))
         let frames = MDP.clientRequest(service: Op.service, body: [body])
         var attempt = 0
@@ -80,6 +70,36 @@ public final class BusClient: Service {
                 throw error
             }
         }
+    }
+
+    /// Calls `type` on `service` with `data` that is already JSON, for senders that do not know the
+    /// Swift types (the outbox relay). Returns the reply's outcome and the JSON of its `data`.
+    public func call(service: String, type: String, data: [UInt8], options: CallOptions) async throws(OperationError) -> (Outcome, [UInt8]) {
+        let deadline = options.resolvedDeadline()
+        let attributes = requestAttributes(type: type, deadline: deadline, options: options)
+        let body = try codec.encodeRequest(attributes, data: data)
+        let frames = MDP.clientRequest(service: service, body: [body])
+        let replyFrames = try await send(key: attributes.id, frames: frames, deadline: deadline, type: type)
+        guard replyFrames.count == 1 else { throw OperationError(.internal, "the \(service) service sent a reply of \(replyFrames.count) frames") }
+        let reply = try codec.decode(ReplyEnvelope<RawJSON>.self, from: replyFrames[0])
+        switch reply.result {
+        case .success(let raw): return (.ok, raw.bytes)
+        case .failure(let error): return (.error(error.code), Array(error.message.utf8))
+        }
+    }
+
+    private func requestAttributes(type: String, deadline: Date, options: CallOptions) -> RequestAttributes {
+        RequestAttributes(
+            id: options.id ?? RandomID.uuid(),
+            source: "urn:melon:\(configuration.processName)",
+            type: type,
+            traceParent: (options.traceParent ?? .random()).description,
+            expiryTime: deadline,
+            idempotencyKey: options.idempotencyKey,
+            authType: options.authType,
+            authID: options.authID,
+            authClaims: options.authClaims
+        )
     }
 
     /// RFC 8 `mmi.service`: whether the broker has at least one worker of `service` right now.

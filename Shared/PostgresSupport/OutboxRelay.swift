@@ -1,0 +1,160 @@
+import Bus
+import Envelope
+import Foundation
+import Logging
+import Metrics
+import PostgresNIO
+import ServiceLifecycle
+
+/// Settings of an `OutboxRelay`.
+public struct OutboxConfiguration: Sendable {
+    /// Rows claimed per round.
+    public var batchSize = 32
+    /// How long to wait before looking again when nothing was due.
+    public var pollInterval: Duration = .milliseconds(250)
+    /// A claimed row is not claimed again for this long (a relay that dies mid-delivery is replaced).
+    public var lease: Duration = .seconds(30)
+    /// The deadline of one delivery attempt.
+    public var callTimeout: Duration = .seconds(10)
+    /// Retry delay after the first failed attempt; doubled per attempt with jitter, up to `backoffMax`.
+    public var backoff: Duration = .seconds(1)
+    public var backoffMax: Duration = .seconds(300)
+
+    public init() {}
+}
+
+/// Delivers a service's outbox rows as bus requests until each is acknowledged.
+///
+/// Each round claims due rows with `FOR UPDATE SKIP LOCKED` and a lease (so relays in several
+/// instances share the work and never hold a transaction across a network call), calls the receiver
+/// with the row's id as the envelope id, and records the outcome. `ok` and definite refusals
+/// (`invalid`, `not_found`, `conflict`, `forbidden`, `gone`, `too_large`, `unauthenticated`) end a row;
+/// anything else (`unavailable`, `deadline_exceeded`, `internal`, `rate_limited`) is retried later.
+public final class OutboxRelay: Service {
+    private let database: Database
+    private let bus: BusClient
+    private let configuration: OutboxConfiguration
+    private let delivered = Counter(label: "melon_outbox_delivered_total")
+    private let retried = Counter(label: "melon_outbox_retries_total")
+
+    public init(database: Database, bus: BusClient, configuration: OutboxConfiguration = OutboxConfiguration()) {
+        precondition(configuration.lease > configuration.callTimeout, "an outbox lease must outlast a delivery attempt")
+        self.database = database
+        self.bus = bus
+        self.configuration = configuration
+    }
+
+    /// Delivers until cancelled or shut down; on graceful shutdown the round under way finishes first.
+    public func run() async throws {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            let handled: Int
+            do {
+                handled = try await deliverDueRows()
+            } catch {
+                database.logger.error("outbox round failed", metadata: ["error": "\(String(reflecting: error))"])
+                handled = 0
+            }
+            if handled == 0 {
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.configuration.pollInterval) }
+            }
+        }
+    }
+
+    private struct Row: Sendable {
+        let id: String
+        let service: String
+        let type: String
+        let data: Data
+        let idempotencyKey: String?
+        let attempts: Int
+    }
+
+    /// One round: claim, deliver concurrently, record. Returns how many rows it handled.
+    func deliverDueRows() async throws -> Int {
+        let rows = try await claim()
+        await withTaskGroup(of: Void.self) { group in
+            for row in rows { group.addTask { await self.deliver(row) } }
+        }
+        return rows.count
+    }
+
+    private func claim() async throws -> [Row] {
+        let leaseSeconds = Double(configuration.lease.milliseconds) / 1000
+        let batch = configuration.batchSize
+        return try await database.transaction { connection in
+            let result = try await connection.query(
+                """
+                UPDATE outbox SET next_attempt_at = now() + make_interval(secs => \(leaseSeconds)), attempts = attempts + 1
+                WHERE id IN (
+                    SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= now()
+                    ORDER BY next_attempt_at LIMIT \(batch) FOR UPDATE SKIP LOCKED)
+                RETURNING id, service, type, data, idempotency_key, attempts
+                """,
+                logger: database.logger)
+            var rows: [Row] = []
+            for try await (id, service, type, data, key, attempts) in result.decode((String, String, String, Data, String?, Int).self) {
+                rows.append(Row(id: id, service: service, type: type, data: data, idempotencyKey: key, attempts: attempts))
+            }
+            return rows
+        }
+    }
+
+    private func deliver(_ row: Row) async {
+        var options = CallOptions(timeout: configuration.callTimeout, idempotencyKey: row.idempotencyKey)
+        options.id = row.id
+        let outcome: Outcome
+        let detail: String
+        do {
+            (outcome, _) = try await bus.call(service: row.service, type: row.type, data: [UInt8](row.data), options: options)
+            detail = outcome.description
+        } catch {
+            outcome = .error(error.code)
+            detail = error.description
+        }
+        do {
+            if Self.isFinal(outcome) {
+                try await database.transaction { connection in
+                    try await connection.query(
+                        "UPDATE outbox SET delivered_at = now(), outcome = \(outcome.description) WHERE id = \(row.id)",
+                        logger: database.logger)
+                }
+                delivered.increment()
+                if outcome != .ok {
+                    database.logger.warning("outbox row refused by its receiver", metadata: ["id": "\(row.id)", "type": "\(row.type)", "outcome": "\(outcome)"])
+                }
+            } else {
+                let delay = Double(backoff(attempts: row.attempts).milliseconds) / 1000
+                try await database.transaction { connection in
+                    try await connection.query(
+                        """
+                        UPDATE outbox SET next_attempt_at = now() + make_interval(secs => \(delay)), last_error = \(detail)
+                        WHERE id = \(row.id)
+                        """,
+                        logger: database.logger)
+                }
+                retried.increment()
+            }
+        } catch {
+            // The lease runs out and the row is tried again; the receiver deduplicates.
+            database.logger.error("outbox could not record a delivery", metadata: ["id": "\(row.id)", "error": "\(String(reflecting: error))"])
+        }
+    }
+
+    static func isFinal(_ outcome: Outcome) -> Bool {
+        switch outcome {
+        case .ok: true
+        case .error(let code):
+            switch code {
+            case .invalid, .notFound, .conflict, .forbidden, .gone, .tooLarge, .unauthenticated: true
+            case .unavailable, .deadlineExceeded, .internal, .rateLimited: false
+            }
+        }
+    }
+
+    /// Exponential from `backoff`, capped at `backoffMax`, with jitter over the upper half.
+    private func backoff(attempts: Int) -> Duration {
+        let base = configuration.backoff.milliseconds << min(max(attempts - 1, 0), 20)
+        let capped = min(base, configuration.backoffMax.milliseconds)
+        return .milliseconds(Int64.random(in: (capped / 2)...max(capped / 2, capped)))
+    }
+}

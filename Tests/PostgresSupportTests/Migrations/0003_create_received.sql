@@ -1,0 +1,4 @@
+CREATE TABLE received (
+    id bigserial PRIMARY KEY,
+    note text NOT NULL
+);

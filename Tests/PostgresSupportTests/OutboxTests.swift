@@ -1,0 +1,120 @@
+import Bus
+import Envelope
+import Foundation
+import Logging
+import PostgresNIO
+import PostgresSupport
+import ServiceLifecycle
+import Testing
+import TestSupport
+
+/// A receiver for these tests: records each note once per envelope id.
+enum SinkRecord: BusOperation {
+    static let service = "sink"
+    static let type = "sink.note.record.v1"
+    struct Request: Codable, Sendable { var note: String }
+    typealias Response = Empty
+}
+
+@Suite struct OutboxTests {
+    private func receiver(_ database: Database, endpoint: String) throws -> WorkerRuntime {
+        var registry = OperationRegistry(service: SinkRecord.service)
+        registry.register(SinkRecord.self) { request, context in
+            try await database.transaction { connection in
+                _ = try await database.idempotent(key: context.attributes.id, request: Array(request.note.utf8), on: connection) {
+                    try await connection.query("INSERT INTO received (note) VALUES (\(request.note))", logger: database.logger)
+                    return []
+                }
+            }
+            return Empty()
+        }
+        return try WorkerRuntime(
+            registry: registry, configuration: WorkerConfiguration(endpoint: endpoint, workers: 4, heartbeat: BusHarness.fastHeartbeat),
+            logger: Logger(label: "sink"))
+    }
+
+    private func count(_ database: Database, _ sql: String) async throws -> Int {
+        try await database.transaction { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: database.logger).decode(Int.self).reduce(0, +)
+        }
+    }
+
+    private static var fast: OutboxConfiguration {
+        var configuration = OutboxConfiguration()
+        configuration.pollInterval = .milliseconds(50)
+        configuration.callTimeout = .milliseconds(300)
+        // The first relay is cancelled mid-round, as a crash would stop it: its claimed rows come back
+        // when the lease runs out.
+        configuration.lease = .seconds(1)
+        configuration.backoff = .milliseconds(100)
+        configuration.backoffMax = .milliseconds(400)
+        return configuration
+    }
+
+    @Test func deliveryOutlastsADownReceiverAndARestartedSenderAndIsDeduplicated() async throws {
+        let sender = try TestDatabase.make(maximumConnections: 6)
+        let sink = try TestDatabase.make(maximumConnections: 6)
+        let broker = try BusHarness.broker()
+        let client = try BusHarness.client(broker.endpoint)
+        struct Abort: Error {}
+        try await BusHarness.with([sender, sink, broker, client]) {
+            try await sender.migrate(MigrationTests.migrations)
+            try await sink.migrate(MigrationTests.migrations)
+            for index in 0..<20 {
+                try await sender.transaction { connection in
+                    _ = try await sender.enqueue(SinkRecord.self, .init(note: "note-\(index)"), on: connection)
+                }
+            }
+            // Written in a transaction that rolls back: must never be sent.
+            await #expect(throws: Abort.self) {
+                try await sender.transaction { connection in
+                    _ = try await sender.enqueue(SinkRecord.self, .init(note: "never"), on: connection)
+                    throw Abort()
+                }
+            }
+
+            // The receiver is down: the first relay keeps trying, then stops (a sender restart).
+            let firstRelay = OutboxRelay(database: sender, bus: client, configuration: Self.fast)
+            let firstRun = Task { try await firstRelay.run() }
+            try await Task.sleep(for: .milliseconds(800))
+            firstRun.cancel()
+            _ = await firstRun.result
+            #expect(try await count(sender, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL") == 20)
+            #expect(try await count(sender, "SELECT count(*) FROM outbox WHERE attempts > 0") > 0)
+
+            // A new relay, and the receiver comes up.
+            let secondRelay = OutboxRelay(database: sender, bus: client, configuration: Self.fast)
+            let sinkWorker = try receiver(sink, endpoint: broker.endpoint)
+            try await BusHarness.with([secondRelay, sinkWorker]) {
+                #expect(await eventually(timeout: .seconds(20)) {
+                    try await count(sender, "SELECT count(*) FROM outbox WHERE delivered_at IS NOT NULL") == 20
+                })
+                #expect(try await count(sink, "SELECT count(DISTINCT note) FROM received") == 20)
+
+                // A relay that died after the call but before recording it delivers again:
+                // the receiver recognises the envelope ids and records nothing twice.
+                _ = try await sender.transaction { connection in
+                    try await connection.query(
+                        "UPDATE outbox SET delivered_at = NULL, next_attempt_at = now()",
+                        logger: sender.logger)
+                }
+                let redelivered = await eventually(timeout: .seconds(20)) {
+                    try await count(sender, "SELECT count(*) FROM outbox WHERE delivered_at IS NOT NULL") == 20
+                }
+                if !redelivered {
+                    let states = try await sender.transaction { connection in
+                        var lines: [String] = []
+                        for try await (attempts, outcome, error) in try await connection.query(
+                            "SELECT attempts, outcome, last_error FROM outbox", logger: sender.logger).decode((Int, String?, String?).self) {
+                            lines.append("\(attempts) \(outcome ?? "-") \(error ?? "-")")
+                        }
+                        return lines
+                    }
+                    Issue.record("not redelivered: \(states)")
+                }
+            }
+            #expect(try await count(sink, "SELECT count(*) FROM received") == 20)
+            #expect(try await count(sink, "SELECT count(*) FROM received WHERE note = 'never'") == 0)
+        }
+    }
+}
