@@ -89,6 +89,13 @@ let executables: [Target] = [
         path: "Tests/Fixtures/EchoWorker",
         swiftSettings: swiftSettings
     ),
+    // Applies a folder of migrations from its own process: integration tests start several at once.
+    .executableTarget(
+        name: "MigrateProbe",
+        dependencies: ["PostgresSupport", log],
+        path: "Tests/Fixtures/MigrateProbe",
+        swiftSettings: swiftSettings
+    ),
     .executableTarget(
         name: "BusBenchmark",
         dependencies: ["Bus", "ZeroMQ", "CZeroMQ", "ServiceSupport", "TestSupport", "Envelope", log],
@@ -132,6 +139,7 @@ let package = Package(
         .executable(name: "broker", targets: ["Broker"]),
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
+        .executable(name: "migrate-probe", targets: ["MigrateProbe"]),
     ],
     dependencies: dependencies,
     targets: shared + executables + tests

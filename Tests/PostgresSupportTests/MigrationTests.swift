@@ -63,3 +63,20 @@ import TestSupport
         #expect(throws: DatabaseURL.Invalid.self) { try DatabaseURL("postgres://x@y/z?sslmode=sometimes") }
     }
 }
+
+@Suite struct MigrationProcessTests {
+    @Test func processesStartingTogetherApplyEachMigrationOnce() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["TEST_DATABASE_URL"])
+        let schema = TestDatabase.freshSchema("p")
+        let folder = Bundle.module.resourceURL!.appendingPathComponent("Migrations").path
+        let probes = try (0..<3).map { index in
+            try ChildProcess(executable: BuildProducts.path("migrate-probe"), arguments: [url, schema, folder], name: "migrate-probe-\(index)")
+        }
+        var applied: [Int] = []
+        for probe in probes {
+            #expect(await probe.wait(timeout: .seconds(60)) == 0, "\(probe.output)")
+            applied += probe.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+        }
+        #expect(applied.sorted() == MigrationTests.migrations.map(\.version))
+    }
+}
