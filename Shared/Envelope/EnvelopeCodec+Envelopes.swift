@@ -63,13 +63,14 @@ extension EnvelopeCodec {
         case "ok": outcome = .ok
         case let code: outcome = .error(ErrorCode(rawValue: code) ?? .internal)
         }
-        var attributes = ReplyAttributes(
-            correlationID: try reader.string("correlationid"), requestType: nil,
-            source: try reader.string("source", required: true)!, outcome: outcome,
-            time: try reader.date("time", required: true)!)
-        attributes.specVersion = try reader.string("specversion", required: true)!
-        attributes.id = try reader.string("id", required: true)!
-        attributes.type = try reader.string("type", required: true)!
+        let attributes = ReplyAttributes(
+            specVersion: try reader.string("specversion", required: true)!,
+            id: try reader.string("id", required: true)!,
+            source: try reader.string("source", required: true)!,
+            type: try reader.string("type", required: true)!,
+            time: try reader.date("time", required: true)!,
+            correlationID: try reader.string("correlationid"),
+            outcome: outcome)
         let data = try reader.raw("data")
         switch outcome {
         case .ok: return ReplyEnvelope(attributes: attributes, result: .success(try decodePayload(Payload.self, from: data)))

@@ -17,6 +17,17 @@ public struct ReplyAttributes: Codable, Sendable, Equatable {
         case specVersion = "specversion", id, source, type, time, correlationID = "correlationid", outcome
     }
 
+    /// Every attribute as read off the wire.
+    init(specVersion: String, id: String, source: String, type: String, time: Date, correlationID: String?, outcome: Outcome) {
+        self.specVersion = specVersion
+        self.id = id
+        self.source = source
+        self.type = type
+        self.time = time
+        self.correlationID = correlationID
+        self.outcome = outcome
+    }
+
     public init(correlationID: String?, requestType: String?, source: String, outcome: Outcome, time: Date = Date()) {
         self.specVersion = "1.0"
         self.id = RandomID.uuid()
