@@ -29,13 +29,9 @@ public struct ReplyAttributes: Codable, Sendable, Equatable {
     }
 
     public init(correlationID: String?, requestType: String?, source: String, outcome: Outcome, time: Date = Date()) {
-        self.specVersion = "1.0"
-        self.id = RandomID.uuid()
-        self.source = source
-        self.type = (requestType ?? "melon.unknown") + ".reply"
-        self.time = time
-        self.correlationID = correlationID
-        self.outcome = outcome
+        self.init(
+            specVersion: "1.0", id: RandomID.uuid(), source: source, type: (requestType ?? "melon.unknown") + ".reply",
+            time: time, correlationID: correlationID, outcome: outcome)
     }
 }
 
