@@ -12,11 +12,14 @@ let dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
 ]
 
 let log = Target.Dependency.product(name: "Logging", package: "swift-log")
 let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let nio: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -51,7 +54,7 @@ let shared: [Target] = [
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Configuration", package: "swift-configuration"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ],
+        ] + nio,
         path: "Shared/ServiceSupport",
         swiftSettings: swiftSettings
     ),
@@ -67,8 +70,31 @@ let shared: [Target] = [
     ),
     .target(
         name: "TestSupport",
-        dependencies: ["Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", "ZeroMQ", log, lifecycle],
+        dependencies: ["Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "ServiceSupport", "ZeroMQ", log, lifecycle],
         path: "Shared/TestSupport",
+        swiftSettings: swiftSettings
+    ),
+]
+
+// MARK: - Services
+
+let services: [Target] = [
+    // The HTTP API: the only Hummingbird user. A library so `melon` and the tests build the same app.
+    .target(
+        name: "GatewayService",
+        dependencies: [
+            "Bus", "Envelope", "ServiceSupport", log, metrics,
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ],
+        path: "Services/Gateway",
+        exclude: ["App"],
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+        name: "Gateway",
+        dependencies: ["GatewayService", "Bus", "ServiceSupport"],
+        path: "Services/Gateway/App",
         swiftSettings: swiftSettings
     ),
 ]
@@ -125,7 +151,7 @@ let tests: [Target] = [
     ),
     .testTarget(
         name: "IntegrationTests",
-        dependencies: ["Bus", "Contracts", "Envelope", "ZeroMQ", "TestSupport", "ServiceSupport"],
+        dependencies: ["Bus", "Contracts", "Envelope", "GatewayService", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle],
         swiftSettings: swiftSettings
     ),
 ]
@@ -137,10 +163,11 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "broker", targets: ["Broker"]),
+        .executable(name: "gateway", targets: ["Gateway"]),
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
         .executable(name: "migrate-probe", targets: ["MigrateProbe"]),
     ],
     dependencies: dependencies,
-    targets: shared + executables + tests
+    targets: shared + services + executables + tests
 )

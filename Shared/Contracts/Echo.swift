@@ -10,7 +10,7 @@ public enum Echo {
             public static let type = "echo.message.repeat.v1"
 
             public struct Request: Codable, Sendable, Equatable {
-                /// 1 to 65,536 UTF-8 bytes.
+                /// 1 to 65,536 Unicode scalars.
                 public var text: String
                 /// Milliseconds to wait before answering (0 to 60,000), to model a slow handler.
                 public var delayMilliseconds: Int?

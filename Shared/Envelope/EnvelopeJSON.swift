@@ -20,6 +20,15 @@ struct JSONObjectWriter {
         bytes.append(contentsOf: json)
     }
 
+    /// `"key":<raw JSON>` for a key known only at run time.
+    mutating func member(key: String, json: some Sequence<UInt8>) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        Self.appendString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        bytes.append(contentsOf: json)
+    }
+
     mutating func finish() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))
         return bytes

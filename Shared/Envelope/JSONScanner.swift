@@ -26,6 +26,18 @@ struct JSONScanner {
         return scanner.objectMembers()
     }
 
+    /// Like `members(of:)`, but on failure tells where the scan stopped (a byte offset) and whether
+    /// the input was valid JSON that is not an object.
+    static func membersOrFailure(of bytes: [UInt8]) -> Result<[Member], JSONSyntaxError> {
+        var scanner = JSONScanner(bytes)
+        if let members = scanner.objectMembers() { return .success(members) }
+        let failedAt = scanner.index
+        var whole = JSONScanner(bytes)
+        whole.skipWhitespace()
+        let isOtherValue = whole.value(depth: 1) && { whole.skipWhitespace(); return whole.index == bytes.count }()
+        return .failure(JSONSyntaxError(bytes: bytes, offset: failedAt, isValidNonObject: isOtherValue))
+    }
+
     private mutating func objectMembers() -> [Member]? {
         skipWhitespace()
         guard consume(UInt8(ascii: "{")) else { return nil }

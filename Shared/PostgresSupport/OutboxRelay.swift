@@ -105,8 +105,14 @@ public final class OutboxRelay: Service {
         let outcome: Outcome
         let detail: String
         do {
-            (outcome, _) = try await bus.call(service: row.service, type: row.type, data: [UInt8](row.data), options: options)
-            detail = outcome.description
+            switch try await bus.call(service: row.service, type: row.type, data: [UInt8](row.data), options: options) {
+            case .success:
+                outcome = .ok
+                detail = "ok"
+            case .failure(let error):
+                outcome = .error(error.code)
+                detail = error.description
+            }
         } catch {
             outcome = .error(error.code)
             detail = error.description

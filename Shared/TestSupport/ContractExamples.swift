@@ -84,76 +84,7 @@ public enum ContractCheck {
     }
 }
 
-/// Any JSON value, compared by value, for checking messages against examples.
-public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
-    }
-
-    public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-    }
-
-    /// The member `key` of an object.
-    public subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
-    public var description: String {
-        switch self {
-        case .null: "null"
-        case .bool(let value): "\(value)"
-        case .number(let value): "\(value)"
-        case .string(let value): "\"\(value)\""
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-
-    private var kind: String {
-        switch self {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
-
+extension JSONValue {
     /// Where this value's structure (kinds and keys, not values) differs from `expected`'s.
     func shapeDifferences(from expected: JSONValue, at path: String) -> [String] {
         switch (self, expected) {
@@ -169,7 +100,7 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
             guard let first = mine.first, let model = theirs.first else { return [] }
             return first.shapeDifferences(from: model, at: "\(path)[0]")
         default:
-            return kind == expected.kind ? [] : ["\(path) is \(kind), the example has \(expected.kind)"]
+            return kindName == expected.kindName ? [] : ["\(path) is \(kindName), the example has \(expected.kindName)"]
         }
     }
 }

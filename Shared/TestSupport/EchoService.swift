@@ -17,8 +17,10 @@ public enum EchoService {
 
     @Sendable
     static func repeatMessage(_ request: Echo.Message.Repeat.Request, _ context: RequestContext) async throws -> Echo.Message.Repeat.Response {
-        guard (1...65_536).contains(request.text.utf8.count) else {
-            throw OperationError.invalid(field: "data.text", "must be 1 to 65,536 bytes of UTF-8")
+        // Counted in Unicode scalars, as JSON Schema's maxLength counts, so the gateway's document and
+        // this check agree.
+        guard (1...65_536).contains(request.text.unicodeScalars.count) else {
+            throw OperationError.invalid(field: "data.text", "must be 1 to 65,536 characters")
         }
         if let delay = request.delayMilliseconds {
             guard (0...60_000).contains(delay) else {

@@ -53,7 +53,7 @@ import TestSupport
             await #expect(throws: OperationError(.conflict, "failed on request, as asked")) {
                 try await client.call(Repeat.self, .init(text: "x", fail: .conflict))
             }
-            await #expect(throws: OperationError.invalid(field: "data.text", "must be 1 to 65,536 bytes of UTF-8")) {
+            await #expect(throws: OperationError.invalid(field: "data.text", "must be 1 to 65,536 characters")) {
                 try await client.call(Repeat.self, .init(text: ""))
             }
         }

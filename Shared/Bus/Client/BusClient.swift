@@ -73,8 +73,10 @@ public final class BusClient: Service {
     }
 
     /// Calls `type` on `service` with `data` that is already JSON, for senders that do not know the
-    /// Swift types (the outbox relay). Returns the reply's outcome and the JSON of its `data`.
-    public func call(service: String, type: String, data: [UInt8], options: CallOptions) async throws(OperationError) -> (Outcome, [UInt8]) {
+    /// Swift types (the outbox relay, the gateway). Returns the JSON of the reply's `data`, or the
+    /// error the service answered with; throws only for failures of the call itself (its deadline
+    /// passed, the client stopped, the reply could not be read).
+    public func call(service: String, type: String, data: [UInt8], options: CallOptions) async throws(OperationError) -> Result<[UInt8], OperationError> {
         let deadline = options.resolvedDeadline()
         let attributes = requestAttributes(type: type, deadline: deadline, options: options)
         let body = try codec.encodeRequest(attributes, data: data)
@@ -82,10 +84,7 @@ public final class BusClient: Service {
         let replyFrames = try await send(key: attributes.id, frames: frames, deadline: deadline, type: type)
         guard replyFrames.count == 1 else { throw OperationError(.internal, "the \(service) service sent a reply of \(replyFrames.count) frames") }
         let reply = try codec.decode(ReplyEnvelope<RawJSON>.self, from: replyFrames[0])
-        switch reply.result {
-        case .success(let raw): return (.ok, raw.bytes)
-        case .failure(let error): return (.error(error.code), Array(error.message.utf8))
-        }
+        return reply.result.map(\.bytes)
     }
 
     private func requestAttributes(type: String, deadline: Date, options: CallOptions) -> RequestAttributes {

@@ -1,0 +1,73 @@
+import Bus
+import Envelope
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceSupport
+
+/// Builds the gateway: the platform endpoints, one forwarder per route, and the middleware every
+/// request passes (CORS, then ids, errors as problems, logs and metrics). The `gateway` and `melon`
+/// executables and the tests all call this.
+public func buildApplication(
+    configuration: GatewayConfiguration,
+    routes: [BusRoute],
+    bus: BusClient,
+    authenticator: (any RequestAuthenticator)? = nil,
+    version: String = "1.0.0",
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let availability = ServiceAvailability(bus: bus, ttl: configuration.availabilityCacheTTL)
+    let router = Router(context: GatewayRequestContext.self)
+    router.add(middleware: CORSMiddleware(
+        allowOrigin: configuration.corsAllowedOrigin == "*" ? .all : .custom(configuration.corsAllowedOrigin),
+        allowHeaders: [.accept, .authorization, .contentType, .origin, .requestID, .traceParent, .idempotencyKey, .requestTimeout],
+        allowMethods: [.get, .post, .put, .patch, .delete, .head, .options],
+        exposedHeaders: ["X-Request-Id", "traceparent", "Retry-After"],
+        maxAge: .seconds(600)))
+    router.add(middleware: EdgeMiddleware(routes: routes))
+
+    let document = OpenAPIDocument.make(routes: routes, version: version, maxDeadline: configuration.maxDeadline).encoded()
+    let services = Array(Set(routes.map(\.service))).sorted()
+    router.get("/healthz") { _, _ in json(#"{"status":"ok"}"#) }
+    router.get("/readyz") { _, _ in
+        await readiness(services: services, availability: availability, timeout: configuration.readinessTimeout)
+    }
+    router.get("/metrics") { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                 body: .init(byteBuffer: ByteBuffer(string: Observability.prometheusText())))
+    }
+    router.get("/openapi.json") { _, _ in
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
+    }
+    for route in routes {
+        router.on(RouterPath(route.routerPath), method: route.method, responder: BusForwarder(
+            route: route, bus: bus, availability: availability, authenticator: authenticator, configuration: configuration))
+    }
+
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+        services: [bus],
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: logger)
+}
+
+private func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+}
+
+/// 200 when the broker answers and every service the routes use has a worker, else 503; the body
+/// says which part is missing.
+private func readiness(services: [String], availability: ServiceAvailability, timeout: Duration) async -> Response {
+    // A lookup of a name no worker uses still gets an answer when the broker is there.
+    let probe = await availability.check(["gateway.readiness-probe"] + services, timeout: timeout)
+    let brokerUp = probe["gateway.readiness-probe"].flatMap { $0 } != nil
+    let states = services.map { service in (service, (probe[service] ?? nil) ?? false) }
+    let ready = brokerUp && states.allSatisfy(\.1)
+    let members = states.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
+    return json(#"{"status":"\#(ready ? "ready" : "unready")","broker":\#(brokerUp),"services":{\#(members)}}"#,
+                status: ready ? .ok : .serviceUnavailable)
+}

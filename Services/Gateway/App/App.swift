@@ -1,0 +1,17 @@
+import Bus
+import GatewayService
+import ServiceSupport
+
+/// `gateway`: the HTTP API in front of the bus.
+@main
+struct GatewayApp {
+    static func main() async throws {
+        let (settings, logger) = ProcessBootstrap.start(
+            process: "gateway", summary: "serves the HTTP API and forwards each request to its service over the bus.",
+            settings: Setting.gatewaySettings)
+        let configuration = ProcessBootstrap.require(settings.gatewayConfiguration, process: "gateway")
+        let bus = ProcessBootstrap.require({ try BusClient(configuration: settings.clientConfiguration(), logger: logger) }, process: "gateway")
+        let app = buildApplication(configuration: configuration, routes: GatewayRoutes.all, bus: bus, logger: logger)
+        try await ProcessBootstrap.run([app], logger: logger)
+    }
+}

@@ -1,0 +1,26 @@
+import Hummingbird
+
+/// A caller whose credentials the gateway verified; it travels to services as the envelope's
+/// auth-context extension (`authtype`, `authid`, `authclaims`).
+public struct AuthenticatedCaller: Sendable, Equatable {
+    /// CloudEvents auth-context `authtype`, such as `app_user`.
+    public var type: String
+    /// The account id.
+    public var id: String
+    /// Verified claims as a JSON object (roles, university), passed on unchanged.
+    public var claims: String?
+
+    public init(type: String, id: String, claims: String? = nil) {
+        self.type = type
+        self.id = id
+        self.claims = claims
+    }
+}
+
+/// Verifies the credentials a request carries. The gateway calls it for every request to a route
+/// that needs a signed-in caller; it must not call another service per request.
+public protocol RequestAuthenticator: Sendable {
+    /// The verified caller, nil when the request carries no credentials; throws `unauthenticated`
+    /// for credentials that do not verify.
+    func authenticate(_ request: Request) async throws -> AuthenticatedCaller?
+}

@@ -1,0 +1,102 @@
+import Bus
+import Envelope
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Serves one `BusRoute`: turns the HTTP request into the operation's `data` (path and query
+/// parameters, then the JSON body), calls the operation over the bus with the request's deadline,
+/// trace, idempotency key and caller, and answers with its result.
+struct BusForwarder: HTTPResponder {
+    typealias Context = GatewayRequestContext
+
+    let route: BusRoute
+    let bus: BusClient
+    let availability: ServiceAvailability
+    let authenticator: (any RequestAuthenticator)?
+    let configuration: GatewayConfiguration
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticate(request)
+        var options = CallOptions()
+        options.deadline = try deadline(request)
+        options.traceParent = context.traceParent
+        options.idempotencyKey = try idempotencyKey(request, context: context)
+        options.authType = caller?.type
+        options.authID = caller?.id
+        options.authClaims = caller?.claims
+
+        let data = try await self.data(request, context: context)
+        try await availability.require(route.service)
+        let result = try await bus.call(service: route.service, type: route.type, data: data, options: options)
+        let body = try result.get()
+        return Response(status: route.successStatus, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    private func authenticate(_ request: Request) async throws -> AuthenticatedCaller? {
+        guard route.access == .signedIn else { return nil }
+        guard let authenticator, let caller = try await authenticator.authenticate(request) else {
+            throw OperationError(.unauthenticated, "this route needs a valid access token in the Authorization header")
+        }
+        return caller
+    }
+
+    private func deadline(_ request: Request) throws(OperationError) -> Date {
+        var timeout = configuration.defaultDeadline
+        if let text = request.headers[.requestTimeout] {
+            let limit = configuration.maxDeadline.milliseconds
+            guard let milliseconds = Int64(text), (1...limit).contains(milliseconds) else {
+                throw OperationError.invalid(field: "X-Request-Timeout-Ms", "must be a whole number of milliseconds from 1 to \(limit)")
+            }
+            timeout = .milliseconds(milliseconds)
+        }
+        return Date().addingTimeInterval(Double(timeout.milliseconds) / 1000)
+    }
+
+    /// The client's `Idempotency-Key`; for a mutating request without one, the request id, so the
+    /// broker's re-dispatch after a worker dies still cannot act twice.
+    private func idempotencyKey(_ request: Request, context: Context) throws(OperationError) -> String? {
+        if let key = request.headers[.idempotencyKey] {
+            guard (1...200).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw OperationError.invalid(field: "Idempotency-Key", "must be 1 to 200 visible ASCII characters")
+            }
+            return key
+        }
+        return route.isMutating ? context.requestID : nil
+    }
+
+    /// The operation's `data`: parameters as typed JSON members, then the body's members.
+    private func data(_ request: Request, context: Context) async throws -> [UInt8] {
+        var members: [(key: String, json: [UInt8])] = []
+        for parameter in route.parameters {
+            let value: String? = switch parameter.location {
+            case .path: context.parameters.get(parameter.name)
+            case .query: request.uri.queryParameters.get(parameter.name)
+            }
+            guard let value else {
+                if parameter.required { throw OperationError.invalid(field: parameter.name, "is required") }
+                continue
+            }
+            members.append((parameter.name, try parameter.json(value)))
+        }
+        guard route.requestBody != nil else { return JSONObjectBody.object(members) }
+
+        if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
+            throw GatewayHTTPError(status: .unsupportedMediaType, code: "unsupported_media_type",
+                                   detail: "send the body as application/json, not \(type)")
+        }
+        var request = request
+        let buffer = try await request.collectBody(upTo: configuration.maxBodyBytes)
+        let body: JSONObjectBody
+        do {
+            body = try JSONObjectBody(parsing: Array(buffer.readableBytesView))
+        } catch {
+            throw OperationError(.invalid, error.description, fields: [.init(field: "body", message: error.description)])
+        }
+        for (key, _) in members where body.keys.contains(key) {
+            throw OperationError.invalid(field: key, "is given in the path or query; leave it out of the body")
+        }
+        return body.merged(with: members)
+    }
+}

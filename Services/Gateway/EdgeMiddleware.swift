@@ -1,0 +1,123 @@
+import Envelope
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+
+/// The outermost layer of every request: gives it a request id and a trace span, turns any error into
+/// a problem response, stamps both ids on the response, and logs and counts it.
+struct EdgeMiddleware: RouterMiddleware {
+    typealias Context = GatewayRequestContext
+
+    /// Each route's path segments and method, to tell "no such path" (404) from "not this method" (405).
+    private let templates: [(segments: [Substring], method: HTTPRequest.Method)]
+
+    init(routes: [BusRoute]) {
+        templates = routes.map { ($0.path.split(separator: "/"), $0.method) }
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        var context = context
+        context.requestID = request.headers[.requestID].flatMap(Self.usableRequestID) ?? RandomID.uuid()
+        context.traceParent = request.headers[.traceParent].flatMap(TraceParent.init)?.child() ?? .random()
+        context.logger[metadataKey: "request_id"] = .string(context.requestID)
+        context.logger[metadataKey: "trace_id"] = .string(context.traceParent.traceID)
+
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            var extra = Self.extraHeaders(for: error)
+            let allowed = (error as? HTTPError)?.status == .notFound ? allowedMethods(request.uri.path) : []
+            if !allowed.isEmpty { extra[.allow] = allowed.map(\.rawValue).joined(separator: ", ") }
+            response = problem(for: error, request: request, context: context).response(headers: extra)
+        }
+        response.headers[.requestID] = context.requestID
+        response.headers[.traceParent] = context.traceParent.description
+
+        let route = context.endpointPath ?? "unmatched"
+        let elapsed = ContinuousClock.now - started
+        let dimensions = [("method", request.method.rawValue), ("route", route), ("status", "\(response.status.code)")]
+        Counter(label: "gateway_http_requests_total", dimensions: dimensions).increment()
+        Timer(label: "gateway_http_request_duration_seconds", dimensions: [("route", route)]).recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        context.logger.log(
+            level: response.status.code >= 500 ? .warning : .info, "request",
+            metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",
+                       "ms": "\(elapsed.milliseconds)"])
+        return response
+    }
+
+    private func problem(for error: any Error, request: Request, context: Context) -> Problem {
+        switch error {
+        case let error as OperationError:
+            return Problem(error, requestID: context.requestID)
+        case let error as any OperationErrorConvertible:
+            return Problem(error.operationError, requestID: context.requestID)
+        case is NIOTooManyBytesError:
+            return Problem(status: .contentTooLarge, code: ErrorCode.tooLarge.rawValue, detail: "the request body is larger than the limit", requestID: context.requestID)
+        case let error as HTTPError where error.status == .notFound && !allowedMethods(request.uri.path).isEmpty:
+            let allowed = allowedMethods(request.uri.path).map(\.rawValue).joined(separator: ", ")
+            return Problem(status: .methodNotAllowed, code: "method_not_allowed",
+                           detail: "\(request.uri.path) accepts \(allowed), not \(request.method)", requestID: context.requestID)
+        case let error as HTTPError where error.status == .notFound:
+            return Problem(status: .notFound, code: ErrorCode.notFound.rawValue,
+                           detail: "no route for \(request.method) \(request.uri.path)", requestID: context.requestID)
+        case let error as GatewayHTTPError:
+            return Problem(status: error.status, code: error.code, detail: error.detail, requestID: context.requestID)
+        case let error as HTTPError:
+            return Problem(status: error.status, code: "http_\(error.status.code)", detail: error.body ?? error.status.reasonPhrase, requestID: context.requestID)
+        default:
+            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
+            return Problem(status: .internalServerError, code: ErrorCode.internal.rawValue, detail: "the gateway failed; the request id identifies it in our logs", requestID: context.requestID)
+        }
+    }
+
+    /// The methods routes accept at `path` (empty when no route has that path).
+    func allowedMethods(_ path: String) -> [HTTPRequest.Method] {
+        let segments = path.split(separator: "/")
+        return templates.filter { template in
+            template.segments.count == segments.count
+                && zip(template.segments, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
+        }.map(\.method)
+    }
+
+    private static func extraHeaders(for error: any Error) -> HTTPFields {
+        guard let error = error as? OperationError else { return [:] }
+        switch error.code {
+        case .unavailable: return [.retryAfter: "1"]
+        case .unauthenticated: return [.wwwAuthenticate: "Bearer"]
+        default: return [:]
+        }
+    }
+
+    /// Client ids are echoed in logs and headers: accept 1-128 characters of a safe alphabet only.
+    static func usableRequestID(_ value: String) -> String? {
+        guard (1...128).contains(value.utf8.count),
+              value.utf8.allSatisfy({ $0.isASCIIAlphanumeric || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") })
+        else { return nil }
+        return value
+    }
+}
+
+/// A failure of the HTTP exchange itself (not of a bus operation), such as an unsupported media type.
+struct GatewayHTTPError: Error {
+    var status: HTTPResponse.Status
+    var code: String
+    var detail: String
+}
+
+extension HTTPField.Name {
+    static let requestID = HTTPField.Name("X-Request-Id")!
+    static let traceParent = HTTPField.Name("traceparent")!
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let requestTimeout = HTTPField.Name("X-Request-Timeout-Ms")!
+}
+
+extension UInt8 {
+    var isASCIIAlphanumeric: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// What the gateway needs to know besides its routes.
+public struct GatewayConfiguration: Sendable {
+    /// Address and port of the HTTP listener (port 0: any free port, for tests).
+    public var host: String
+    public var port: Int
+    /// The largest request body accepted; larger ones get 413.
+    public var maxBodyBytes: Int
+    /// The deadline of a request that does not ask for a shorter one (`X-Request-Timeout-Ms`).
+    public var defaultDeadline: Duration
+    /// The longest deadline a client may ask for.
+    public var maxDeadline: Duration
+    /// The origin browsers may call from (CORS), or `*` for any.
+    public var corsAllowedOrigin: String
+    /// How long a successful service lookup (MMI) is trusted before asking the broker again.
+    public var availabilityCacheTTL: Duration
+    /// How long /readyz waits for each broker lookup.
+    public var readinessTimeout: Duration
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20,
+        defaultDeadline: Duration = .seconds(10), maxDeadline: Duration = .seconds(60),
+        corsAllowedOrigin: String = "*", availabilityCacheTTL: Duration = .seconds(1),
+        readinessTimeout: Duration = .seconds(1)
+    ) {
+        self.host = host
+        self.port = port
+        self.maxBodyBytes = maxBodyBytes
+        self.defaultDeadline = defaultDeadline
+        self.maxDeadline = maxDeadline
+        self.corsAllowedOrigin = corsAllowedOrigin
+        self.availabilityCacheTTL = availabilityCacheTTL
+        self.readinessTimeout = readinessTimeout
+    }
+}

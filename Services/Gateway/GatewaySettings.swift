@@ -1,0 +1,33 @@
+import Foundation
+import ServiceSupport
+
+extension Setting {
+    public static let httpHost = Setting("http.host", default: "127.0.0.1", help: "Address the gateway listens on (0.0.0.0 in containers).")
+    public static let httpPort = Setting("http.port", default: "8080", help: "Port of the HTTP API.")
+    public static let httpMaxBodyBytes = Setting("http.max.body.bytes", default: "1048576", help: "Largest request body; larger ones get 413.")
+    public static let requestDeadline = Setting(
+        "request.deadline", default: "10000", help: "Milliseconds a request may take unless it asks for less (X-Request-Timeout-Ms).")
+    public static let requestMaxDeadline = Setting(
+        "request.max.deadline", default: "60000", help: "The longest deadline, in milliseconds, a client may ask for.")
+    public static let corsAllowedOrigin = Setting(
+        "cors.allowed.origin", default: "*", help: "The origin browsers may call from (https://app.example.org), or * for any.")
+
+    /// Everything the `gateway` process reads.
+    public static let gatewaySettings: [Setting] = [
+        .brokerEndpoint, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
+        .requestMaxDeadline, .corsAllowedOrigin,
+    ]
+}
+
+extension ProcessSettings {
+    /// The gateway's configuration from its settings.
+    public func gatewayConfiguration() throws -> GatewayConfiguration {
+        GatewayConfiguration(
+            host: try requiredString(.httpHost),
+            port: try int(.httpPort, in: 0...65_535),
+            maxBodyBytes: try int(.httpMaxBodyBytes, in: 1024...(64 << 20)),
+            defaultDeadline: try milliseconds(.requestDeadline, in: 10...600_000),
+            maxDeadline: try milliseconds(.requestMaxDeadline, in: 10...600_000),
+            corsAllowedOrigin: try requiredString(.corsAllowedOrigin).trimmingCharacters(in: .whitespaces))
+    }
+}

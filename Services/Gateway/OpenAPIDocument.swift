@@ -1,0 +1,159 @@
+import Envelope
+import Foundation
+import HTTPTypes
+
+/// The OpenAPI 3.1 description of the API, built from the same route table the gateway serves, so a
+/// route cannot exist without its documentation or the other way round.
+enum OpenAPIDocument {
+    static func make(routes: [BusRoute], version: String, maxDeadline: Duration) -> JSONValue {
+        var paths: [String: [String: JSONValue]] = [:]
+        for route in routes {
+            paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route, maxDeadline: maxDeadline)
+        }
+        for (path, summary, response) in platformEndpoints {
+            paths[path, default: [:]]["get"] = [
+                "operationId": .string(operationID(path)), "summary": .string(summary), "tags": ["platform"],
+                "responses": response,
+            ]
+        }
+        return [
+            "openapi": "3.1.0",
+            "info": [
+                "title": "Melon API",
+                "version": .string(version),
+                "description": .string(description),
+            ],
+            "paths": .object(paths.mapValues { .object($0) }),
+            "components": [
+                "schemas": ["Problem": problemSchema],
+                "responses": .object(Dictionary(uniqueKeysWithValues: ErrorCode.allCases.map { code in
+                    (responseName(code), problemResponse("\(code.rawValue): \(Problem.status(for: code).reasonPhrase)"))
+                }).merging(["UnsupportedMediaType": problemResponse("the body is not application/json")]) { a, _ in a }),
+                "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer", "bearerFormat": "JWT"]],
+            ],
+        ]
+    }
+
+    private static let description = """
+        Errors are application/problem+json (RFC 9457) with `code` (the bus error code), `requestId` and, for \
+        invalid input, `fields` naming each field. Every response carries `X-Request-Id` and `traceparent`; \
+        clients may send their own (W3C Trace Context). `X-Request-Timeout-Ms` shortens the default deadline. \
+        Mutating requests accept an `Idempotency-Key`: repeating a request with the same key returns the first \
+        result.
+        """
+
+    private static func operation(_ route: BusRoute, maxDeadline: Duration) -> JSONValue {
+        var responses: [String: JSONValue] = [
+            "\(route.successStatus.code)": [
+                "description": .string(route.summary),
+                "headers": commonResponseHeaders,
+                "content": ["application/json": ["schema": route.response]],
+            ],
+        ]
+        for code in route.possibleErrors {
+            responses["\(Problem.status(for: code).code)"] = ["$ref": .string("#/components/responses/\(responseName(code))")]
+        }
+        var parameters: [JSONValue] = route.parameters.map { parameter in
+            [
+                "name": .string(parameter.name), "in": .string(parameter.location.rawValue),
+                "required": .bool(parameter.required), "description": .string(parameter.description),
+                "schema": parameter.schema,
+            ]
+        }
+        parameters.append(contentsOf: commonRequestHeaders(mutating: route.isMutating, maxDeadline: maxDeadline))
+        var operation: [String: JSONValue] = [
+            "operationId": .string(route.type),
+            "summary": .string(route.summary),
+            "tags": [.string(route.service)],
+            "parameters": .array(parameters),
+            "responses": .object(responses),
+        ]
+        if let body = route.requestBody {
+            operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": body]]]
+            responses["415"] = ["$ref": "#/components/responses/UnsupportedMediaType"]
+            operation["responses"] = .object(responses)
+        }
+        if route.access == .signedIn { operation["security"] = [["bearer": []]] }
+        return .object(operation)
+    }
+
+    private static func commonRequestHeaders(mutating: Bool, maxDeadline: Duration) -> [JSONValue] {
+        var headers: [JSONValue] = [
+            ["name": "X-Request-Timeout-Ms", "in": "header", "required": false,
+             "description": "A shorter deadline for this request, in milliseconds.",
+             "schema": ["type": "integer", "minimum": 1, "maximum": .number(Double(maxDeadline.milliseconds))]],
+        ]
+        if mutating {
+            headers.append(["name": "Idempotency-Key", "in": "header", "required": false,
+                            "description": "Repeat a request with the same key to get the first result instead of acting twice.",
+                            "schema": ["type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[!-~]+$"]])
+        }
+        return headers
+    }
+
+    private static let commonResponseHeaders: JSONValue = [
+        "X-Request-Id": ["description": "Identifies the request in logs.", "schema": ["type": "string"]],
+        "traceparent": ["description": "W3C Trace Context of this request.", "schema": ["type": "string"]],
+    ]
+
+    private static let platformEndpoints: [(String, String, JSONValue)] = [
+        ("/healthz", "The gateway process is alive", [
+            "200": ["description": "alive", "content": ["application/json": ["schema": statusSchema]]],
+        ]),
+        ("/readyz", "The broker answers and every service has a worker", [
+            "200": ["description": "ready", "content": ["application/json": ["schema": readinessSchema]]],
+            "503": ["description": "not ready", "content": ["application/json": ["schema": readinessSchema]]],
+        ]),
+        ("/metrics", "Prometheus metrics of the gateway process", [
+            "200": ["description": "Prometheus text format 0.0.4", "content": ["text/plain": ["schema": ["type": "string"]]]],
+        ]),
+        ("/openapi.json", "This document", [
+            "200": ["description": "OpenAPI 3.1", "content": ["application/json": ["schema": ["type": "object"]]]],
+        ]),
+    ]
+
+    private static let statusSchema: JSONValue = [
+        "type": "object", "required": ["status"], "properties": ["status": ["type": "string"]],
+    ]
+
+    private static let readinessSchema: JSONValue = [
+        "type": "object", "required": ["status", "broker", "services"],
+        "properties": [
+            "status": ["type": "string", "enum": ["ready", "unready"]],
+            "broker": ["type": "boolean"],
+            "services": ["type": "object", "additionalProperties": ["type": "boolean"]],
+        ],
+    ]
+
+    private static let problemSchema: JSONValue = [
+        "type": "object",
+        "required": ["type", "title", "status", "detail", "code", "requestId"],
+        "properties": [
+            "type": ["type": "string", "format": "uri"],
+            "title": ["type": "string"],
+            "status": ["type": "integer"],
+            "detail": ["type": "string"],
+            "code": ["type": "string"],
+            "requestId": ["type": "string"],
+            "fields": [
+                "type": "array",
+                "items": ["type": "object", "required": ["field", "message"],
+                          "properties": ["field": ["type": "string"], "message": ["type": "string"]]],
+            ],
+        ],
+    ]
+
+    private static func problemResponse(_ description: String) -> JSONValue {
+        ["description": .string(description), "headers": commonResponseHeaders,
+         "content": [Problem.mediaType: ["schema": ["$ref": "#/components/schemas/Problem"]]]]
+    }
+
+    /// `not_found` → `NotFound`.
+    static func responseName(_ code: ErrorCode) -> String {
+        code.rawValue.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    private static func operationID(_ path: String) -> String {
+        "platform." + path.trimmingCharacters(in: CharacterSet(charactersIn: "/")).replacingOccurrences(of: ".", with: "-")
+    }
+}

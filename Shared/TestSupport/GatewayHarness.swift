@@ -1,0 +1,42 @@
+import Bus
+import Foundation
+import GatewayService
+import Logging
+import ServiceSupport
+import ServiceLifecycle
+import Synchronization
+
+/// Runs the gateway application in the test process on a free port.
+public enum GatewayHarness {
+    /// The gateway over `routes` for a broker at `endpoint`, and where it will listen once running.
+    public static func gateway(
+        _ endpoint: String, routes: [BusRoute] = EchoRoutes.all,
+        configure: (inout GatewayConfiguration) -> Void = { _ in }
+    ) throws -> (service: any Service, address: GatewayAddress) {
+        Observability.bootstrapMetrics()
+        var configuration = GatewayConfiguration(port: 0)
+        configure(&configuration)
+        let bus = try BusHarness.client(endpoint)
+        let address = GatewayAddress()
+        let app = buildApplication(
+            configuration: configuration, routes: routes, bus: bus, logger: BusHarness.logger("gateway"),
+            onServerRunning: { port in address.set(port) })
+        return (app, address)
+    }
+}
+
+/// The port a gateway under test bound, known once it runs.
+public final class GatewayAddress: Sendable {
+    private let port = Mutex<Int?>(nil)
+
+    func set(_ value: Int) { port.withLock { $0 = value } }
+
+    /// A client of the gateway, once it listens (waits up to 10 s).
+    public func client() async throws -> HTTPTestClient {
+        for _ in 0..<1000 {
+            if let port = port.withLock({ $0 }) { return HTTPTestClient(base: URL(string: "http://127.0.0.1:\(port)")!) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw CancellationError()
+    }
+}

@@ -1,0 +1,189 @@
+import Bus
+import Envelope
+import Foundation
+import GatewayService
+import ServiceLifecycle
+import Testing
+import TestSupport
+
+/// The gateway over real HTTP, in front of a real broker and echo workers over TCP.
+@Suite struct GatewayTests {
+    /// Runs a broker, an echo worker and the gateway (configured by `configure`) around `body`.
+    private func withStack(
+        worker: Bool = true, configure: @escaping (inout GatewayConfiguration) -> Void = { _ in },
+        body: (HTTPTestClient) async throws -> Void
+    ) async throws {
+        let broker = try BusHarness.broker()
+        let endpoint = broker.endpoint
+        let (gateway, address) = try GatewayHarness.gateway(endpoint, configure: configure)
+        var services: [any Service] = [broker, gateway]
+        if worker { services.append(try BusHarness.echoWorker(endpoint)) }
+        let probe = try BusHarness.client(endpoint)
+        try await BusHarness.with(services + [probe]) {
+            if worker { #expect(await BusHarness.waitForService("echo", client: probe)) }
+            try await body(try await address.client())
+        }
+    }
+
+    /// The table of ARCHITECTURE.md, written out again so a change to the mapping fails here.
+    static let expectedStatus: [ErrorCode: Int] = [
+        .invalid: 400, .unauthenticated: 401, .forbidden: 403, .notFound: 404, .conflict: 409, .gone: 410,
+        .tooLarge: 413, .rateLimited: 429, .internal: 500, .unavailable: 503, .deadlineExceeded: 504,
+    ]
+
+    @Test func everyErrorCodeBecomesItsStatusAsProblemJSON() async throws {
+        try await withStack { http in
+            for code in ErrorCode.allCases {
+                let reply = try await http.post("/v1/echo", json: #"{"text":"x","fail":"\#(code.rawValue)"}"#)
+                #expect(reply.status == Self.expectedStatus[code], "\(code)")
+                #expect(reply.header("content-type") == "application/problem+json")
+                let problem = try #require(reply.json)
+                #expect(problem["code"] == .string(code.rawValue))
+                #expect(problem["status"] == .number(Double(reply.status)))
+                #expect(problem["type"] == .string("urn:melon:problem:\(code.rawValue)"))
+                #expect(problem["requestId"] == reply.header("x-request-id").map(JSONValue.string))
+            }
+        }
+    }
+
+    @Test func invalidInputNamesTheFieldAsTheClientSentIt() async throws {
+        try await withStack { http in
+            let reply = try await http.post("/v1/echo", json: #"{"text":""}"#)
+            #expect(reply.status == 400)
+            #expect(reply.json?["fields"] == [["field": "text", "message": "must be 1 to 65,536 characters"]])
+        }
+    }
+
+    @Test func malformedBodiesGet400WithWhereTheyWentWrong() async throws {
+        try await withStack { http in
+            let broken = try await http.post("/v1/echo", json: "{\"text\": \n  }")
+            #expect(broken.status == 400)
+            #expect(broken.json?["detail"] == "the body is not valid JSON: unexpected input at line 2, column 3")
+            #expect(broken.json?["fields"] == [["field": "body", "message": "the body is not valid JSON: unexpected input at line 2, column 3"]])
+            let array = try await http.post("/v1/echo", json: "[1, 2]")
+            #expect(array.status == 400)
+            #expect(array.json?["detail"] == "the body must be a JSON object")
+            let empty = try await http.post("/v1/echo", json: "")
+            #expect(empty.json?["detail"] == "the body is empty; send one JSON object")
+            let form = try await http.send("POST", "/v1/echo", body: Array("text=x".utf8), headers: ["Content-Type": "application/x-www-form-urlencoded"])
+            #expect(form.status == 415)
+            #expect(form.json?["code"] == "unsupported_media_type")
+        }
+    }
+
+    @Test func aBodyOverTheLimitGets413() async throws {
+        try await withStack(configure: { $0.maxBodyBytes = 4096 }) { http in
+            let text = String(repeating: "a", count: 5000)
+            let reply = try await http.post("/v1/echo", json: #"{"text":"\#(text)"}"#)
+            #expect(reply.status == 413)
+            #expect(reply.json?["code"] == "too_large")
+            let fits = try await http.post("/v1/echo", json: #"{"text":"\#(String(repeating: "a", count: 4000))"}"#)
+            #expect(fits.status == 200)
+        }
+    }
+
+    @Test func unknownRoutesGet404AndWrongMethods405AsProblems() async throws {
+        try await withStack { http in
+            let missing = try await http.get("/v1/nothing-here")
+            #expect(missing.status == 404)
+            #expect(missing.header("content-type") == "application/problem+json")
+            #expect(missing.json?["detail"] == "no route for GET /v1/nothing-here")
+            let wrongMethod = try await http.send("DELETE", "/v1/echo")
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.header("allow") == "POST, GET")
+        }
+    }
+
+    @Test func aSlowOperationGets504AtTheRequestDeadline() async throws {
+        try await withStack { http in
+            let started = ContinuousClock.now
+            let reply = try await http.post("/v1/echo", json: #"{"text":"x","delayMilliseconds":3000}"#, headers: ["X-Request-Timeout-Ms": "300"])
+            #expect(reply.status == 504)
+            #expect(reply.json?["code"] == "deadline_exceeded")
+            #expect(ContinuousClock.now - started < .seconds(2))
+            let badTimeout = try await http.post("/v1/echo", json: #"{"text":"x"}"#, headers: ["X-Request-Timeout-Ms": "0"])
+            #expect(badTimeout.json?["fields"] == [["field": "X-Request-Timeout-Ms", "message": "must be a whole number of milliseconds from 1 to 60000"]])
+        }
+    }
+
+    @Test func aServiceWithoutWorkersGets503Quickly() async throws {
+        try await withStack(worker: false) { http in
+            let started = ContinuousClock.now
+            let reply = try await http.post("/v1/echo", json: #"{"text":"x"}"#)
+            #expect(reply.status == 503)
+            #expect(reply.header("retry-after") == "1")
+            #expect(ContinuousClock.now - started < .seconds(1), "answered from the MMI lookup, not the 10 s deadline")
+        }
+    }
+
+    @Test func parametersFromThePathAndQueryBecomeData() async throws {
+        try await withStack { http in
+            #expect(try await http.get("/v1/echo?text=hello%20there").json?["text"] == "hello there")
+            #expect(try await http.get("/v1/echo/hello").json?["text"] == "hello")
+            let missing = try await http.get("/v1/echo")
+            #expect(missing.status == 400)
+            #expect(missing.json?["fields"] == [["field": "text", "message": "is required"]])
+        }
+    }
+
+    @Test func requestIDsAndTracesComeBackOnEveryResponse() async throws {
+        try await withStack { http in
+            let trace = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+            let reply = try await http.post("/v1/echo", json: #"{"text":"x"}"#, headers: ["X-Request-Id": "client-42", "traceparent": trace])
+            #expect(reply.header("x-request-id") == "client-42")
+            let returned = try #require(reply.header("traceparent").flatMap(TraceParent.init))
+            #expect(returned.traceID == "0af7651916cd43dd8448eb211c80319c")
+            #expect(returned.parentID != "b7ad6b7169203331", "the gateway's own span")
+            let unsafe = try await http.get("/v1/nothing", headers: ["X-Request-Id": "bad id\twith spaces"])
+            #expect(unsafe.header("x-request-id").map { $0 != "bad id\twith spaces" && !$0.isEmpty } == true)
+            let badKey = try await http.post("/v1/echo", json: #"{"text":"x"}"#, headers: ["Idempotency-Key": String(repeating: "k", count: 201)])
+            #expect(badKey.json?["fields"] == [["field": "Idempotency-Key", "message": "must be 1 to 200 visible ASCII characters"]])
+        }
+    }
+
+    @Test func browsersGetCORSHeaders() async throws {
+        try await withStack { http in
+            let preflight = try await http.send("OPTIONS", "/v1/echo", headers: [
+                "Origin": "https://app.example.org", "Access-Control-Request-Method": "POST",
+            ])
+            #expect(preflight.status == 204 || preflight.status == 200)
+            #expect(preflight.header("access-control-allow-origin") == "*")
+            #expect(preflight.header("access-control-allow-headers")?.lowercased().contains("idempotency-key") == true)
+            let failed = try await http.get("/v1/nothing", headers: ["Origin": "https://app.example.org"])
+            #expect(failed.header("access-control-allow-origin") == "*", "errors carry CORS headers too")
+        }
+    }
+
+    @Test func readinessFollowsTheServicesWorkers() async throws {
+        let broker = try BusHarness.broker()
+        let endpoint = broker.endpoint
+        let (gateway, address) = try GatewayHarness.gateway(endpoint)
+        try await BusHarness.with([broker, gateway]) {
+            let http = try await address.client()
+            #expect(try await http.get("/healthz").status == 200)
+            let unready = try await http.get("/readyz")
+            #expect(unready.status == 503)
+            #expect(unready.json == ["status": "unready", "broker": true, "services": ["echo": false]])
+
+            let worker = try ChildProcess(product: "echo-worker", environment: ["BROKER_ENDPOINT": endpoint, "HEARTBEAT_INTERVAL": "100"])
+            #expect(await eventually(timeout: .seconds(20)) { try await http.get("/readyz").status == 200 })
+            #expect(try await http.get("/readyz").json == ["status": "ready", "broker": true, "services": ["echo": true]])
+
+            #expect(worker.terminate() == 0)
+            #expect(await eventually(timeout: .seconds(5)) { try await http.get("/readyz").status == 503 })
+        }
+    }
+
+    @Test func metricsAndTheDocumentAreServed() async throws {
+        try await withStack { http in
+            _ = try await http.post("/v1/echo", json: #"{"text":"x"}"#)
+            let metrics = try await http.get("/metrics")
+            #expect(metrics.text.contains(#"gateway_http_requests_total{method="POST",route="/v1/echo",status="200"}"#))
+            let document = try #require(try await http.get("/openapi.json").json)
+            #expect(document["openapi"] == "3.1.0")
+            for route in EchoRoutes.all {
+                #expect(document["paths"]?[route.path]?[route.method.rawValue.lowercased()]?["operationId"] == .string(route.type))
+            }
+        }
+    }
+}
