@@ -11,6 +11,7 @@ struct BrokerApp {
             settings: Setting.brokerSettings)
         let configuration = ProcessBootstrap.require(settings.brokerConfiguration, process: "broker")
         let broker = ProcessBootstrap.require({ try Broker(configuration: configuration, logger: logger) }, process: "broker")
-        try await ProcessBootstrap.run([broker], logger: logger)
+        let health = ProcessBootstrap.require({ try settings.healthServer(checks: [], logger: logger) }, process: "broker")
+        try await ProcessBootstrap.run([broker] + [health].compactMap { $0 }, logger: logger)
     }
 }

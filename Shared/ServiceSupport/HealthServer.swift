@@ -39,7 +39,8 @@ public final class HealthServer: Service {
         let boundPort = server.channel.localAddress?.port ?? port
         onBound(boundPort)
         logger.info("health endpoints listening", metadata: ["port": "\(boundPort)"])
-        try await withGracefulShutdownHandler {
+        // Probes are short; cancelling at shutdown ends the listener and any connection still open.
+        try? await cancelWhenGracefulShutdown {
             try await withThrowingDiscardingTaskGroup { group in
                 try await server.executeThenClose { connections in
                     for try await connection in connections {
@@ -47,8 +48,6 @@ public final class HealthServer: Service {
                     }
                 }
             }
-        } onGracefulShutdown: {
-            server.channel.close(promise: nil)
         }
     }
 
@@ -63,12 +62,14 @@ public final class HealthServer: Service {
                     case .end:
                         guard let request = head else { continue }
                         let (status, contentType, body) = await respond(to: request)
-                        var headers = HTTPHeaders([("content-type", contentType), ("content-length", "\(body.utf8.count)")])
-                        if !request.isKeepAlive { headers.add(name: "connection", value: "close") }
+                        // One request per connection: nothing idles open to hold up shutdown.
+                        let headers = HTTPHeaders([
+                            ("content-type", contentType), ("content-length", "\(body.utf8.count)"), ("connection", "close"),
+                        ])
                         try await outbound.write(.head(HTTPResponseHead(version: request.version, status: status, headers: headers)))
                         try await outbound.write(.body(.byteBuffer(ByteBuffer(string: body))))
                         try await outbound.write(.end(nil))
-                        if !request.isKeepAlive { return }
+                        return
                     }
                 }
             }

@@ -20,7 +20,7 @@ extension Setting {
     /// Everything `broker` reads.
     public static let brokerSettings: [Setting] = [
         .brokerEndpoint, .eventsEndpoint, .eventsPublishEndpoint, .heartbeatInterval, .heartbeatLiveness,
-        .brokerQueueLimit, .brokerDefaultDeadline, .brokerMaxDispatches, .busMaxMessageBytes,
+        .brokerQueueLimit, .brokerDefaultDeadline, .brokerMaxDispatches, .busMaxMessageBytes, .healthPort, .healthHost,
     ]
 }
 

@@ -47,3 +47,12 @@ extension Setting {
         "grace.period", default: "20000",
         help: "Milliseconds in-flight requests may take to finish after SIGTERM before they are cancelled.")
 }
+
+// MARK: - Probe endpoints
+
+extension Setting {
+    public static let healthPort = Setting(
+        "health.port", default: nil,
+        help: "Port of /healthz, /readyz and /metrics for probes and Prometheus; unset: not served (the gateway serves them on its own port).")
+    public static let healthHost = Setting("health.host", default: "127.0.0.1", help: "Address of the probe endpoints (0.0.0.0 in containers).")
+}

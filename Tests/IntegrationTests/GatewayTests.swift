@@ -178,7 +178,7 @@ import TestSupport
         try await withStack { http in
             _ = try await http.post("/v1/echo", json: #"{"text":"x"}"#)
             let metrics = try await http.get("/metrics")
-            #expect(metrics.text.contains(#"gateway_http_requests_total{method="POST",route="/v1/echo",status="200"}"#))
+            #expect(metrics.text.contains(#"melon_gateway_http_requests_total{method="POST",route="/v1/echo",status="200"}"#))
             let document = try #require(try await http.get("/openapi.json").json)
             #expect(document["openapi"] == "3.1.0")
             for route in EchoRoutes.all {

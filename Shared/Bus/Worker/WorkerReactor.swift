@@ -33,6 +33,8 @@ final class WorkerReactor {
         var handlerRunning = false
         var lastReceived: ContinuousClock.Instant
         var lastSent: ContinuousClock.Instant
+        /// The broker has spoken on this socket (counted in `health`).
+        var confirmed = false
     }
 
     let service: String
@@ -42,6 +44,7 @@ final class WorkerReactor {
     let mailbox: Mailbox<WorkerCommand>
     let lanes: LaneBoard
     let logger: Logger
+    let health: WorkerHealth
     let clock = ContinuousClock()
     var connections: [Connection]
     var draining = false
@@ -52,8 +55,9 @@ final class WorkerReactor {
 
     init(
         service: String, endpoint: String, count: Int, heartbeat: Heartbeat, context: ZMQContext,
-        mailbox: Mailbox<WorkerCommand>, lanes: LaneBoard, logger: Logger
+        mailbox: Mailbox<WorkerCommand>, lanes: LaneBoard, health: WorkerHealth, logger: Logger
     ) {
+        self.health = health
         self.service = service
         self.endpoint = endpoint
         self.heartbeat = heartbeat
@@ -122,6 +126,10 @@ final class WorkerReactor {
             }
             guard let frames else { return }
             connections[index].lastReceived = clock.now
+            if !connections[index].confirmed {
+                connections[index].confirmed = true
+                health.connectionConfirmed()
+            }
             guard let message = MDP.parseWorker(frames[...]) else {
                 logger.warning("worker ignored a malformed message from the broker")
                 continue
@@ -189,6 +197,7 @@ final class WorkerReactor {
     private func replace(_ index: Int) {
         connections[index].socket?.close(linger: .zero)
         connections[index].socket = nil
+        unconfirm(index)
         pollerIsStale = true
         if !connections[index].handlerRunning && !draining && !stopping { connect(index) }
     }
@@ -199,7 +208,14 @@ final class WorkerReactor {
         send(index, MDP.disconnect)
         connections[index].socket?.close()
         connections[index].socket = nil
+        unconfirm(index)
         pollerIsStale = true
+    }
+
+    private func unconfirm(_ index: Int) {
+        guard connections[index].confirmed else { return }
+        connections[index].confirmed = false
+        health.connectionLost()
     }
 
     private func send(_ index: Int, _ frames: [Frame]) {

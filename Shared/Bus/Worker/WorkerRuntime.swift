@@ -13,6 +13,8 @@ import ZeroMQ
 public final class WorkerRuntime: Service {
     public let registry: OperationRegistry
     public let configuration: WorkerConfiguration
+    /// Whether the broker is in touch, for the readiness probe.
+    public let health = WorkerHealth()
     private let bus: BusClient?
     private let logger: Logger
     private let context: ZMQContext
@@ -36,7 +38,7 @@ public final class WorkerRuntime: Service {
         let (drainStarted, startDrain) = AsyncStream.makeStream(of: Never.self)
         let reactor = WorkerReactor(
             service: registry.service, endpoint: configuration.endpoint, count: configuration.workers,
-            heartbeat: configuration.heartbeat, context: context, mailbox: mailbox, lanes: lanes, logger: logger)
+            heartbeat: configuration.heartbeat, context: context, mailbox: mailbox, lanes: lanes, health: health, logger: logger)
         logger.info("worker runtime starting", metadata: [
             "service": "\(registry.service)", "workers": "\(configuration.workers)", "broker": "\(configuration.endpoint)",
         ])

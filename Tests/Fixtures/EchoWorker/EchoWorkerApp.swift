@@ -9,11 +9,13 @@ struct EchoWorkerApp {
         let (settings, logger) = ProcessBootstrap.start(
             process: "echo-worker",
             summary: "serves echo.message.repeat.v1 (a test and benchmark fixture).",
-            settings: [.brokerEndpoint, .workers, .heartbeatInterval, .heartbeatLiveness, .gracePeriod, .busMaxMessageBytes])
+            settings: [.brokerEndpoint, .workers, .heartbeatInterval, .heartbeatLiveness, .gracePeriod, .busMaxMessageBytes, .healthPort, .healthHost])
         let configuration = ProcessBootstrap.require(settings.workerConfiguration, process: "echo-worker")
         let worker = ProcessBootstrap.require(
             { try WorkerRuntime(registry: EchoService.registry(), configuration: configuration, logger: logger) },
             process: "echo-worker")
-        try await ProcessBootstrap.run([worker], logger: logger)
+        let health = ProcessBootstrap.require(
+            { try settings.healthServer(checks: [("broker", { worker.health.isConnected })], logger: logger) }, process: "echo-worker")
+        try await ProcessBootstrap.run([worker] + [health].compactMap { $0 }, logger: logger)
     }
 }
