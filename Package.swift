@@ -97,6 +97,13 @@ let services: [Target] = [
         path: "Services/Gateway/App",
         swiftSettings: swiftSettings
     ),
+    // Everything in one process: the local default (deploy/run.sh) and small installs.
+    .executableTarget(
+        name: "Melon",
+        dependencies: ["GatewayService", "Bus", "PostgresSupport", "ServiceSupport"],
+        path: "Services/Melon",
+        swiftSettings: swiftSettings
+    ),
 ]
 
 // MARK: - Executables
@@ -164,6 +171,7 @@ let package = Package(
     products: [
         .executable(name: "broker", targets: ["Broker"]),
         .executable(name: "gateway", targets: ["Gateway"]),
+        .executable(name: "melon", targets: ["Melon"]),
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
         .executable(name: "migrate-probe", targets: ["MigrateProbe"]),

@@ -28,6 +28,17 @@ mkdir -p "$dir"
 dir=$(realpath "$dir")
 chown postgres: "$dir"
 chmod 700 "$dir"
+# The server runs as `postgres`, which must be able to pass through every folder above DIR (a
+# checkout under a root-only folder, for example). Grant it that one right, by ACL, where missing.
+parent=$(dirname "$dir")
+while [ "$parent" != "/" ]; do
+    if ! runuser -u postgres -- test -x "$parent"; then
+        command -v setfacl >/dev/null || { echo "postgres cannot enter $parent; install acl or chmod o+x it" >&2; exit 1; }
+        setfacl -m u:postgres:--x "$parent"
+        echo "granted postgres passage (ACL --x) through $parent" >&2
+    fi
+    parent=$(dirname "$parent")
+done
 # The password lives only in the cluster folder; loopback clients authenticate with scram-sha-256.
 if [ ! -f "$dir/password" ]; then
     head -c 18 /dev/urandom | base64 | tr -d '/+=' > "$dir/password"

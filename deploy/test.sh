@@ -6,27 +6,24 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages the build and the tests need (Debian names).
-packages=(
-    libzmq3-dev      # libzmq and its pkg-config file, for the CZeroMQ system library
-    pkg-config
-    python3          # Debian's own Python, for the Majordomo interop peers (Tests/Interop)
-    python3-zmq
-    postgresql       # the tests' private cluster (deploy/postgres.sh)
-)
-missing=()
-for package in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-done
-if ((${#missing[@]})); then
-    echo "installing: ${missing[*]}"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-
+./deploy/install-deps.sh \
+    libzmq3-dev pkg-config `# libzmq and its pkg-config file, for the CZeroMQ system library` \
+    python3 python3-zmq `# Debian's Python, for the Majordomo interop peers (Tests/Interop)` \
+    python3-venv `# a private environment for the PyPI test tools below` \
+    postgresql acl `# the tests' private cluster (deploy/postgres.sh)`
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
-command -v swift >/dev/null || { echo "swift is not installed (expected at /opt/swift)"; exit 1; }
+
+# Test tools from PyPI, pinned, in a virtual environment under .build (kept between runs):
+# schemathesis checks the gateway against its OpenAPI document; check-jsonschema validates the
+# compose file and the Kubernetes manifests.
+tools=.build/python-tools
+if [ ! -x "$tools/bin/st" ] || ! cmp -s deploy/test-tools.txt "$tools/requirements.txt"; then
+    python3 -m venv --clear "$tools"
+    "$tools/bin/pip" install --quiet --disable-pip-version-check -r deploy/test-tools.txt
+    cp deploy/test-tools.txt "$tools/requirements.txt"
+fi
+MELON_TEST_TOOLS=$(realpath "$tools/bin")
+export MELON_TEST_TOOLS
 
 # A private, throwaway PostgreSQL cluster for the tests, on a free loopback port, removed on exit.
 # (It lives in /tmp: the server runs as `postgres`, which cannot enter a root-only checkout folder.)

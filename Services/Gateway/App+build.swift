@@ -15,6 +15,7 @@ public func buildApplication(
     routes: [BusRoute],
     bus: BusClient,
     authenticator: (any RequestAuthenticator)? = nil,
+    readinessChecks: [(name: String, check: HealthServer.Check)] = [],
     version: String = "1.0.0",
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -33,7 +34,7 @@ public func buildApplication(
     let services = Array(Set(routes.map(\.service))).sorted()
     router.get("/healthz") { _, _ in json(#"{"status":"ok"}"#) }
     router.get("/readyz") { _, _ in
-        await readiness(services: services, availability: availability, timeout: configuration.readinessTimeout)
+        await readiness(services: services, checks: readinessChecks, availability: availability, timeout: configuration.readinessTimeout)
     }
     router.get("/metrics") { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
@@ -59,15 +60,20 @@ private func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response
     Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
 }
 
-/// 200 when the broker answers and every service the routes use has a worker, else 503; the body
-/// says which part is missing.
-private func readiness(services: [String], availability: ServiceAvailability, timeout: Duration) async -> Response {
+/// 200 when the broker answers, every service the routes use has a worker and every extra check
+/// passes, else 503; the body says which part is missing.
+private func readiness(
+    services: [String], checks: [(name: String, check: HealthServer.Check)], availability: ServiceAvailability, timeout: Duration
+) async -> Response {
     // A lookup of a name no worker uses still gets an answer when the broker is there.
     let probe = await availability.check(["gateway.readiness-probe"] + services, timeout: timeout)
     let brokerUp = probe["gateway.readiness-probe"].flatMap { $0 } != nil
     let states = services.map { service in (service, (probe[service] ?? nil) ?? false) }
-    let ready = brokerUp && states.allSatisfy(\.1)
-    let members = states.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
-    return json(#"{"status":"\#(ready ? "ready" : "unready")","broker":\#(brokerUp),"services":{\#(members)}}"#,
+    var results: [(String, Bool)] = []
+    for (name, check) in checks { results.append((name, await check())) }
+    let ready = brokerUp && states.allSatisfy(\.1) && results.allSatisfy(\.1)
+    let members = { (pairs: [(String, Bool)]) in pairs.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") }
+    let extra = checks.isEmpty ? "" : #","checks":{\#(members(results))}"#
+    return json(#"{"status":"\#(ready ? "ready" : "unready")","broker":\#(brokerUp),"services":{\#(members(states))}\#(extra)}"#,
                 status: ready ? .ok : .serviceUnavailable)
 }

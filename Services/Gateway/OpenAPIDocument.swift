@@ -122,6 +122,7 @@ enum OpenAPIDocument {
             "status": ["type": "string", "enum": ["ready", "unready"]],
             "broker": ["type": "boolean"],
             "services": ["type": "object", "additionalProperties": ["type": "boolean"]],
+            "checks": ["type": "object", "additionalProperties": ["type": "boolean"]],
         ],
     ]
 

@@ -48,3 +48,21 @@ public final class Database: Service {
         return name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F }
     }
 }
+
+extension Database {
+    /// Whether a `SELECT 1` succeeds within `timeout`, for readiness probes.
+    public func isReachable(timeout: Duration = .seconds(2)) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                (try? await self.client.query("SELECT 1", logger: self.logger)) != nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}

@@ -56,3 +56,12 @@ extension Setting {
         help: "Port of /healthz, /readyz and /metrics for probes and Prometheus; unset: not served (the gateway serves them on its own port).")
     public static let healthHost = Setting("health.host", default: "127.0.0.1", help: "Address of the probe endpoints (0.0.0.0 in containers).")
 }
+
+// MARK: - Storage
+
+extension Setting {
+    public static let databaseURL = Setting(
+        "database.url", default: nil,
+        help: "postgres://user:password@host:port/database[?sslmode=disable|prefer|require]; a service may override it with <SERVICE>_DATABASE_URL.",
+        isSecret: true)
+}

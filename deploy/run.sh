@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs Melon locally on a fresh Debian machine, as root: installs what is missing, creates (or reuses)
+# a private PostgreSQL cluster under .data/postgres on a loopback port, builds the `melon` executable
+# (broker, every service and the gateway in one process) and runs it in the foreground.
+# Ctrl-C stops Melon and the cluster. Running it again reuses both the cluster and the build.
+#
+# Settings: HTTP_PORT (default 8080), MELON_POSTGRES_PORT (default 54329), and any Melon setting
+# as an environment variable (see `.build/release/melon --help`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+./deploy/install-deps.sh libzmq3-dev pkg-config postgresql acl
+command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
+
+data=.data
+mkdir -p "$data/mail"
+pg_port=${MELON_POSTGRES_PORT:-54329}
+DATABASE_URL="$(./deploy/postgres.sh "$data/postgres" "$pg_port")?sslmode=disable"
+export DATABASE_URL
+stop_postgres() { ./deploy/postgres.sh --stop "$data/postgres"; }
+trap stop_postgres EXIT
+
+swift build -c release --product melon
+export HTTP_PORT=${HTTP_PORT:-8080}
+export LOG_FORMAT=${LOG_FORMAT:-text}
+
+cat <<MESSAGE
+
+Melon is starting: http://127.0.0.1:$HTTP_PORT
+  curl -s http://127.0.0.1:$HTTP_PORT/readyz
+  curl -s http://127.0.0.1:$HTTP_PORT/openapi.json
+PostgreSQL: .data/postgres (127.0.0.1:$pg_port). Ctrl-C stops everything.
+
+MESSAGE
+.build/release/melon &
+melon=$!
+trap 'kill -INT $melon 2>/dev/null || true' INT TERM
+status=0
+wait $melon || status=$?
+# A signal interrupts the first wait; wait again for Melon's graceful shutdown to finish.
+if kill -0 $melon 2>/dev/null; then wait $melon || status=$?; fi
+exit $status
