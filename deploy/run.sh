@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
 
 data=.data
-mkdir -p "$data/mail"
+mkdir -p "$data"
 pg_port=${MELON_POSTGRES_PORT:-54329}
 DATABASE_URL="$(./deploy/postgres.sh "$data/postgres" "$pg_port")?sslmode=disable"
 export DATABASE_URL

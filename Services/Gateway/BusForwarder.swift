@@ -46,8 +46,10 @@ struct BusForwarder: HTTPResponder {
         var timeout = configuration.defaultDeadline
         if let text = request.headers[.requestTimeout] {
             let limit = configuration.maxDeadline.milliseconds
-            guard let milliseconds = Int64(text), (1...limit).contains(milliseconds) else {
-                throw OperationError.invalid(field: "X-Request-Timeout-Ms", "must be a whole number of milliseconds from 1 to \(limit)")
+            guard let milliseconds = Int64(text), (BusRoute.minimumTimeoutMilliseconds...limit).contains(milliseconds) else {
+                throw OperationError.invalid(
+                    field: "X-Request-Timeout-Ms",
+                    "must be a whole number of milliseconds from \(BusRoute.minimumTimeoutMilliseconds) to \(limit)")
             }
             timeout = .milliseconds(milliseconds)
         }

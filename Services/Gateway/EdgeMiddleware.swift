@@ -16,6 +16,7 @@ struct EdgeMiddleware: RouterMiddleware {
 
     init(routes: [BusRoute]) {
         templates = routes.map { ($0.path.split(separator: "/"), $0.method) }
+            + OpenAPIDocument.platformPaths.map { ($0.split(separator: "/"), .get) }
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

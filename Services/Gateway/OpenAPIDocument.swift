@@ -5,6 +5,9 @@ import HTTPTypes
 /// The OpenAPI 3.1 description of the API, built from the same route table the gateway serves, so a
 /// route cannot exist without its documentation or the other way round.
 enum OpenAPIDocument {
+    /// The paths served besides the routes (all GET only).
+    static var platformPaths: [String] { platformEndpoints.map(\.0) }
+
     static func make(routes: [BusRoute], version: String, maxDeadline: Duration) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
         for route in routes {
@@ -81,7 +84,7 @@ enum OpenAPIDocument {
         var headers: [JSONValue] = [
             ["name": "X-Request-Timeout-Ms", "in": "header", "required": false,
              "description": "A shorter deadline for this request, in milliseconds.",
-             "schema": ["type": "integer", "minimum": 1, "maximum": .number(Double(maxDeadline.milliseconds))]],
+             "schema": ["type": "integer", "minimum": .number(Double(BusRoute.minimumTimeoutMilliseconds)), "maximum": .number(Double(maxDeadline.milliseconds))]],
         ]
         if mutating {
             headers.append(["name": "Idempotency-Key", "in": "header", "required": false,

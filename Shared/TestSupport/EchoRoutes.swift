@@ -17,7 +17,7 @@ public enum EchoRoutes {
             response: response, errors: ErrorCode.allCases),
         BusRoute(
             .get, "/v1/echo", to: Echo.Message.Repeat.self, summary: "Answers with the text of the query",
-            parameters: [.init("text", in: .query, required: true, description: "The text to repeat", length: 1...65_536)],
+            parameters: [.init("text", in: .query, required: true, description: "The text to repeat (longer texts: POST)", length: 1...1000)],
             response: response, errors: ErrorCode.allCases),
         BusRoute(
             .get, "/v1/echo/{text}", to: Echo.Message.Repeat.self, summary: "Answers with the text of the path",
