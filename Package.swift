@@ -135,6 +135,15 @@ let executables: [Target] = [
         path: "Benchmarks/BusBenchmark",
         swiftSettings: swiftSettings
     ),
+    .executableTarget(
+        name: "HTTPBenchmark",
+        dependencies: [
+            "Bus", "Envelope", "GatewayService", "PostgresSupport", "ServiceSupport", log, lifecycle,
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
+        path: "Benchmarks/HTTPBenchmark",
+        swiftSettings: swiftSettings
+    ),
 ]
 
 // MARK: - Tests
@@ -174,6 +183,7 @@ let package = Package(
         .executable(name: "melon", targets: ["Melon"]),
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
+        .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),
         .executable(name: "migrate-probe", targets: ["MigrateProbe"]),
     ],
     dependencies: dependencies,

@@ -1,0 +1,71 @@
+import Bus
+import Envelope
+import Foundation
+import GatewayService
+import Logging
+import PostgresSupport
+import ServiceLifecycle
+import ServiceSupport
+import Synchronization
+
+/// `http-benchmark`: requests per second and p50/p99 for a small read and a small write through the
+/// whole path (HTTP, gateway, broker, worker, PostgreSQL), measured by wrk, beside the same handlers
+/// called in-process without HTTP or the bus, in the same run. Run it with deploy/bench-http.sh.
+///
+///   http-benchmark [--runs 3] [--duration 10] [--connections 32]     (DATABASE_URL must be set)
+@main
+struct HTTPBenchmark {
+    static func main() async throws {
+        let options = Options(CommandLine.arguments)
+        guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"] else {
+            FileHandle.standardError.write(Data("set DATABASE_URL (deploy/bench-http.sh starts a private PostgreSQL)\n".utf8))
+            exit(64)
+        }
+        Observability.bootstrapLogging(format: "text", level: .warning)
+        Observability.bootstrapMetrics()
+        let logger = Logger(label: "http-benchmark")
+        let heartbeat = Heartbeat(interval: .seconds(1), liveness: 3)
+        let broker = try Broker(configuration: BrokerConfiguration(
+            endpoint: "tcp://127.0.0.1:*", eventsEndpoint: nil, eventsPublishEndpoint: nil, heartbeat: heartbeat), logger: logger)
+        let database = try Database(url: DatabaseURL(url), schema: "bench", maximumConnections: options.connections, logger: logger)
+        let worker = try WorkerRuntime(
+            registry: BenchNotes.registry(database),
+            configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: options.connections, heartbeat: heartbeat, gracePeriod: .seconds(5)),
+            logger: logger)
+        let bus = try BusClient(configuration: ClientConfiguration(endpoint: broker.endpoint, processName: "bench-gateway"), logger: logger)
+        let port = Mutex<Int?>(nil)
+        let gateway = buildApplication(
+            configuration: GatewayConfiguration(port: 0), routes: BenchNotes.routes, bus: bus, logger: logger,
+            onServerRunning: { bound in port.withLock { $0 = bound } })
+        let group = Mutex<ServiceGroup?>(nil)
+        let measurement = Measurement(options: options, database: database, port: { port.withLock { $0 } }) {
+            await group.withLock { $0 }?.triggerGracefulShutdown()
+        }
+        let services = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: ([database, broker, worker, gateway] as [any Service]).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+                + [ServiceGroupConfiguration.ServiceConfiguration(service: measurement, successTerminationBehavior: .ignore)],
+            logger: logger))
+        group.withLock { $0 = services }
+        try await services.run()
+    }
+}
+
+/// Command-line options.
+struct Options: Sendable {
+    var runs = 3
+    var duration = 10
+    var connections = 32
+
+    init(_ arguments: [String]) {
+        var iterator = arguments.dropFirst().makeIterator()
+        while let flag = iterator.next() {
+            let value = iterator.next().flatMap(Int.init) ?? 0
+            switch flag {
+            case "--runs": runs = max(1, value)
+            case "--duration": duration = max(1, value)
+            case "--connections": connections = max(1, value)
+            default: FileHandle.standardError.write(Data("unknown option \(flag)\n".utf8)); exit(64)
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Bus
+import Envelope
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import PostgresSupport
+import ServiceLifecycle
+
+/// The measuring part of the benchmark, run as the last service of the group: it waits for the stack,
+/// measures, prints, and then ends the group.
+struct Measurement: Service {
+    let options: Options
+    let database: Database
+    let port: @Sendable () -> Int?
+    /// Starts the group's graceful shutdown (the path SIGTERM takes).
+    let finish: @Sendable () async -> Void
+
+    /// One measured series: requests per second and latency percentiles in microseconds.
+    struct Figures { var rate: Double; var p50: Double; var p99: Double; var errors: Int }
+
+    func run() async throws {
+        try await database.migrate(BenchNotes.migrations)
+        let base = try await waitForGateway()
+        let seed = try await BenchNotes.put(database)(.init(text: "seed"), context(key: "seed"))
+        say("benchmark: \(options.runs) runs of \(options.duration) s, \(options.connections) connections; seed note \(seed.id)")
+
+        var results: [String: [Figures]] = [:]
+        for run in 1...options.runs {
+            let get = BenchNotes.get(database)
+            let put = BenchNotes.put(database)
+            results["read in-process", default: []].append(await inProcess { _ = try await get(.init(id: seed.id), context(key: nil)) })
+            results["read over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/bench/notes/\(seed.id)", options: options))
+            results["write in-process", default: []].append(await inProcess { _ = try await put(.init(text: "note"), context(key: RandomID.uuid())) })
+            results["write over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/bench/notes", body: #"{"text":"note"}"#, options: options))
+            say("run \(run) done")
+        }
+        report(results)
+        await finish()
+    }
+
+    private func waitForGateway() async throws -> String {
+        while true {
+            if let port = port() {
+                let base = "http://127.0.0.1:\(port)"
+                let ready = try? await URLSession.shared.data(from: URL(string: "\(base)/readyz")!)
+                if (ready?.1 as? HTTPURLResponse)?.statusCode == 200 { return base }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private func context(key: String?) -> RequestContext {
+        RequestContext(attributes: RequestAttributes(source: "urn:melon:bench", type: "bench", idempotencyKey: key),
+                       logger: Logger(label: "bench"), bus: nil)
+    }
+
+    /// `options.connections` tasks calling `body` back to back for `options.duration` seconds.
+    private func inProcess(_ body: @escaping @Sendable () async throws -> Void) async -> Figures {
+        let end = ContinuousClock.now + .seconds(options.duration)
+        let (latencies, errors) = await withTaskGroup(of: ([Double], Int).self) { group in
+            for _ in 0..<options.connections {
+                group.addTask {
+                    var latencies: [Double] = []
+                    var errors = 0
+                    while ContinuousClock.now < end {
+                        let started = ContinuousClock.now
+                        do { try await body() } catch { errors += 1 }
+                        let elapsed = (ContinuousClock.now - started).components
+                        latencies.append(Double(elapsed.seconds) * 1e6 + Double(elapsed.attoseconds) / 1e12)
+                    }
+                    return (latencies, errors)
+                }
+            }
+            var all: [Double] = []
+            var errors = 0
+            for await (part, failed) in group { all += part; errors += failed }
+            return (all.sorted(), errors)
+        }
+        func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
+        return Figures(rate: Double(latencies.count) / Double(options.duration), p50: percentile(0.5), p99: percentile(0.99), errors: errors)
+    }
+
+    private func report(_ results: [String: [Figures]]) {
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        say("\nmedians of \(options.runs) runs (each run's figures in brackets)")
+        say("series              req/s       p50 µs     p99 µs    errors")
+        for name in ["read in-process", "read over HTTP", "write in-process", "write over HTTP"] {
+            let figures = results[name] ?? []
+            let line = [
+                name.padding(toLength: 18, withPad: " ", startingAt: 0),
+                String(format: "%9.0f", median(figures.map(\.rate))),
+                String(format: "%10.0f", median(figures.map(\.p50))),
+                String(format: "%10.0f", median(figures.map(\.p99))),
+                String(format: "%8d", figures.map(\.errors).reduce(0, +)),
+                "  [" + figures.map { String(format: "%.0f", $0.rate) }.joined(separator: ", ") + "]",
+            ]
+            say(line.joined(separator: " "))
+        }
+        for kind in ["read", "write"] {
+            let http = median((results["\(kind) over HTTP"] ?? []).map(\.rate))
+            let local = median((results["\(kind) in-process"] ?? []).map(\.rate))
+            say(String(format: "%@: HTTP through the bus serves %.2f of the in-process rate (%.1fx slower)", kind, http / local, local / http))
+        }
+    }
+}
+
+/// Writes a line to standard output at once (print is block-buffered through a pipe).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
