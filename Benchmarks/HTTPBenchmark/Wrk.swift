@@ -3,7 +3,7 @@ import Foundation
 /// Runs wrk (Debian's `wrk`) against the gateway and reads its report.
 enum Wrk {
     static func run(url: String, body: String? = nil, options: Options) async throws -> Measurement.Figures {
-        var arguments = ["-t2", "-c\(options.connections)", "-d\(options.duration)s", "--latency"]
+        var arguments = ["-t\(min(2, options.connections))", "-c\(options.connections)", "-d\(options.duration)s", "--latency"]
         if let body {
             let script = FileManager.default.temporaryDirectory.appendingPathComponent("melon-bench-post.lua")
             try """
