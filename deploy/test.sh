@@ -25,14 +25,9 @@ fi
 MELON_TEST_TOOLS=$(realpath "$tools/bin")
 export MELON_TEST_TOOLS
 
-# A private, throwaway PostgreSQL cluster for the tests, on a free loopback port, removed on exit.
-# (It lives in /tmp: the server runs as `postgres`, which cannot enter a root-only checkout folder.)
-pg_dir=$(mktemp -d /tmp/melon-test-postgres.XXXXXX)
-pg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cleanup() { ./deploy/postgres.sh --stop "$pg_dir" || true; rm -rf "$pg_dir"; }
-trap cleanup EXIT
-TEST_DATABASE_URL="$(./deploy/postgres.sh "$pg_dir" "$pg_port" --fast)?sslmode=disable"
-export TEST_DATABASE_URL
+# A private, throwaway PostgreSQL cluster for the tests, removed on exit.
+source deploy/throwaway-postgres.sh --fast
+export TEST_DATABASE_URL=$THROWAWAY_DATABASE_URL
 
 # Build everything first (executables included: the integration tests start them as processes).
 swift build --build-tests "$@"
