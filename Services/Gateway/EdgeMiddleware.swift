@@ -31,10 +31,8 @@ struct EdgeMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            var extra = Self.extraHeaders(for: error)
-            let allowed = (error as? HTTPError)?.status == .notFound ? allowedMethods(request.uri.path) : []
-            if !allowed.isEmpty { extra[.allow] = allowed.map(\.rawValue).joined(separator: ", ") }
-            response = problem(for: error, request: request, context: context).response(headers: extra)
+            let (problem, headers) = problem(for: error, request: request, context: context)
+            response = problem.response(headers: headers)
         }
         response.headers[.requestID] = context.requestID
         response.headers[.traceParent] = context.traceParent.description
@@ -51,28 +49,36 @@ struct EdgeMiddleware: RouterMiddleware {
         return response
     }
 
-    private func problem(for error: any Error, request: Request, context: Context) -> Problem {
+    /// The problem document for `error`, with the headers that belong to it.
+    private func problem(for error: any Error, request: Request, context: Context) -> (Problem, HTTPFields) {
+        let id = context.requestID
         switch error {
-        case let error as OperationError:
-            return Problem(error, requestID: context.requestID)
         case let error as any OperationErrorConvertible:
-            return Problem(error.operationError, requestID: context.requestID)
+            let error = error.operationError
+            let headers: HTTPFields = switch error.code {
+            case .unavailable: [.retryAfter: "1"]
+            case .unauthenticated: [.wwwAuthenticate: "Bearer"]
+            default: [:]
+            }
+            return (Problem(error, requestID: id), headers)
         case is NIOTooManyBytesError:
-            return Problem(status: .contentTooLarge, code: ErrorCode.tooLarge.rawValue, detail: "the request body is larger than the limit", requestID: context.requestID)
-        case let error as HTTPError where error.status == .notFound && !allowedMethods(request.uri.path).isEmpty:
-            let allowed = allowedMethods(request.uri.path).map(\.rawValue).joined(separator: ", ")
-            return Problem(status: .methodNotAllowed, code: "method_not_allowed",
-                           detail: "\(request.uri.path) accepts \(allowed), not \(request.method)", requestID: context.requestID)
+            return (Problem(status: .contentTooLarge, code: ErrorCode.tooLarge.rawValue, detail: "the request body is larger than the limit", requestID: id), [:])
         case let error as HTTPError where error.status == .notFound:
-            return Problem(status: .notFound, code: ErrorCode.notFound.rawValue,
-                           detail: "no route for \(request.method) \(request.uri.path)", requestID: context.requestID)
+            // The router says 404 for a known path with another method too: tell the two apart.
+            let allowed = allowedMethods(request.uri.path).map(\.rawValue).joined(separator: ", ")
+            guard !allowed.isEmpty else {
+                return (Problem(status: .notFound, code: ErrorCode.notFound.rawValue, detail: "no route for \(request.method) \(request.uri.path)", requestID: id), [:])
+            }
+            return (Problem(status: .methodNotAllowed, code: "method_not_allowed",
+                            detail: "\(request.uri.path) accepts \(allowed), not \(request.method)", requestID: id), [.allow: allowed])
         case let error as GatewayHTTPError:
-            return Problem(status: error.status, code: error.code, detail: error.detail, requestID: context.requestID)
+            return (Problem(status: error.status, code: error.code, detail: error.detail, requestID: id), [:])
         case let error as HTTPError:
-            return Problem(status: error.status, code: "http_\(error.status.code)", detail: error.body ?? error.status.reasonPhrase, requestID: context.requestID)
+            return (Problem(status: error.status, code: "http_\(error.status.code)", detail: error.body ?? error.status.reasonPhrase, requestID: id), [:])
         default:
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
-            return Problem(status: .internalServerError, code: ErrorCode.internal.rawValue, detail: "the gateway failed; the request id identifies it in our logs", requestID: context.requestID)
+            return (Problem(status: .internalServerError, code: ErrorCode.internal.rawValue,
+                            detail: "the gateway failed; the request id identifies it in our logs", requestID: id), [:])
         }
     }
 
@@ -83,15 +89,6 @@ struct EdgeMiddleware: RouterMiddleware {
             template.segments.count == segments.count
                 && zip(template.segments, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
         }.map(\.method)
-    }
-
-    private static func extraHeaders(for error: any Error) -> HTTPFields {
-        guard let error = error as? OperationError else { return [:] }
-        switch error.code {
-        case .unavailable: return [.retryAfter: "1"]
-        case .unauthenticated: return [.wwwAuthenticate: "Bearer"]
-        default: return [:]
-        }
     }
 
     /// Client ids are echoed in logs and headers: accept 1-128 characters of a safe alphabet only.

@@ -56,6 +56,7 @@ enum OpenAPIDocument {
         for code in route.possibleErrors {
             responses["\(Problem.status(for: code).code)"] = ["$ref": .string("#/components/responses/\(responseName(code))")]
         }
+        if route.requestBody != nil { responses["415"] = ["$ref": "#/components/responses/UnsupportedMediaType"] }
         var parameters: [JSONValue] = route.parameters.map { parameter in
             [
                 "name": .string(parameter.name), "in": .string(parameter.location.rawValue),
@@ -73,8 +74,6 @@ enum OpenAPIDocument {
         ]
         if let body = route.requestBody {
             operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": body]]]
-            responses["415"] = ["$ref": "#/components/responses/UnsupportedMediaType"]
-            operation["responses"] = .object(responses)
         }
         if route.access == .signedIn { operation["security"] = [["bearer": []]] }
         return .object(operation)
