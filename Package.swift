@@ -34,6 +34,12 @@ let shared: [Target] = [
         pkgConfig: "libzmq",
         providers: [.apt(["libzmq3-dev"])]
     ),
+    .systemLibrary(
+        name: "CCurl",
+        path: "Shared/CCurl",
+        pkgConfig: "libcurl",
+        providers: [.apt(["libcurl4-openssl-dev"])]
+    ),
     .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: swiftSettings),
     .target(name: "Envelope", path: "Shared/Envelope", swiftSettings: swiftSettings),
     .target(name: "Contracts", dependencies: ["Envelope"], path: "Shared/Contracts", swiftSettings: swiftSettings),
@@ -89,6 +95,13 @@ let services: [Target] = [
         ],
         path: "Services/Gateway",
         exclude: ["App"],
+        swiftSettings: swiftSettings
+    ),
+    // Outgoing mail (and, with the tax-form work, PDF filling).
+    .target(
+        name: "PdfEmailService",
+        dependencies: ["CCurl", log, .product(name: "NIOPosix", package: "swift-nio")],
+        path: "Services/PdfEmail",
         swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -151,6 +164,11 @@ let executables: [Target] = [
 let tests: [Target] = [
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "PdfEmailTests",
+        dependencies: ["PdfEmailService", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+        swiftSettings: swiftSettings
+    ),
     .testTarget(name: "BusTests", dependencies: ["Bus", "Envelope", "ZeroMQ", "TestSupport"], swiftSettings: swiftSettings),
     .testTarget(
         name: "PostgresSupportTests",

@@ -1,0 +1,104 @@
+import CCurl
+import Foundation
+import NIOPosix
+
+/// SMTP through libcurl: `smtp://` upgrades with STARTTLS when the server offers it, `smtps://` is TLS
+/// from the start; AUTH with the configured credentials. libcurl blocks, so each send runs on NIO's
+/// blocking-work thread pool, never on a Swift concurrency thread.
+public struct SMTPTransport: MailTransport {
+    public struct Configuration: Sendable {
+        /// `smtp://host:port` or `smtps://host:port`; credentials here or in `user` / `password`.
+        public var url: String
+        public var user: String?
+        public var password: String?
+        public var timeout: Duration
+
+        public init(url: String, user: String? = nil, password: String? = nil, timeout: Duration = .seconds(30)) {
+            self.url = url
+            self.user = user
+            self.password = password
+            self.timeout = timeout
+        }
+    }
+
+    public let configuration: Configuration
+    private let pool: NIOThreadPool
+
+    public init(configuration: Configuration, pool: NIOThreadPool = .singleton) {
+        Self.globalInit
+        self.configuration = configuration
+        self.pool = pool
+    }
+
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+    public func send(_ message: [UInt8], from sender: String, to recipients: [String]) async throws(MailDeliveryError) {
+        let configuration = configuration
+        let outcome: Result<Void, MailDeliveryError>
+        do {
+            outcome = try await pool.runIfActive { Self.perform(message, from: sender, to: recipients, configuration: configuration) }
+        } catch {
+            throw MailDeliveryError(permanent: false, code: nil, reply: "the SMTP thread pool is not running")
+        }
+        try outcome.get()
+    }
+
+    /// One blocking SMTP transaction.
+    private static func perform(_ message: [UInt8], from sender: String, to recipients: [String], configuration: Configuration) -> Result<Void, MailDeliveryError> {
+        guard let handle = curl_easy_init() else {
+            return .failure(MailDeliveryError(permanent: false, code: nil, reply: "libcurl could not start a transfer"))
+        }
+        defer { curl_easy_cleanup(handle) }
+        var recipientList: UnsafeMutablePointer<curl_slist>?
+        for recipient in recipients { recipientList = curl_slist_append(recipientList, "<\(recipient)>") }
+        defer { curl_slist_free_all(recipientList) }
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let upload = Upload(message)
+
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
+            melon_curl_setopt_string(handle, CURLOPT_URL, configuration.url)
+            melon_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_TRY.rawValue))
+            if let user = configuration.user { melon_curl_setopt_string(handle, CURLOPT_USERNAME, user) }
+            if let password = configuration.password { melon_curl_setopt_string(handle, CURLOPT_PASSWORD, password) }
+            melon_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(sender)>")
+            melon_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipientList)
+            melon_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
+            melon_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(configuration.timeout.components.seconds * 1000))
+            melon_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, 10_000)
+            melon_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+            melon_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, buffer.baseAddress)
+            melon_curl_setopt_read_function(handle, Upload.read)
+            return withExtendedLifetime(upload) {
+                melon_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(upload).toOpaque())
+                return curl_easy_perform(handle)
+            }
+        }
+        guard code != CURLE_OK else { return .success(()) }
+
+        var response = 0
+        melon_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &response)
+        let written = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let detail = written.isEmpty ? String(cString: curl_easy_strerror(code)) : written
+        let refused = (500...599).contains(response)
+        return .failure(MailDeliveryError(permanent: refused, code: response == 0 ? nil : response, reply: detail))
+    }
+
+    /// The message bytes libcurl reads through its read callback.
+    private final class Upload {
+        let bytes: [UInt8]
+        var offset = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        static let read: curl_read_callback = { buffer, size, count, userData in
+            guard let buffer, let userData else { return 0 }
+            let upload = Unmanaged<Upload>.fromOpaque(userData).takeUnretainedValue()
+            let length = min(size * count, upload.bytes.count - upload.offset)
+            upload.bytes.withUnsafeBufferPointer { source in
+                UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + upload.offset, byteCount: length)
+            }
+            upload.offset += length
+            return length
+        }
+    }
+}

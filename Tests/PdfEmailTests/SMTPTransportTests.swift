@@ -1,0 +1,119 @@
+import Crypto
+import Foundation
+import PdfEmailService
+import Testing
+import TestSupport
+
+/// The SMTP transport against a real SMTP server (aiosmtpd), the received bytes read back by Python's
+/// email package.
+@Suite struct SMTPTransportTests {
+    static let root = BuildProducts.packageRoot()
+
+    /// A running SMTP sink and the folder it stores messages in.
+    struct Sink {
+        let process: ChildProcess
+        let port: Int
+        let folder: URL
+
+        init() async throws {
+            port = Ports.free()
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("melon-smtp-\(UUID().uuidString)")
+            process = try ChildProcess(executable: "/usr/bin/python3", arguments: [
+                SMTPTransportTests.root.appendingPathComponent("Tests/Mail/smtp_sink.py").path, "\(port)", folder.path,
+            ], name: "smtp-sink")
+            let output = process
+            #expect(await eventually(timeout: .seconds(20)) { output.output.contains("listening") }, "the SMTP sink did not start: \(process.output)")
+        }
+
+        /// The messages received so far, oldest first.
+        func messages() throws -> [URL] {
+            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+                .filter { $0.pathExtension == "eml" }.sorted { $0.path < $1.path }
+        }
+    }
+
+    static func inspect(_ file: URL) async throws -> [String: Any] {
+        let run = try ChildProcess(executable: "/usr/bin/python3", arguments: [
+            root.appendingPathComponent("Tests/Mail/inspect_mail.py").path, file.path,
+        ], name: "inspect-mail")
+        #expect(await run.wait(timeout: .seconds(30)) == 0, "\(run.output)")
+        return try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
+    }
+
+    static func message(to: [String], attachment: [UInt8]) -> MailMessage {
+        MailMessage(
+            from: "Melon Tax Helper <no-reply@melon.example>", to: to,
+            subject: "Dein Steuerformular ist fertig – Jürgen, 1040-NR and Form 8843 for 2025",
+            text: "Hello Jürgen,\nyour forms are attached.\n", html: "<p>Hello J&uuml;rgen,</p><p>your forms are attached.</p>",
+            attachments: [.init(name: "form-1040-NR.pdf", mediaType: "application/pdf", bytes: attachment)],
+            id: "d5f0c7b2-6a1e-4a7c-9a51-3a4f1c0b9e11", date: Date(timeIntervalSince1970: 1_795_000_000))
+    }
+
+    @Test func aMailWithAnAttachmentArrivesIntact() async throws {
+        let sink = try await Sink()
+        let attachment = (0..<150_000).map { _ in UInt8.random(in: 0...255) }
+        let message = Self.message(to: ["jurgen@student.example.edu", "copy@melon.example"], attachment: attachment)
+        let transport = SMTPTransport(configuration: .init(url: "smtp://127.0.0.1:\(sink.port)"))
+        try await transport.send(MIMEWriter.render(message), from: message.senderAddress, to: message.to)
+
+        let files = try sink.messages()
+        try #require(files.count == 1)
+        let seen = try await Self.inspect(files[0])
+        #expect(seen["subject"] as? String == message.subject)
+        #expect(seen["from"] as? String == "Melon Tax Helper <no-reply@melon.example>")
+        #expect(seen["to"] as? String == "jurgen@student.example.edu, copy@melon.example")
+        #expect(seen["text"] as? String == message.text)
+        #expect(seen["html"] as? String == message.html)
+        #expect(seen["messageId"] as? String == "<d5f0c7b2-6a1e-4a7c-9a51-3a4f1c0b9e11@melon.example>")
+        #expect(seen["date"] as? String == "Wed, 18 Nov 2026 11:06:40 +0000")
+        let attachments = seen["attachments"] as? [[String: String]]
+        #expect(attachments == [["name": "form-1040-NR.pdf", "type": "application/pdf",
+                                 "sha256": SHA256.hash(data: attachment).map { String(format: "%02x", $0) }.joined()]])
+        #expect(seen["bareLineFeeds"] as? Int == 0)
+        #expect((seen["longestLine"] as? Int ?? 999) <= 998, "RFC 5322 line limit")
+        let envelope = try JSONSerialization.jsonObject(with: Data(contentsOf: files[0].deletingPathExtension().appendingPathExtension("json"))) as? [String: Any]
+        #expect(envelope?["from"] as? String == "no-reply@melon.example")
+        #expect(envelope?["to"] as? [String] == message.to)
+    }
+
+    @Test func aRefusedRecipientIsAPermanentFailureWithTheServersReply() async throws {
+        let sink = try await Sink()
+        let message = Self.message(to: ["reject-me@student.example.edu"], attachment: [1, 2, 3])
+        let transport = SMTPTransport(configuration: .init(url: "smtp://127.0.0.1:\(sink.port)"))
+        await #expect {
+            try await transport.send(MIMEWriter.render(message), from: message.senderAddress, to: message.to)
+        } throws: { error in
+            guard let error = error as? MailDeliveryError else { return false }
+            return error.permanent && error.code == 550 && error.reply.contains("550")
+        }
+        #expect(try sink.messages().isEmpty)
+    }
+
+    @Test func aServerThatIsDownIsATemporaryFailure() async throws {
+        let message = Self.message(to: ["jurgen@student.example.edu"], attachment: [1])
+        let transport = SMTPTransport(configuration: .init(url: "smtp://127.0.0.1:\(Ports.free())"))
+        await #expect {
+            try await transport.send(MIMEWriter.render(message), from: message.senderAddress, to: message.to)
+        } throws: { error in
+            (error as? MailDeliveryError)?.permanent == false
+        }
+    }
+}
+
+/// The local default: mail lands in a folder as .eml files.
+@Suite struct SpoolTransportTests {
+    @Test func eachMessageBecomesAnEMLFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("melon-spool-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let message = SMTPTransportTests.message(to: ["jurgen@student.example.edu"], attachment: [9, 8, 7])
+        let rendered = MIMEWriter.render(message)
+        let spool = SpoolTransport(folder: folder, logger: .init(label: "spool"))
+        try await spool.send(rendered, from: message.senderAddress, to: message.to)
+        try await spool.send(rendered, from: message.senderAddress, to: message.to)
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        #expect(files.count == 2)
+        #expect(try files.allSatisfy { try Data(contentsOf: $0) == Data(rendered) && $0.pathExtension == "eml" })
+        let seen = try await SMTPTransportTests.inspect(files[0])
+        #expect(seen["subject"] as? String == message.subject)
+    }
+}
