@@ -102,6 +102,7 @@ let services: [Target] = [
         name: "PdfEmailService",
         dependencies: ["CCurl", log, .product(name: "NIOPosix", package: "swift-nio")],
         path: "Services/PdfEmail",
+        resources: [.copy("Templates")],
         swiftSettings: swiftSettings
     ),
     .executableTarget(
