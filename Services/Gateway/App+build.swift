@@ -22,12 +22,7 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
     let availability = ServiceAvailability(bus: bus, ttl: configuration.availabilityCacheTTL)
     let router = Router(context: GatewayRequestContext.self)
-    router.add(middleware: CORSMiddleware(
-        allowOrigin: configuration.corsAllowedOrigin == "*" ? .all : .custom(configuration.corsAllowedOrigin),
-        allowHeaders: [.accept, .authorization, .contentType, .origin, .requestID, .traceParent, .idempotencyKey, .requestTimeout],
-        allowMethods: [.get, .post, .put, .patch, .delete, .head, .options],
-        exposedHeaders: ["X-Request-Id", "traceparent", "Retry-After"],
-        maxAge: .seconds(600)))
+    router.add(middleware: CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins))
     router.add(middleware: EdgeMiddleware(routes: routes))
 
     let document = OpenAPIDocument.make(routes: routes, version: version, maxDeadline: configuration.maxDeadline).encoded()

@@ -11,8 +11,8 @@ public struct GatewayConfiguration: Sendable {
     public var defaultDeadline: Duration
     /// The longest deadline a client may ask for.
     public var maxDeadline: Duration
-    /// The origin browsers may call from (CORS), or `*` for any.
-    public var corsAllowedOrigin: String
+    /// The origins browsers may call from (CORS); `["*"]` allows any.
+    public var corsAllowedOrigins: [String]
     /// How long a successful service lookup (MMI) is trusted before asking the broker again.
     public var availabilityCacheTTL: Duration
     /// How long /readyz waits for each broker lookup.
@@ -21,7 +21,7 @@ public struct GatewayConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20,
         defaultDeadline: Duration = .seconds(10), maxDeadline: Duration = .seconds(60),
-        corsAllowedOrigin: String = "*", availabilityCacheTTL: Duration = .seconds(1),
+        corsAllowedOrigins: [String] = ["*"], availabilityCacheTTL: Duration = .seconds(1),
         readinessTimeout: Duration = .seconds(1)
     ) {
         self.host = host
@@ -29,7 +29,7 @@ public struct GatewayConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.defaultDeadline = defaultDeadline
         self.maxDeadline = maxDeadline
-        self.corsAllowedOrigin = corsAllowedOrigin
+        self.corsAllowedOrigins = corsAllowedOrigins
         self.availabilityCacheTTL = availabilityCacheTTL
         self.readinessTimeout = readinessTimeout
     }

@@ -9,13 +9,14 @@ extension Setting {
         "request.deadline", default: "10000", help: "Milliseconds a request may take unless it asks for less (X-Request-Timeout-Ms).")
     public static let requestMaxDeadline = Setting(
         "request.max.deadline", default: "60000", help: "The longest deadline, in milliseconds, a client may ask for.")
-    public static let corsAllowedOrigin = Setting(
-        "cors.allowed.origin", default: "*", help: "The origin browsers may call from (https://app.example.org), or * for any.")
+    public static let corsAllowedOrigins = Setting(
+        "cors.allowed.origins", default: "*",
+        help: "Comma-separated origins browsers may call from (https://app.example.org,https://admin.example.org), or * for any.")
 
     /// Everything the `gateway` process reads.
     public static let gatewaySettings: [Setting] = [
         .brokerEndpoint, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
-        .requestMaxDeadline, .corsAllowedOrigin,
+        .requestMaxDeadline, .corsAllowedOrigins,
     ]
 }
 
@@ -28,6 +29,6 @@ extension ProcessSettings {
             maxBodyBytes: try int(.httpMaxBodyBytes, in: 1024...(64 << 20)),
             defaultDeadline: try milliseconds(.requestDeadline, in: 10...600_000),
             maxDeadline: try milliseconds(.requestMaxDeadline, in: 10...600_000),
-            corsAllowedOrigin: try requiredString(.corsAllowedOrigin).trimmingCharacters(in: .whitespaces))
+            corsAllowedOrigins: try requiredString(.corsAllowedOrigins).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
     }
 }

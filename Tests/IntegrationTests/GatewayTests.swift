@@ -154,6 +154,20 @@ import TestSupport
         }
     }
 
+    @Test func onlyListedOriginsGetCORSHeaders() async throws {
+        try await withStack(configure: { $0.corsAllowedOrigins = ["https://app.example.org", "https://admin.example.org"] }) { http in
+            for origin in ["https://app.example.org", "https://admin.example.org"] {
+                let preflight = try await http.send("OPTIONS", "/v1/echo", headers: ["Origin": origin, "Access-Control-Request-Method": "POST"])
+                #expect(preflight.header("access-control-allow-origin") == origin)
+                let reply = try await http.post("/v1/echo", json: #"{"text":"x"}"#, headers: ["Origin": origin])
+                #expect(reply.header("access-control-allow-origin") == origin)
+            }
+            let stranger = try await http.post("/v1/echo", json: #"{"text":"x"}"#, headers: ["Origin": "https://evil.example.com"])
+            #expect(stranger.status == 200)
+            #expect(stranger.header("access-control-allow-origin") == nil)
+        }
+    }
+
     @Test func readinessFollowsTheServicesWorkers() async throws {
         let broker = try BusHarness.broker()
         let endpoint = broker.endpoint
