@@ -94,6 +94,7 @@ public struct SMTPTransport: MailTransport {
             guard let buffer, let userData else { return 0 }
             let upload = Unmanaged<Upload>.fromOpaque(userData).takeUnretainedValue()
             let length = min(size * count, upload.bytes.count - upload.offset)
+            guard length > 0 else { return 0 }
             upload.bytes.withUnsafeBufferPointer { source in
                 UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress! + upload.offset, byteCount: length)
             }
