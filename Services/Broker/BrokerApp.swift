@@ -11,7 +11,6 @@ struct BrokerApp {
             settings: Setting.brokerSettings)
         let configuration = ProcessBootstrap.require(settings.brokerConfiguration, process: "broker")
         let broker = ProcessBootstrap.require({ try Broker(configuration: configuration, logger: logger) }, process: "broker")
-        let health = ProcessBootstrap.require({ try settings.healthServer(checks: [], logger: logger) }, process: "broker")
-        try await ProcessBootstrap.run([broker] + [health].compactMap { $0 }, logger: logger)
+        try await ProcessBootstrap.run([broker], readiness: [], settings: settings, logger: logger)
     }
 }

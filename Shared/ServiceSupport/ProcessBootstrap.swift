@@ -38,6 +38,15 @@ public enum ProcessBootstrap {
         }
     }
 
+    /// Runs `services` like `run(_:logger:)`, plus the probe endpoints (`/healthz`, `/readyz` checking
+    /// `readiness`, `/metrics`) when HEALTH_PORT is set: the start of every process without an HTTP API.
+    public static func run(
+        _ services: [any Service], readiness: [(name: String, check: HealthServer.Check)], settings: ProcessSettings, logger: Logger
+    ) async throws {
+        let health = require({ try settings.healthServer(checks: readiness, logger: logger) }, process: settings.process)
+        try await run(services + [health].compactMap { $0 }, logger: logger)
+    }
+
     /// Runs `services` (in dependency order) until SIGTERM or SIGINT, then shuts them down in reverse.
     public static func run(_ services: [any Service], logger: Logger) async throws {
         let group = ServiceGroup(

@@ -14,8 +14,6 @@ struct EchoWorkerApp {
         let worker = ProcessBootstrap.require(
             { try WorkerRuntime(registry: EchoService.registry(), configuration: configuration, logger: logger) },
             process: "echo-worker")
-        let health = ProcessBootstrap.require(
-            { try settings.healthServer(checks: [("broker", { worker.health.isConnected })], logger: logger) }, process: "echo-worker")
-        try await ProcessBootstrap.run([worker] + [health].compactMap { $0 }, logger: logger)
+        try await ProcessBootstrap.run([worker], readiness: [("broker", { worker.health.isConnected })], settings: settings, logger: logger)
     }
 }
