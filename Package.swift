@@ -100,9 +100,20 @@ let services: [Target] = [
     // Outgoing mail (and, with the tax-form work, PDF filling).
     .target(
         name: "PdfEmailService",
-        dependencies: ["CCurl", log, .product(name: "NIOPosix", package: "swift-nio")],
+        dependencies: [
+            "Bus", "CCurl", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, metrics, lifecycle,
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
         path: "Services/PdfEmail",
-        resources: [.copy("Templates")],
+        exclude: ["App"],
+        resources: [.copy("Templates"), .copy("Migrations")],
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+        name: "PdfEmail",
+        dependencies: ["PdfEmailService", "Bus", "PostgresSupport", "ServiceSupport"],
+        path: "Services/PdfEmail/App",
         swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -114,7 +125,7 @@ let services: [Target] = [
     // Everything in one process: the local default (deploy/run.sh) and small installs.
     .executableTarget(
         name: "Melon",
-        dependencies: ["GatewayService", "Bus", "PostgresSupport", "ServiceSupport"],
+        dependencies: ["GatewayService", "PdfEmailService", "Bus", "PostgresSupport", "ServiceSupport"],
         path: "Services/Melon",
         swiftSettings: swiftSettings
     ),
@@ -167,7 +178,10 @@ let tests: [Target] = [
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
     .testTarget(
         name: "PdfEmailTests",
-        dependencies: ["PdfEmailService", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+        dependencies: [
+            "PdfEmailService", "Bus", "Contracts", "Envelope", "PostgresSupport", "TestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
         swiftSettings: swiftSettings
     ),
     .testTarget(name: "BusTests", dependencies: ["Bus", "Envelope", "ZeroMQ", "TestSupport"], swiftSettings: swiftSettings),
@@ -180,7 +194,7 @@ let tests: [Target] = [
     .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", log], swiftSettings: swiftSettings),
     .testTarget(
         name: "ContractTests",
-        dependencies: ["Bus", "Contracts", "Envelope", "TestSupport"],
+        dependencies: ["Bus", "Contracts", "Envelope", "PdfEmailService", "PostgresSupport", "TestSupport"],
         resources: [.copy("Examples")],
         swiftSettings: swiftSettings
     ),
@@ -200,6 +214,7 @@ let package = Package(
         .executable(name: "broker", targets: ["Broker"]),
         .executable(name: "gateway", targets: ["Gateway"]),
         .executable(name: "melon", targets: ["Melon"]),
+        .executable(name: "pdf-email", targets: ["PdfEmail"]),
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
         .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),

@@ -1,5 +1,6 @@
 import Bus
 import GatewayService
+import PdfEmailService
 import PostgresSupport
 import ServiceSupport
 
@@ -9,20 +10,31 @@ import ServiceSupport
 @main
 struct MelonApp {
     static func main() async throws {
-        let settings = Setting.brokerSettings.filter { $0 != .healthPort && $0 != .healthHost }
-            + Setting.gatewaySettings.filter { !Setting.brokerSettings.contains($0) } + [.databaseURL]
+        var settings: [Setting] = []
+        for setting in Setting.brokerSettings + Setting.gatewaySettings + [.workers, .gracePeriod] + Setting.pdfEmailSettings
+        where setting != .healthPort && setting != .healthHost && !settings.contains(setting) {
+            settings.append(setting)
+        }
         let (process, logger) = ProcessBootstrap.start(
             process: "melon", summary: "runs the broker, every service and the gateway in one process.", settings: settings)
-        let broker = ProcessBootstrap.require({ try Broker(configuration: process.brokerConfiguration(), logger: logger) }, process: "melon")
-        let database = ProcessBootstrap.require({
-            try Database(url: DatabaseURL(process.requiredString(.databaseURL)), schema: "public", maximumConnections: 2, logger: logger)
-        }, process: "melon")
-        let bus = ProcessBootstrap.require({ try BusClient(configuration: process.clientConfiguration(), logger: logger) }, process: "melon")
+        func require<T>(_ read: () throws -> T) -> T { ProcessBootstrap.require(read, process: "melon") }
+
+        let broker = require { try Broker(configuration: process.brokerConfiguration(), logger: logger) }
+        let bus = require { try BusClient(configuration: process.clientConfiguration(), logger: logger) }
+        let worker = require(process.workerConfiguration)
+        let pdfEmail = require {
+            try PdfEmailWorker(
+                configuration: process.pdfEmailConfiguration(), worker: worker,
+                database: Database(
+                    url: DatabaseURL(process.databaseURL(service: "pdf-email")), schema: PdfEmailWorker.schema, maximumConnections: 4,
+                    logger: logger),
+                logger: logger)
+        }
         let gateway = buildApplication(
-            configuration: ProcessBootstrap.require(process.gatewayConfiguration, process: "melon"),
+            configuration: require(process.gatewayConfiguration),
             routes: GatewayRoutes.all, bus: bus,
-            readinessChecks: [("database", { await database.isReachable() })], logger: logger)
-        // Each product service's worker runtime joins this list as it arrives (see ARCHITECTURE.md).
-        try await ProcessBootstrap.run([database, broker, gateway], logger: logger)
+            readinessChecks: pdfEmail.readiness.map { ("pdf-email.\($0.name)", $0.check) }, logger: logger)
+        // Each product service joins this list as it arrives (see ARCHITECTURE.md), after the broker.
+        try await ProcessBootstrap.run([broker] + require(pdfEmail.services) + [gateway], logger: logger)
     }
 }

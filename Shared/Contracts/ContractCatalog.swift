@@ -4,5 +4,7 @@ import Envelope
 public enum ContractCatalog {
     public static let operations: [any BusOperation.Type] = [
         Echo.Message.Repeat.self,
+        PdfEmail.Mail.Send.self,
+        PdfEmail.Mail.Status.self,
     ]
 }

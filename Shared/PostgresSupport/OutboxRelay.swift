@@ -16,9 +16,8 @@ public struct OutboxConfiguration: Sendable {
     public var lease: Duration = .seconds(30)
     /// The deadline of one delivery attempt.
     public var callTimeout: Duration = .seconds(10)
-    /// Retry delay after the first failed attempt; doubled per attempt with jitter, up to `backoffMax`.
-    public var backoff: Duration = .seconds(1)
-    public var backoffMax: Duration = .seconds(300)
+    /// When a row is tried again after a failed attempt.
+    public var retry = RetryPolicy(first: .seconds(1), maximum: .seconds(300))
 
     public init() {}
 }
@@ -46,18 +45,7 @@ public final class OutboxRelay: Service {
 
     /// Delivers until cancelled or shut down; on graceful shutdown the round under way finishes first.
     public func run() async throws {
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            let handled: Int
-            do {
-                handled = try await deliverDueRows()
-            } catch {
-                database.logger.error("outbox round failed", metadata: ["error": "\(String(reflecting: error))"])
-                handled = 0
-            }
-            if handled == 0 {
-                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.configuration.pollInterval) }
-            }
-        }
+        await LeasedQueue.poll(every: configuration.pollInterval, logger: database.logger) { try await deliverDueRows() }
     }
 
     private struct Row: Sendable {
@@ -79,23 +67,10 @@ public final class OutboxRelay: Service {
     }
 
     private func claim() async throws -> [Row] {
-        let leaseSeconds = Double(configuration.lease.milliseconds) / 1000
-        let batch = configuration.batchSize
-        return try await database.transaction { connection in
-            let result = try await connection.query(
-                """
-                UPDATE outbox SET next_attempt_at = now() + make_interval(secs => \(leaseSeconds)), attempts = attempts + 1
-                WHERE id IN (
-                    SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= now()
-                    ORDER BY next_attempt_at LIMIT \(batch) FOR UPDATE SKIP LOCKED)
-                RETURNING id, service, type, data, idempotency_key, attempts
-                """,
-                logger: database.logger)
-            var rows: [Row] = []
-            for try await (id, service, type, data, key, attempts) in result.decode((String, String, String, Data, String?, Int).self) {
-                rows.append(Row(id: id, service: service, type: type, data: data, idempotencyKey: key, attempts: attempts))
-            }
-            return rows
+        let queue = LeasedQueue(table: "outbox", pending: "delivered_at IS NULL", lease: configuration.lease, batchSize: configuration.batchSize)
+        return try await queue.claim("id, service, type, data, idempotency_key, attempts", in: database).map { row in
+            let (id, service, type, data, key, attempts) = try row.decode((String, String, String, Data, String?, Int).self)
+            return Row(id: id, service: service, type: type, data: data, idempotencyKey: key, attempts: attempts)
         }
     }
 
@@ -129,7 +104,7 @@ public final class OutboxRelay: Service {
                     database.logger.warning("outbox row refused by its receiver", metadata: ["id": "\(row.id)", "type": "\(row.type)", "outcome": "\(outcome)"])
                 }
             } else {
-                let delay = Double(backoff(attempts: row.attempts).milliseconds) / 1000
+                let delay = Double(configuration.retry.delay(afterAttempt: row.attempts).milliseconds) / 1000
                 try await database.transaction { connection in
                     try await connection.query(
                         """
@@ -155,12 +130,5 @@ public final class OutboxRelay: Service {
             case .unavailable, .deadlineExceeded, .internal, .rateLimited: false
             }
         }
-    }
-
-    /// Exponential from `backoff`, capped at `backoffMax`, with jitter over the upper half.
-    private func backoff(attempts: Int) -> Duration {
-        let base = configuration.backoff.milliseconds << min(max(attempts - 1, 0), 20)
-        let capped = min(base, configuration.backoffMax.milliseconds)
-        return .milliseconds(Int64.random(in: (capped / 2)...max(capped / 2, capped)))
     }
 }

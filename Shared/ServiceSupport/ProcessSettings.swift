@@ -8,6 +8,13 @@ public struct ProcessSettings: Sendable {
         public let setting: Setting
         public let value: String
         public let expected: String
+
+        public init(setting: Setting, value: String, expected: String) {
+            self.setting = setting
+            self.value = value
+            self.expected = expected
+        }
+
         public var description: String {
             "\(setting.environmentName) (\(setting.flag)) must be \(expected); got \(setting.isSecret ? "a secret value" : "\"\(value)\"")"
         }

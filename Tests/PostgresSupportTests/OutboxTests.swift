@@ -46,8 +46,7 @@ enum SinkRecord: BusOperation {
         // The first relay is cancelled mid-round, as a crash would stop it: its claimed rows come back
         // when the lease runs out.
         configuration.lease = .seconds(1)
-        configuration.backoff = .milliseconds(100)
-        configuration.backoffMax = .milliseconds(400)
+        configuration.retry = RetryPolicy(first: .milliseconds(100), maximum: .milliseconds(400))
         return configuration
     }
 

@@ -9,6 +9,7 @@ public enum MIMEWriter {
         out.header("Date", rfc5322Date(message.date))
         out.header("From", mailbox(message.from))
         out.header("To", message.to.map(mailbox).joined(separator: ", "))
+        if let replyTo = message.replyTo { out.header("Reply-To", mailbox(replyTo)) }
         out.header("Subject", encodedWord(message.subject))
         out.header("Message-ID", "<\(message.id)@\(domain(of: message.senderAddress))>")
         out.header("MIME-Version", "1.0")

@@ -19,6 +19,8 @@ public struct MailMessage: Sendable, Equatable {
     /// `MAIL_FROM`: `Melon <no-reply@melon.example>` or a bare address.
     public var from: String
     public var to: [String]
+    /// Where replies go (`Reply-To`), when not to `from`.
+    public var replyTo: String?
     public var subject: String
     public var text: String
     public var html: String?
@@ -27,10 +29,11 @@ public struct MailMessage: Sendable, Equatable {
     public var id: String
     public var date: Date
 
-    public init(from: String, to: [String], subject: String, text: String, html: String? = nil,
+    public init(from: String, to: [String], replyTo: String? = nil, subject: String, text: String, html: String? = nil,
                 attachments: [Attachment] = [], id: String, date: Date) {
         self.from = from
         self.to = to
+        self.replyTo = replyTo
         self.subject = subject
         self.text = text
         self.html = html

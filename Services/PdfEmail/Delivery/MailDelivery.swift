@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import Metrics
+import PostgresSupport
+import ServiceLifecycle
+
+/// How the delivery consumer of one instance works through the queue.
+public struct MailDeliveryConfiguration: Sendable {
+    /// Mails claimed per round and sent at once by this instance.
+    public var concurrency = 4
+    /// The wait after a round that found nothing due.
+    public var pollInterval: Duration = .milliseconds(500)
+    /// A claimed mail is not claimed again for this long; it must outlast one SMTP transaction.
+    public var lease: Duration = .seconds(120)
+    /// When a mail is tried again after a temporary failure (`MAIL_RETRY_FIRST`, `MAIL_RETRY_MAX`).
+    public var retry = RetryPolicy(first: .seconds(2), maximum: .seconds(300))
+    /// A mail not delivered this long after it was accepted ends `failed` (`MAIL_MAX_AGE`).
+    public var maxAge: Duration = .seconds(86_400)
+    /// How often the backlog gauges are refreshed.
+    public var backlogInterval: Duration = .seconds(2)
+
+    public init() {}
+}
+
+/// Delivers queued mail until shutdown: each round claims due mails (several instances share the
+/// queue through row locks and leases), hands each to the transport, and records the outcome.
+/// A permanent refusal (SMTP 5xx) ends in `failed` with the server's reply; a temporary one is
+/// retried with exponential backoff until the mail is `maxAge` old, then ends in `failed` too.
+public final class MailDelivery: Service {
+    private let repository: any MailRepository
+    private let transport: any MailTransport
+    private let configuration: MailDeliveryConfiguration
+    private let logger: Logger
+    private let metrics = MailMetrics()
+
+    public init(repository: any MailRepository, transport: any MailTransport, configuration: MailDeliveryConfiguration, logger: Logger) {
+        self.repository = repository
+        self.transport = transport
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        var backlogDue = ContinuousClock.now
+        await LeasedQueue.poll(every: configuration.pollInterval, logger: logger) {
+            if ContinuousClock.now >= backlogDue {
+                backlogDue = .now + configuration.backlogInterval
+                metrics.record(try await repository.backlog())
+            }
+            return try await deliverDueMail()
+        }
+    }
+
+    /// One round: claim, send concurrently, record. Returns how many mails it handled.
+    func deliverDueMail() async throws -> Int {
+        let mails = try await repository.claimDue(limit: configuration.concurrency, lease: configuration.lease)
+        await withDiscardingTaskGroup { group in
+            for mail in mails { group.addTask { await self.deliver(mail) } }
+        }
+        return mails.count
+    }
+
+    private func deliver(_ mail: ClaimedMail) async {
+        let started = ContinuousClock.now
+        let result: Result<Void, MailDeliveryError>
+        do throws(MailDeliveryError) {
+            try await transport.send(mail.message, from: mail.sender, to: mail.recipients)
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        metrics.duration.recordMilliseconds(started.duration(to: .now).milliseconds)
+        let outcome = Self.outcome(of: result, for: mail, configuration: configuration)
+        let metadata: Logger.Metadata = ["mail_id": "\(mail.id.uuidString.lowercased())", "attempt": "\(mail.attempts)", "recipients": "\(mail.recipients.count)"]
+        do {
+            guard try await repository.record(outcome, of: mail) else {
+                logger.warning("a mail's lease ran out before its outcome was recorded", metadata: metadata)
+                return
+            }
+        } catch {
+            // The lease runs out and the mail is tried again: it may then be sent twice, with the same Message-ID.
+            logger.error("could not record a delivery", metadata: metadata.merging(["error": "\(String(reflecting: error))"]) { $1 })
+            return
+        }
+        switch outcome {
+        case .sent:
+            metrics.sent.increment()
+            logger.info("mail sent", metadata: metadata)
+        case .failed(let reply):
+            metrics.failed.increment()
+            logger.warning("mail failed", metadata: metadata.merging(["reply": "\(reply)"]) { $1 })
+        case .retry(let delay, let reply):
+            metrics.retries.increment()
+            logger.info("mail will be retried", metadata: metadata.merging(["reply": "\(reply)", "delay_ms": "\(delay.milliseconds)"]) { $1 })
+        }
+    }
+
+    /// What one attempt's result means for the mail.
+    static func outcome(of result: Result<Void, MailDeliveryError>, for mail: ClaimedMail, configuration: MailDeliveryConfiguration) -> DeliveryOutcome {
+        switch result {
+        case .success:
+            return .sent
+        case .failure(let error) where error.permanent:
+            return .failed(reply: error.reply)
+        case .failure(let error):
+            let delay = configuration.retry.delay(afterAttempt: mail.attempts)
+            guard mail.age + delay <= configuration.maxAge else {
+                return .failed(reply: "not delivered within \(configuration.maxAge.milliseconds / 1000) s after \(mail.attempts) attempts; last: \(error.reply)")
+            }
+            return .retry(after: delay, reply: error.reply)
+        }
+    }
+}
+
+/// The delivery figures operators watch.
+struct MailMetrics: Sendable {
+    let sent = Counter(label: "melon_mail_sent_total")
+    let failed = Counter(label: "melon_mail_failed_total")
+    let retries = Counter(label: "melon_mail_retries_total")
+    let duration = Timer(label: "melon_mail_delivery_duration_seconds")
+    let queued = Gauge(label: "melon_mail_queued")
+    let oldestAge = Gauge(label: "melon_mail_oldest_queued_age_seconds")
+
+    func record(_ backlog: Backlog) {
+        queued.record(backlog.queued)
+        oldestAge.record(Double(backlog.oldestAge?.milliseconds ?? 0) / 1000)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Contracts
+import PostgresSupport
+import ServiceSupport
+
+/// What the pdf-email service is configured with.
+public struct PdfEmailConfiguration: Sendable {
+    /// Where rendered mail goes.
+    public enum Transport: Sendable {
+        case smtp(SMTPTransport.Configuration)
+        /// The local default: `.eml` files in a folder.
+        case spool(URL)
+    }
+
+    /// `MAIL_FROM`: the sender of every mail.
+    public var from: String
+    public var transport: Transport
+    public var limits: MailLimits
+    public var delivery: MailDeliveryConfiguration
+
+    public init(from: String, transport: Transport, limits: MailLimits = MailLimits(), delivery: MailDeliveryConfiguration = MailDeliveryConfiguration()) {
+        self.from = from
+        self.transport = transport
+        self.limits = limits
+        self.delivery = delivery
+    }
+}
+
+extension Setting {
+    public static let smtpURL = Setting(
+        "smtp.url", default: nil,
+        help: "smtp://host:587 (STARTTLS when the server offers it) or smtps://host:465 (TLS from the start); credentials in the URL or in SMTP_USER and SMTP_PASSWORD. Unset: mail is written to MAIL_SPOOL_DIR.",
+        isSecret: true)
+    public static let smtpUser = Setting("smtp.user", default: nil, help: "SMTP AUTH user name.")
+    public static let smtpPassword = Setting("smtp.password", default: nil, help: "SMTP AUTH password.", isSecret: true)
+    public static let smtpTimeout = Setting("smtp.timeout", default: "30000", help: "Milliseconds one SMTP transaction may take.")
+    public static let mailFrom = Setting(
+        "mail.from", default: "Melon <no-reply@melon.localhost>", help: "Sender of every mail: an address, or Name <address>.")
+    public static let mailSpoolDir = Setting(
+        "mail.spool.dir", default: ".data/mail", help: "Folder for .eml files when SMTP_URL is not set.")
+    public static let mailMaxAge = Setting(
+        "mail.max.age", default: "86400000", help: "Milliseconds after acceptance when an undelivered mail is given up as failed.")
+    public static let mailRetryFirst = Setting(
+        "mail.retry.first", default: "2000", help: "Milliseconds before the first retry; doubled per attempt, with jitter.")
+    public static let mailRetryMax = Setting("mail.retry.max", default: "300000", help: "Longest wait between two attempts, in milliseconds.")
+    public static let mailMaxAttachmentBytes = Setting(
+        "mail.max.attachment.bytes", default: "5242880", help: "Largest total size of one mail's attachments, in bytes.")
+    public static let mailConcurrency = Setting("mail.concurrency", default: "4", help: "Mails this instance sends at once.")
+
+    /// Everything the pdf-email service reads, besides the bus and probe settings.
+    public static let pdfEmailSettings: [Setting] = [
+        .databaseURL, .databaseURL(service: "pdf-email"), .smtpURL, .smtpUser, .smtpPassword, .smtpTimeout, .mailFrom, .mailSpoolDir,
+        .mailMaxAge, .mailRetryFirst, .mailRetryMax, .mailMaxAttachmentBytes, .mailConcurrency,
+    ]
+}
+
+extension ProcessSettings {
+    public func pdfEmailConfiguration() throws -> PdfEmailConfiguration {
+        let from = try requiredString(.mailFrom)
+        if let problem = EmailAddress.problem(MailMessage.address(in: from)) {
+            throw InvalidValue(setting: .mailFrom, value: from, expected: "an address or Name <address> (the address \(problem))")
+        }
+        let timeout = try milliseconds(.smtpTimeout, in: 1_000...600_000)
+        let transport: PdfEmailConfiguration.Transport
+        if let url = string(.smtpURL), !url.isEmpty {
+            guard let components = URLComponents(string: url), ["smtp", "smtps"].contains(components.scheme ?? ""), components.host?.isEmpty == false else {
+                throw InvalidValue(setting: .smtpURL, value: url, expected: "smtp://host:port or smtps://host:port")
+            }
+            transport = .smtp(.init(url: url, user: string(.smtpUser), password: string(.smtpPassword), timeout: timeout))
+        } else {
+            transport = .spool(URL(fileURLWithPath: try requiredString(.mailSpoolDir)))
+        }
+        var limits = MailLimits()
+        // Base64 makes attachments a third larger, and they must fit in one bus message.
+        limits.maxAttachmentBytes = try int(.mailMaxAttachmentBytes, in: 1...(6 << 20))
+        var delivery = MailDeliveryConfiguration()
+        delivery.concurrency = try int(.mailConcurrency, in: 1...64)
+        delivery.maxAge = try milliseconds(.mailMaxAge, in: 1_000...(30 * 86_400_000))
+        let first = try milliseconds(.mailRetryFirst, in: 10...3_600_000)
+        let maximum = try milliseconds(.mailRetryMax, in: 10...86_400_000)
+        guard maximum >= first else {
+            throw InvalidValue(setting: .mailRetryMax, value: "\(maximum.milliseconds)", expected: "at least MAIL_RETRY_FIRST")
+        }
+        delivery.retry = RetryPolicy(first: first, maximum: maximum)
+        delivery.lease = max(.seconds(60), timeout * 2)
+        return PdfEmailConfiguration(from: from, transport: transport, limits: limits, delivery: delivery)
+    }
+}

@@ -1,0 +1,110 @@
+import Contracts
+import Envelope
+import Foundation
+import PostgresNIO
+import PostgresSupport
+
+/// Outgoing mail in the `mails` table of the service's schema.
+public struct MailPostgresRepository: MailRepository {
+    public let database: Database
+    private let codec = EnvelopeCodec()
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    public func enqueue(_ mail: QueuedMail, idempotencyKey: String, request: [UInt8]) async throws -> PdfEmail.Mail.Send.Response {
+        let reply = try await database.transaction { connection in
+            try await database.idempotent(key: idempotencyKey, request: request, on: connection) {
+                try await connection.query(
+                    """
+                    INSERT INTO mails (id, sender, recipients, message, template, requested_by, request_id)
+                    VALUES (\(mail.id), \(mail.sender), \(mail.recipients), \(Data(mail.message)), \(mail.template), \(mail.requestedBy), \(mail.requestID))
+                    """,
+                    logger: database.logger)
+                return try codec.encode(PdfEmail.Mail.Send.Response(id: mail.id.uuidString.lowercased(), status: .queued))
+            }
+        }
+        return try codec.decode(PdfEmail.Mail.Send.Response.self, from: reply)
+    }
+
+    public func status(id: UUID) async throws -> PdfEmail.Mail.Status.Response? {
+        try await database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT id::text, status, attempts, created_at, next_attempt_at, sent_at, failed_at, reply
+                FROM mails WHERE id = \(id)
+                """,
+                logger: database.logger)
+            for try await (id, status, attempts, created, next, sent, failed, reply) in rows.decode(
+                (String, String, Int, Date, Date, Date?, Date?, String?).self)
+            {
+                let status = PdfEmail.Mail.DeliveryStatus(rawValue: status) ?? .queued
+                return PdfEmail.Mail.Status.Response(
+                    id: id, status: status, attempts: attempts, createdAt: created, nextAttemptAt: status == .queued ? next : nil,
+                    sentAt: sent, failedAt: failed, reply: reply)
+            }
+            return nil
+        }
+    }
+
+    public func claimDue(limit: Int, lease: Duration) async throws -> [ClaimedMail] {
+        let queue = LeasedQueue(table: "mails", pending: "status = 'queued'", lease: lease, batchSize: limit)
+        return try await queue.claim(
+            "id, sender, recipients, message, attempts, (extract(epoch FROM now() - created_at) * 1000)::bigint", in: database
+        ).map { row in
+            let (id, sender, recipients, message, attempts, ageMilliseconds) = try row.decode((UUID, String, [String], Data, Int, Int64).self)
+            return ClaimedMail(
+                id: id, sender: sender, recipients: recipients, message: [UInt8](message), attempts: attempts,
+                age: .milliseconds(ageMilliseconds))
+        }
+    }
+
+    @discardableResult
+    public func record(_ outcome: DeliveryOutcome, of mail: ClaimedMail) async throws -> Bool {
+        try await database.transaction { connection in
+            // Each update names the attempt it records: a consumer whose lease ran out changes nothing.
+            let rows: PostgresRowSequence
+            switch outcome {
+            case .sent:
+                rows = try await connection.query(
+                    """
+                    UPDATE mails SET status = 'sent', sent_at = now(), reply = NULL
+                    WHERE id = \(mail.id) AND attempts = \(mail.attempts) AND status = 'queued' RETURNING 1
+                    """,
+                    logger: database.logger)
+            case .failed(let reply):
+                rows = try await connection.query(
+                    """
+                    UPDATE mails SET status = 'failed', failed_at = now(), reply = \(reply)
+                    WHERE id = \(mail.id) AND attempts = \(mail.attempts) AND status = 'queued' RETURNING 1
+                    """,
+                    logger: database.logger)
+            case .retry(let delay, let reply):
+                let seconds = Double(delay.milliseconds) / 1000
+                rows = try await connection.query(
+                    """
+                    UPDATE mails SET next_attempt_at = now() + make_interval(secs => \(seconds)), reply = \(reply)
+                    WHERE id = \(mail.id) AND attempts = \(mail.attempts) AND status = 'queued' RETURNING 1
+                    """,
+                    logger: database.logger)
+            }
+            return try await rows.collect().count == 1
+        }
+    }
+
+    public func backlog() async throws -> Backlog {
+        try await database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT count(*), (extract(epoch FROM now() - min(created_at)) * 1000)::bigint
+                FROM mails WHERE status = 'queued'
+                """,
+                logger: database.logger)
+            for try await (count, oldest) in rows.decode((Int, Int64?).self) {
+                return Backlog(queued: count, oldestAge: oldest.map { .milliseconds($0) })
+            }
+            return Backlog(queued: 0, oldestAge: nil)
+        }
+    }
+}

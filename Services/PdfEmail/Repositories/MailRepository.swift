@@ -1,0 +1,60 @@
+import Contracts
+import Foundation
+
+/// A composed mail as it is stored when accepted.
+public struct QueuedMail: Sendable {
+    public var id: UUID
+    /// The SMTP envelope sender (the bare address of `MAIL_FROM`).
+    public var sender: String
+    public var recipients: [String]
+    /// The rendered message: every attempt sends these bytes.
+    public var message: [UInt8]
+    public var template: String?
+    /// The envelope `source` and `id` of the request that asked for it, for the logs.
+    public var requestedBy: String
+    public var requestID: String
+}
+
+/// A mail a consumer has claimed for one delivery attempt.
+public struct ClaimedMail: Sendable {
+    public var id: UUID
+    public var sender: String
+    public var recipients: [String]
+    public var message: [UInt8]
+    /// Attempts including this one.
+    public var attempts: Int
+    /// Time since the mail was accepted, by the database's clock.
+    public var age: Duration
+}
+
+/// What became of one delivery attempt.
+public enum DeliveryOutcome: Sendable, Equatable {
+    case sent
+    /// Permanently refused, or out of time; the reason is kept.
+    case failed(reply: String)
+    /// Try again after `after`.
+    case retry(after: Duration, reply: String)
+}
+
+/// The mails waiting for delivery.
+public struct Backlog: Sendable, Equatable {
+    public var queued: Int
+    /// Age of the oldest queued mail, nil when none is queued.
+    public var oldestAge: Duration?
+}
+
+/// Storage of outgoing mail: the queue the send operation fills and the delivery consumers drain.
+public protocol MailRepository: Sendable {
+    /// Stores `mail` once per idempotency key; a repeat of the same `request` (its canonical bytes)
+    /// returns the first answer and stores nothing, the same key with another request is a `conflict`.
+    func enqueue(_ mail: QueuedMail, idempotencyKey: String, request: [UInt8]) async throws -> PdfEmail.Mail.Send.Response
+    /// Where mail `id` is, or nil when there is no such mail.
+    func status(id: UUID) async throws -> PdfEmail.Mail.Status.Response?
+    /// Claims up to `limit` due mails for one attempt each, leased for `lease`.
+    func claimDue(limit: Int, lease: Duration) async throws -> [ClaimedMail]
+    /// Records the outcome of the attempt `mail` was claimed for; a late record (another consumer
+    /// claimed the mail since) changes nothing and returns false.
+    @discardableResult
+    func record(_ outcome: DeliveryOutcome, of mail: ClaimedMail) async throws -> Bool
+    func backlog() async throws -> Backlog
+}

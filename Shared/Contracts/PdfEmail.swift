@@ -1,0 +1,128 @@
+import Envelope
+import Foundation
+
+/// The `pdf-email` service: outgoing mail (queued durably, delivered over SMTP with retries).
+/// Only other services call it; it has no HTTP route, so clients cannot send mail through it.
+public enum PdfEmail {
+    public enum Mail {
+        /// A mail template and the values of its `{{placeholders}}`.
+        public struct TemplateChoice: Codable, Sendable, Equatable {
+            /// A template folder name: `verification-code`, `password-reset`, `tax-form-ready`,
+            /// `refund-contact-request` or `generic-notice`.
+            public var name: String
+            /// Every placeholder the template uses, as text; extra values are ignored.
+            public var variables: [String: String]
+
+            public init(name: String, variables: [String: String]) {
+                self.name = name
+                self.variables = variables
+            }
+        }
+
+        /// A file sent with the mail.
+        public struct Attachment: Codable, Sendable, Equatable {
+            /// The file name the recipient sees: 1 to 255 characters, no slashes or control characters.
+            public var name: String
+            /// `type/subtype`, such as `application/pdf`.
+            public var mediaType: String
+            /// The file's bytes (base64 in JSON).
+            public var content: Data
+
+            public init(name: String, mediaType: String, content: Data) {
+                self.name = name
+                self.mediaType = mediaType
+                self.content = content
+            }
+        }
+
+        /// Where a mail is.
+        public enum DeliveryStatus: String, Codable, Sendable {
+            /// Accepted and stored; waiting for (another) delivery attempt.
+            case queued
+            /// The SMTP server (or the local spool) accepted it.
+            case sent
+            /// Refused permanently, or not delivered within the maximum age; `reply` says why.
+            case failed
+        }
+
+        /// `pdf-email.mail.send.v1`: stores a mail for delivery and answers once it is stored.
+        /// Either `template` or `subject` with `text` (and optionally `html`), not both.
+        public enum Send: BusOperation {
+            public static let service = "pdf-email"
+            public static let type = "pdf-email.mail.send.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                /// 1 to 50 recipient addresses.
+                public var to: [String]
+                /// Where replies go, when not to the sender (`MAIL_FROM`).
+                public var replyTo: String?
+                public var template: TemplateChoice?
+                public var subject: String?
+                public var text: String?
+                public var html: String?
+                /// At most 10 files, together at most the service's attachment limit (5 MiB by default).
+                public var attachments: [Attachment]?
+
+                public init(to: [String], replyTo: String? = nil, template: TemplateChoice? = nil, subject: String? = nil,
+                            text: String? = nil, html: String? = nil, attachments: [Attachment]? = nil) {
+                    self.to = to
+                    self.replyTo = replyTo
+                    self.template = template
+                    self.subject = subject
+                    self.text = text
+                    self.html = html
+                    self.attachments = attachments
+                }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                /// The mail's id (a lowercase UUID), for `pdf-email.mail.status.v1`.
+                public var id: String
+                public var status: DeliveryStatus
+
+                public init(id: String, status: DeliveryStatus) {
+                    self.id = id
+                    self.status = status
+                }
+            }
+        }
+
+        /// `pdf-email.mail.status.v1`: where a mail is; `not_found` for an unknown id.
+        public enum Status: BusOperation {
+            public static let service = "pdf-email"
+            public static let type = "pdf-email.mail.status.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var id: String
+
+                public init(id: String) { self.id = id }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                public var id: String
+                public var status: DeliveryStatus
+                /// Delivery attempts so far.
+                public var attempts: Int
+                public var createdAt: Date
+                /// While queued: when the next attempt is due.
+                public var nextAttemptAt: Date?
+                public var sentAt: Date?
+                public var failedAt: Date?
+                /// The last SMTP reply or transport error; for `failed`, the reason.
+                public var reply: String?
+
+                public init(id: String, status: DeliveryStatus, attempts: Int, createdAt: Date, nextAttemptAt: Date? = nil,
+                            sentAt: Date? = nil, failedAt: Date? = nil, reply: String? = nil) {
+                    self.id = id
+                    self.status = status
+                    self.attempts = attempts
+                    self.createdAt = createdAt
+                    self.nextAttemptAt = nextAttemptAt
+                    self.sentAt = sentAt
+                    self.failedAt = failedAt
+                    self.reply = reply
+                }
+            }
+        }
+    }
+}

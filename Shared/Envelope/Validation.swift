@@ -1,0 +1,29 @@
+/// Collects what is wrong with a request, field by field, so one `invalid` reply names every
+/// problem at once instead of the first.
+public struct Validation: Sendable {
+    public private(set) var issues: [OperationError.FieldIssue] = []
+
+    public init() {}
+
+    /// Records that `field` (a path such as `data.to[1]`) is wrong, and why.
+    public mutating func fail(_ field: String, _ message: String) {
+        issues.append(OperationError.FieldIssue(field: field, message: message))
+    }
+
+    /// Records a problem unless `condition` holds; returns `condition`.
+    @discardableResult
+    public mutating func check(_ condition: Bool, _ field: String, _ message: String) -> Bool {
+        if !condition { fail(field, message) }
+        return condition
+    }
+
+    /// Whether nothing was recorded yet.
+    public var isValid: Bool { issues.isEmpty }
+
+    /// Throws one `invalid` error naming every recorded field; returns when there is none.
+    public func finish() throws(OperationError) {
+        guard let first = issues.first else { return }
+        let message = issues.count == 1 ? "\(first.field): \(first.message)" : "\(issues.count) fields are invalid; the first, \(first.field): \(first.message)"
+        throw OperationError(.invalid, message, fields: issues)
+    }
+}
