@@ -76,7 +76,10 @@ let shared: [Target] = [
     ),
     .target(
         name: "TestSupport",
-        dependencies: ["Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "ServiceSupport", "ZeroMQ", log, lifecycle],
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "ServiceSupport", "ZeroMQ", log, lifecycle,
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
         path: "Shared/TestSupport",
         swiftSettings: swiftSettings
     ),

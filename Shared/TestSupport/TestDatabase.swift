@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostgresNIO
 import PostgresSupport
 
 /// The PostgreSQL cluster `deploy/test.sh` starts, with a fresh schema per test.
@@ -24,6 +25,32 @@ public enum TestDatabase {
         var logger = Logger(label: "test-db")
         logger.logLevel = .warning
         return try Database(url: url(), schema: schema, maximumConnections: maximumConnections, logger: logger)
+    }
+}
+
+extension TestDatabase {
+    /// A new, empty database in the test cluster, for processes whose schema name is fixed (each
+    /// service's own): returns its URL.
+    public static func freshDatabase() async throws -> String {
+        guard let text = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"], var components = URLComponents(string: text) else {
+            throw NotConfigured()
+        }
+        let name = freshSchema("db")
+        let configuration = PostgresConnection.Configuration(
+            host: components.host ?? "127.0.0.1", port: components.port ?? 5432, username: components.user ?? "",
+            password: components.password, database: String(components.path.dropFirst()), tls: .disable)
+        var logger = Logger(label: "test-db")
+        logger.logLevel = .warning
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        components.path = "/\(name)"
+        return components.string!
     }
 }
 

@@ -15,6 +15,7 @@ print(json.dumps({
     "subject": str(message["subject"]),
     "from": str(message["from"]),
     "to": str(message["to"]),
+    "replyTo": str(message["reply-to"]) if message["reply-to"] else None,
     "date": str(message["date"]),
     "messageId": str(message["message-id"]),
     "text": text.get_content() if text else None,

@@ -7,37 +7,8 @@ import TestSupport
 /// The SMTP transport against a real SMTP server (aiosmtpd), the received bytes read back by Python's
 /// email package.
 @Suite struct SMTPTransportTests {
-    static let root = BuildProducts.packageRoot()
-
-    /// A running SMTP sink and the folder it stores messages in.
-    struct Sink {
-        let process: ChildProcess
-        let port: Int
-        let folder: URL
-
-        init() async throws {
-            port = Ports.free()
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("melon-smtp-\(UUID().uuidString)")
-            process = try ChildProcess(executable: "/usr/bin/python3", arguments: [
-                SMTPTransportTests.root.appendingPathComponent("Tests/Mail/smtp_sink.py").path, "\(port)", folder.path,
-            ], name: "smtp-sink")
-            let output = process
-            #expect(await eventually(timeout: .seconds(20)) { output.output.contains("listening") }, "the SMTP sink did not start: \(process.output)")
-        }
-
-        /// The messages received so far, oldest first.
-        func messages() throws -> [URL] {
-            try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-                .filter { $0.pathExtension == "eml" }.sorted { $0.path < $1.path }
-        }
-    }
-
     static func inspect(_ file: URL) async throws -> [String: Any] {
-        let run = try ChildProcess(executable: "/usr/bin/python3", arguments: [
-            root.appendingPathComponent("Tests/Mail/inspect_mail.py").path, file.path,
-        ], name: "inspect-mail")
-        #expect(await run.wait(timeout: .seconds(30)) == 0, "\(run.output)")
-        return try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as! [String: Any]
+        try await SMTPSink.inspect(file)
     }
 
     static func message(to: [String], attachment: [UInt8]) -> MailMessage {
@@ -50,7 +21,7 @@ import TestSupport
     }
 
     @Test func aMailWithAnAttachmentArrivesIntact() async throws {
-        let sink = try await Sink()
+        let sink = try await SMTPSink()
         let attachment = (0..<150_000).map { _ in UInt8.random(in: 0...255) }
         let message = Self.message(to: ["jurgen@student.example.edu", "copy@melon.example"], attachment: attachment)
         let transport = SMTPTransport(configuration: .init(url: "smtp://127.0.0.1:\(sink.port)"))
@@ -71,13 +42,13 @@ import TestSupport
                                  "sha256": SHA256.hash(data: attachment).map { String(format: "%02x", $0) }.joined()]])
         #expect(seen["bareLineFeeds"] as? Int == 0)
         #expect((seen["longestLine"] as? Int ?? 999) <= 998, "RFC 5322 line limit")
-        let envelope = try JSONSerialization.jsonObject(with: Data(contentsOf: files[0].deletingPathExtension().appendingPathExtension("json"))) as? [String: Any]
+        let envelope = try SMTPSink.envelope(of: files[0]) as [String: Any]?
         #expect(envelope?["from"] as? String == "no-reply@melon.example")
         #expect(envelope?["to"] as? [String] == message.to)
     }
 
     @Test func aRefusedRecipientIsAPermanentFailureWithTheServersReply() async throws {
-        let sink = try await Sink()
+        let sink = try await SMTPSink()
         let message = Self.message(to: ["reject-me@student.example.edu"], attachment: [1, 2, 3])
         let transport = SMTPTransport(configuration: .init(url: "smtp://127.0.0.1:\(sink.port)"))
         await #expect {
