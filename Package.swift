@@ -197,7 +197,10 @@ let tests: [Target] = [
     .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", log], swiftSettings: swiftSettings),
     .testTarget(
         name: "ContractTests",
-        dependencies: ["Bus", "Contracts", "Envelope", "PdfEmailService", "PostgresSupport", "TestSupport"],
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "PdfEmailService", "PostgresSupport", "TestSupport",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
         resources: [.copy("Examples")],
         swiftSettings: swiftSettings
     ),

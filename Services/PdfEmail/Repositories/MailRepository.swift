@@ -13,6 +13,16 @@ public struct QueuedMail: Sendable {
     /// The envelope `source` and `id` of the request that asked for it, for the logs.
     public var requestedBy: String
     public var requestID: String
+
+    public init(id: UUID, sender: String, recipients: [String], message: [UInt8], template: String?, requestedBy: String, requestID: String) {
+        self.id = id
+        self.sender = sender
+        self.recipients = recipients
+        self.message = message
+        self.template = template
+        self.requestedBy = requestedBy
+        self.requestID = requestID
+    }
 }
 
 /// A mail a consumer has claimed for one delivery attempt.
@@ -25,6 +35,15 @@ public struct ClaimedMail: Sendable {
     public var attempts: Int
     /// Time since the mail was accepted, by the database's clock.
     public var age: Duration
+
+    public init(id: UUID, sender: String, recipients: [String], message: [UInt8], attempts: Int, age: Duration) {
+        self.id = id
+        self.sender = sender
+        self.recipients = recipients
+        self.message = message
+        self.attempts = attempts
+        self.age = age
+    }
 }
 
 /// What became of one delivery attempt.
