@@ -4,12 +4,13 @@
 # (broker, every service and the gateway in one process) and runs it in the foreground.
 # Ctrl-C stops Melon and the cluster. Running it again reuses both the cluster and the build.
 #
-# Settings: HTTP_PORT (default 8080), MELON_POSTGRES_PORT (default 54329), and any Melon setting
+# Settings: HTTP_PORT (default 8080), MELON_POSTGRES_PORT (default 54329), SMTP_URL (unset: mail goes
+# to .data/mail as .eml files), and any Melon setting
 # as an environment variable (see `.build/release/melon --help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./deploy/install-deps.sh libzmq3-dev pkg-config postgresql acl
+./deploy/install-deps.sh libzmq3-dev libcurl4-openssl-dev pkg-config postgresql acl
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
 
 data=.data
@@ -23,13 +24,18 @@ trap stop_postgres EXIT
 swift build -c release --product melon
 export HTTP_PORT=${HTTP_PORT:-8080}
 export LOG_FORMAT=${LOG_FORMAT:-text}
+# Outgoing mail lands in this folder as .eml files unless SMTP_URL names a server.
+export MAIL_SPOOL_DIR=${MAIL_SPOOL_DIR:-$PWD/$data/mail}
+mail="written to $MAIL_SPOOL_DIR as .eml files"
+[ -z "${SMTP_URL:-}" ] || mail="sent over SMTP (SMTP_URL)"
 
 cat <<MESSAGE
 
 Melon is starting: http://127.0.0.1:$HTTP_PORT
   curl -s http://127.0.0.1:$HTTP_PORT/readyz
   curl -s http://127.0.0.1:$HTTP_PORT/openapi.json
-PostgreSQL: .data/postgres (127.0.0.1:$pg_port). Ctrl-C stops everything.
+PostgreSQL: .data/postgres (127.0.0.1:$pg_port).
+Mail: $mail. Ctrl-C stops everything.
 
 MESSAGE
 .build/release/melon &
