@@ -10,8 +10,9 @@ public struct MailDeliveryConfiguration: Sendable {
     public var concurrency = 4
     /// The wait after a round that found nothing due.
     public var pollInterval: Duration = .milliseconds(500)
-    /// A claimed mail is not claimed again for this long; it must outlast one SMTP transaction.
-    public var lease: Duration = .seconds(120)
+    /// A claimed mail is not claimed again for this long; it must outlast one SMTP transaction
+    /// (the settings make it twice `SMTP_TIMEOUT`, at least 60 s).
+    public var lease: Duration = .seconds(60)
     /// When a mail is tried again after a temporary failure (`MAIL_RETRY_FIRST`, `MAIL_RETRY_MAX`).
     public var retry = RetryPolicy(first: .seconds(2), maximum: .seconds(300))
     /// A mail not delivered this long after it was accepted ends `failed` (`MAIL_MAX_AGE`).

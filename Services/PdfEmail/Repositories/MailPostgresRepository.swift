@@ -62,33 +62,24 @@ public struct MailPostgresRepository: MailRepository {
 
     @discardableResult
     public func record(_ outcome: DeliveryOutcome, of mail: ClaimedMail) async throws -> Bool {
-        try await database.transaction { connection in
-            // Each update names the attempt it records: a consumer whose lease ran out changes nothing.
-            let rows: PostgresRowSequence
+        let (status, reply, delay): (String, String?, Duration) =
             switch outcome {
-            case .sent:
-                rows = try await connection.query(
-                    """
-                    UPDATE mails SET status = 'sent', sent_at = now(), reply = NULL
-                    WHERE id = \(mail.id) AND attempts = \(mail.attempts) AND status = 'queued' RETURNING 1
-                    """,
-                    logger: database.logger)
-            case .failed(let reply):
-                rows = try await connection.query(
-                    """
-                    UPDATE mails SET status = 'failed', failed_at = now(), reply = \(reply)
-                    WHERE id = \(mail.id) AND attempts = \(mail.attempts) AND status = 'queued' RETURNING 1
-                    """,
-                    logger: database.logger)
-            case .retry(let delay, let reply):
-                let seconds = Double(delay.milliseconds) / 1000
-                rows = try await connection.query(
-                    """
-                    UPDATE mails SET next_attempt_at = now() + make_interval(secs => \(seconds)), reply = \(reply)
-                    WHERE id = \(mail.id) AND attempts = \(mail.attempts) AND status = 'queued' RETURNING 1
-                    """,
-                    logger: database.logger)
+            case .sent: ("sent", nil, .zero)
+            case .failed(let reply): ("failed", reply, .zero)
+            case .retry(let delay, let reply): ("queued", reply, delay)
             }
+        let seconds = Double(delay.milliseconds) / 1000
+        return try await database.transaction { connection in
+            // The update names the attempt it records: a consumer whose lease ran out changes nothing.
+            let rows = try await connection.query(
+                """
+                UPDATE mails SET status = \(status), reply = \(reply),
+                    next_attempt_at = now() + make_interval(secs => \(seconds)),
+                    sent_at = CASE WHEN \(status) = 'sent' THEN now() END,
+                    failed_at = CASE WHEN \(status) = 'failed' THEN now() END
+                WHERE id = \(mail.id) AND attempts = \(mail.attempts) AND status = 'queued' RETURNING 1
+                """,
+                logger: database.logger)
             return try await rows.collect().count == 1
         }
     }
