@@ -33,6 +33,8 @@ extension Setting {
         isSecret: true)
     public static let smtpUser = Setting("smtp.user", default: nil, help: "SMTP AUTH user name.")
     public static let smtpPassword = Setting("smtp.password", default: nil, help: "SMTP AUTH password.", isSecret: true)
+    public static let smtpCAFile = Setting(
+        "smtp.ca.file", default: nil, help: "PEM file of CA certificates to trust for the SMTP server instead of the system's.")
     public static let smtpTimeout = Setting("smtp.timeout", default: "30000", help: "Milliseconds one SMTP transaction may take.")
     public static let mailFrom = Setting(
         "mail.from", default: "Melon <no-reply@melon.localhost>", help: "Sender of every mail: an address, or Name <address>.")
@@ -49,7 +51,7 @@ extension Setting {
 
     /// Everything the pdf-email service reads, besides the bus and probe settings.
     public static let pdfEmailSettings: [Setting] = [
-        .databaseURL, .databaseURL(service: "pdf-email"), .smtpURL, .smtpUser, .smtpPassword, .smtpTimeout, .mailFrom, .mailSpoolDir,
+        .databaseURL, .databaseURL(service: "pdf-email"), .smtpURL, .smtpUser, .smtpPassword, .smtpCAFile, .smtpTimeout, .mailFrom, .mailSpoolDir,
         .mailMaxAge, .mailRetryFirst, .mailRetryMax, .mailMaxAttachmentBytes, .mailConcurrency,
     ]
 }
@@ -66,7 +68,11 @@ extension ProcessSettings {
             guard let components = URLComponents(string: url), ["smtp", "smtps"].contains(components.scheme ?? ""), components.host?.isEmpty == false else {
                 throw InvalidValue(setting: .smtpURL, value: url, expected: "smtp://host:port or smtps://host:port")
             }
-            transport = .smtp(.init(url: url, user: string(.smtpUser), password: string(.smtpPassword), timeout: timeout))
+            let caFile = string(.smtpCAFile).flatMap { $0.isEmpty ? nil : $0 }
+            if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+                throw InvalidValue(setting: .smtpCAFile, value: caFile, expected: "a readable PEM file")
+            }
+            transport = .smtp(.init(url: url, user: string(.smtpUser), password: string(.smtpPassword), timeout: timeout, caFile: caFile))
         } else {
             transport = .spool(URL(fileURLWithPath: try requiredString(.mailSpoolDir)))
         }

@@ -71,6 +71,76 @@ import TestSupport
     }
 }
 
+/// TLS and AUTH against a real server with a test certificate: STARTTLS on smtp://, TLS from the first
+/// byte on smtps://, and no password ever sent in the clear.
+@Suite struct SMTPSecurityTests {
+    static let message = SMTPTransportTests.message(to: ["jurgen@student.example.edu"], attachment: [1, 2, 3])
+
+    private func send(_ configuration: SMTPTransport.Configuration) async -> MailDeliveryError? {
+        do throws(MailDeliveryError) {
+            try await SMTPTransport(configuration: configuration).send(
+                MIMEWriter.render(Self.message), from: Self.message.senderAddress, to: Self.message.to)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func starttlsWithAuthDelivers() async throws {
+        let certificate = try await TestCertificate()
+        let sink = try await SMTPSink(options: ["--starttls", certificate.certificate, certificate.key, "--auth", "melon:s3cret"])
+        let error = await send(.init(url: "smtp://127.0.0.1:\(sink.port)", user: "melon", password: "s3cret", caFile: certificate.certificate))
+        #expect(error == nil, "\(String(describing: error))")
+        let files = try sink.messages()
+        try #require(files.count == 1)
+        let envelope = try SMTPSink.envelope(of: files[0])
+        #expect(envelope["tls"] as? Bool == true)
+        #expect(envelope["login"] as? String == "melon")
+    }
+
+    @Test func smtpsIsTLSFromTheStartWithCredentialsInTheURL() async throws {
+        let certificate = try await TestCertificate()
+        let sink = try await SMTPSink(options: ["--tls", certificate.certificate, certificate.key, "--auth", "melon:s3cret"])
+        let error = await send(.init(url: "smtps://melon:s3cret@127.0.0.1:\(sink.port)", caFile: certificate.certificate))
+        #expect(error == nil, "\(String(describing: error))")
+        let files = try sink.messages()
+        try #require(files.count == 1)
+        let envelope = try SMTPSink.envelope(of: files[0])
+        #expect(envelope["tls"] as? Bool == true)
+        #expect(envelope["login"] as? String == "melon")
+        #expect(try await SMTPSink.inspect(files[0])["subject"] as? String == Self.message.subject)
+    }
+
+    @Test func aRefusedLoginIsTemporarySoMailWaitsForTheFix() async throws {
+        let certificate = try await TestCertificate()
+        let sink = try await SMTPSink(options: ["--starttls", certificate.certificate, certificate.key, "--auth", "melon:s3cret"])
+        let error = await send(.init(url: "smtp://127.0.0.1:\(sink.port)", user: "melon", password: "wrong", caFile: certificate.certificate))
+        #expect(error?.permanent == false)
+        #expect(error?.code == 535)
+        #expect(error?.reply.contains("SMTP_PASSWORD") == true)
+        #expect(try sink.messages().isEmpty)
+    }
+
+    @Test func anUntrustedCertificateIsRefused() async throws {
+        let certificate = try await TestCertificate()
+        let sink = try await SMTPSink(options: ["--tls", certificate.certificate, certificate.key])
+        let error = await send(.init(url: "smtps://127.0.0.1:\(sink.port)"))
+        #expect(error?.permanent == false, "\(String(describing: error))")
+        #expect(try sink.messages().isEmpty)
+    }
+
+    @Test func credentialsAreNeverSentWithoutTLS() async throws {
+        // A server that offers no STARTTLS: with credentials configured, nothing is sent at all.
+        let sink = try await SMTPSink()
+        let error = await send(.init(url: "smtp://127.0.0.1:\(sink.port)", user: "melon", password: "s3cret"))
+        #expect(error?.permanent == false, "\(String(describing: error))")
+        #expect(try sink.messages().isEmpty)
+        // Without credentials the same server takes the mail in the clear (a local relay).
+        #expect(await send(.init(url: "smtp://127.0.0.1:\(sink.port)")) == nil)
+        #expect(try sink.messages().count == 1)
+    }
+}
+
 /// The local default: mail lands in a folder as .eml files.
 @Suite struct SpoolTransportTests {
     @Test func eachMessageBecomesAnEMLFile() async throws {

@@ -3,8 +3,13 @@ import Foundation
 import NIOPosix
 
 /// SMTP through libcurl: `smtp://` upgrades with STARTTLS when the server offers it, `smtps://` is TLS
-/// from the start; AUTH with the configured credentials. libcurl blocks, so each send runs on NIO's
-/// blocking-work thread pool, never on a Swift concurrency thread.
+/// from the start; AUTH with the configured credentials. With credentials, `smtp://` insists on
+/// STARTTLS, so a password never crosses the network in the clear. Certificates are verified against
+/// the system's CAs or `caFile`. libcurl blocks, so each send runs on NIO's blocking-work thread pool,
+/// never on a Swift concurrency thread.
+///
+/// Only the server refusing the mail (a 5xx reply to MAIL, RCPT or DATA) is permanent. A refused
+/// login is a configuration problem, not the mail's: it stays temporary, so mail waits for the fix.
 public struct SMTPTransport: MailTransport {
     public struct Configuration: Sendable {
         /// `smtp://host:port` or `smtps://host:port`; credentials here or in `user` / `password`.
@@ -12,12 +17,20 @@ public struct SMTPTransport: MailTransport {
         public var user: String?
         public var password: String?
         public var timeout: Duration
+        /// A PEM file of CA certificates to trust instead of the system's (a private mail relay).
+        public var caFile: String?
 
-        public init(url: String, user: String? = nil, password: String? = nil, timeout: Duration = .seconds(30)) {
+        public init(url: String, user: String? = nil, password: String? = nil, timeout: Duration = .seconds(30), caFile: String? = nil) {
             self.url = url
             self.user = user
             self.password = password
             self.timeout = timeout
+            self.caFile = caFile
+        }
+
+        /// Whether AUTH credentials are configured, here or in the URL.
+        var hasCredentials: Bool {
+            user?.isEmpty == false || password?.isEmpty == false || URLComponents(string: url)?.user?.isEmpty == false
         }
     }
 
@@ -57,7 +70,9 @@ public struct SMTPTransport: MailTransport {
 
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
             melon_curl_setopt_string(handle, CURLOPT_URL, configuration.url)
-            melon_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(CURLUSESSL_TRY.rawValue))
+            let tls = configuration.hasCredentials ? CURLUSESSL_ALL : CURLUSESSL_TRY
+            melon_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(tls.rawValue))
+            if let caFile = configuration.caFile { melon_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
             if let user = configuration.user { melon_curl_setopt_string(handle, CURLOPT_USERNAME, user) }
             if let password = configuration.password { melon_curl_setopt_string(handle, CURLOPT_PASSWORD, password) }
             melon_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(sender)>")
@@ -79,6 +94,11 @@ public struct SMTPTransport: MailTransport {
         melon_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &response)
         let written = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let detail = written.isEmpty ? String(cString: curl_easy_strerror(code)) : written
+        if code == CURLE_LOGIN_DENIED {
+            return .failure(MailDeliveryError(
+                permanent: false, code: response == 0 ? nil : response,
+                reply: "the SMTP server refused the login (check SMTP_USER and SMTP_PASSWORD): \(detail)"))
+        }
         let refused = (500...599).contains(response)
         return .failure(MailDeliveryError(permanent: refused, code: response == 0 ? nil : response, reply: detail))
     }
