@@ -11,7 +11,7 @@ let dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
 ]
@@ -39,6 +39,12 @@ let shared: [Target] = [
         path: "Shared/CCurl",
         pkgConfig: "libcurl",
         providers: [.apt(["libcurl4-openssl-dev"])]
+    ),
+    .systemLibrary(
+        name: "CArgon2",
+        path: "Shared/CArgon2",
+        pkgConfig: "libargon2",
+        providers: [.apt(["libargon2-dev"])]
     ),
     .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: swiftSettings),
     .target(name: "Envelope", path: "Shared/Envelope", swiftSettings: swiftSettings),
@@ -119,6 +125,13 @@ let services: [Target] = [
         path: "Services/PdfEmail/App",
         swiftSettings: swiftSettings
     ),
+    // Accounts, sessions and tokens (issue 5, in progress: password hashing so far).
+    .target(
+        name: "AuthService",
+        dependencies: ["CArgon2", .product(name: "NIOPosix", package: "swift-nio")],
+        path: "Services/Auth",
+        swiftSettings: swiftSettings
+    ),
     .executableTarget(
         name: "Gateway",
         dependencies: ["GatewayService", "Bus", "ServiceSupport"],
@@ -179,6 +192,7 @@ let executables: [Target] = [
 let tests: [Target] = [
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
+    .testTarget(name: "AuthTests", dependencies: ["AuthService"], swiftSettings: swiftSettings),
     .testTarget(
         name: "PdfEmailTests",
         dependencies: [

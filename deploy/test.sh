@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
     python3 python3-zmq `# Debian's Python, for the Majordomo interop peers (Tests/Interop)` \
     python3-venv `# a private environment for the PyPI test tools below` \
     libcurl4-openssl-dev python3-aiosmtpd openssl `# SMTP through libcurl, a real SMTP server to test it, test certificates` \
+    libargon2-dev `# Argon2id password hashing (the auth service)` \
     postgresql acl `# the tests' private cluster (deploy/postgres.sh)`
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
 
