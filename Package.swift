@@ -14,6 +14,7 @@ let dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
 ]
 
 let log = Target.Dependency.product(name: "Logging", package: "swift-log")
@@ -78,6 +79,16 @@ let shared: [Target] = [
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         path: "Shared/PostgresSupport",
+        swiftSettings: swiftSettings
+    ),
+    // Access tokens: ES256 JWTs the auth service signs and the gateway verifies from the JWKS.
+    .target(
+        name: "AccessTokens",
+        dependencies: [
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        path: "Shared/AccessTokens",
         swiftSettings: swiftSettings
     ),
     .target(
@@ -192,7 +203,11 @@ let executables: [Target] = [
 let tests: [Target] = [
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
-    .testTarget(name: "AuthTests", dependencies: ["AuthService"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "AuthTests",
+        dependencies: ["AuthService", "AccessTokens", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")],
+        swiftSettings: swiftSettings
+    ),
     .testTarget(
         name: "PdfEmailTests",
         dependencies: [

@@ -1,0 +1,35 @@
+import Foundation
+import JWTKit
+
+/// The claims of a Melon access token: an ES256 JWT of at most 15 minutes that the auth service
+/// signs and the gateway verifies on its own.
+public struct AccessTokenClaims: JWTPayload, Equatable {
+    /// The account id.
+    public var sub: SubjectClaim
+    /// The session (refresh-token family) the token belongs to; logout ends it.
+    public var sid: String
+    /// The university whose closed network the account belongs to, if any.
+    public var univ: String?
+    public var roles: [String]
+    public var aud: AudienceClaim
+    public var iss: IssuerClaim
+    public var iat: IssuedAtClaim
+    public var exp: ExpirationClaim
+
+    public init(subject: String, session: String, university: String?, roles: [String], audience: String, issuer: String,
+                issuedAt: Date, expiresAt: Date) {
+        sub = SubjectClaim(value: subject)
+        sid = session
+        univ = university
+        self.roles = roles
+        aud = AudienceClaim(value: [audience])
+        iss = IssuerClaim(value: issuer)
+        iat = IssuedAtClaim(value: issuedAt)
+        exp = ExpirationClaim(value: expiresAt)
+    }
+
+    /// JWTKit calls this after the signature checked out: the token must not have expired.
+    public func verify(using _: some JWTAlgorithm) throws {
+        try exp.verifyNotExpired()
+    }
+}
