@@ -109,7 +109,8 @@ let services: [Target] = [
     .target(
         name: "GatewayService",
         dependencies: [
-            "Bus", "Envelope", "ServiceSupport", log, metrics,
+            "AccessTokens", "Bus", "Contracts", "Envelope", "ServiceSupport", log, metrics,
+            .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
         ],
@@ -136,11 +137,24 @@ let services: [Target] = [
         path: "Services/PdfEmail/App",
         swiftSettings: swiftSettings
     ),
-    // Accounts, sessions and tokens (issue 5, in progress: password hashing so far).
+    // Accounts, email verification, sessions and the access-token keys.
     .target(
         name: "AuthService",
-        dependencies: ["CArgon2", .product(name: "NIOPosix", package: "swift-nio")],
+        dependencies: [
+            "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, lifecycle,
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
         path: "Services/Auth",
+        exclude: ["App"],
+        resources: [.copy("Migrations"), .copy("Data")],
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+        name: "Auth",
+        dependencies: ["AuthService", "Bus", "PostgresSupport", "ServiceSupport"],
+        path: "Services/Auth/App",
         swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -152,7 +166,7 @@ let services: [Target] = [
     // Everything in one process: the local default (deploy/run.sh) and small installs.
     .executableTarget(
         name: "Melon",
-        dependencies: ["GatewayService", "PdfEmailService", "Bus", "PostgresSupport", "ServiceSupport"],
+        dependencies: ["GatewayService", "PdfEmailService", "AuthService", "Bus", "PostgresSupport", "ServiceSupport"],
         path: "Services/Melon",
         swiftSettings: swiftSettings
     ),
@@ -227,15 +241,19 @@ let tests: [Target] = [
     .testTarget(
         name: "ContractTests",
         dependencies: [
-            "Bus", "Contracts", "Envelope", "PdfEmailService", "PostgresSupport", "TestSupport",
+            "AuthService", "Bus", "Contracts", "Envelope", "PdfEmailService", "PostgresSupport", "TestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ],
         resources: [.copy("Examples")],
         swiftSettings: swiftSettings
     ),
     .testTarget(
         name: "IntegrationTests",
-        dependencies: ["Bus", "Contracts", "Envelope", "GatewayService", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle],
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "GatewayService", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle,
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
         swiftSettings: swiftSettings
     ),
 ]
@@ -250,6 +268,7 @@ let package = Package(
         .executable(name: "gateway", targets: ["Gateway"]),
         .executable(name: "melon", targets: ["Melon"]),
         .executable(name: "pdf-email", targets: ["PdfEmail"]),
+        .executable(name: "auth", targets: ["Auth"]),
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
         .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),

@@ -26,6 +26,10 @@ export HTTP_PORT=${HTTP_PORT:-8080}
 export LOG_FORMAT=${LOG_FORMAT:-text}
 # Outgoing mail lands in this folder as .eml files unless SMTP_URL names a server.
 export MAIL_SPOOL_DIR=${MAIL_SPOOL_DIR:-$PWD/$data/mail}
+# The key that seals the token-signing keys: made once, kept beside the cluster (readable by root only).
+kek_file=$data/auth-key-encryption-key
+[ -s "$kek_file" ] || (umask 077 && head -c 32 /dev/urandom | base64 > "$kek_file")
+export AUTH_KEY_ENCRYPTION_KEY=${AUTH_KEY_ENCRYPTION_KEY:-$(cat "$kek_file")}
 mail="written to $MAIL_SPOOL_DIR as .eml files"
 [ -z "${SMTP_URL:-}" ] || mail="sent over SMTP (SMTP_URL)"
 
@@ -34,6 +38,9 @@ cat <<MESSAGE
 Melon is starting: http://127.0.0.1:$HTTP_PORT
   curl -s http://127.0.0.1:$HTTP_PORT/readyz
   curl -s http://127.0.0.1:$HTTP_PORT/openapi.json
+  curl -s http://127.0.0.1:$HTTP_PORT/v1/auth/register -H 'content-type: application/json' \
+    -d '{"email":"you@tcd.ie","password":"a long pass phrase","displayName":"You","username":"you"}'
+    (the verification code arrives as an .eml file in the mail folder below)
 PostgreSQL: .data/postgres (127.0.0.1:$pg_port).
 Mail: $mail. Ctrl-C stops everything.
 

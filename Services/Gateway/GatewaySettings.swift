@@ -1,4 +1,6 @@
+import Bus
 import Foundation
+import Logging
 import ServiceSupport
 
 extension Setting {
@@ -16,11 +18,16 @@ extension Setting {
     /// Everything the `gateway` process reads.
     public static let gatewaySettings: [Setting] = [
         .brokerEndpoint, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
-        .requestMaxDeadline, .corsAllowedOrigins,
+        .requestMaxDeadline, .corsAllowedOrigins, .authIssuer, .authAudience,
     ]
 }
 
 extension ProcessSettings {
+    /// Verifies access tokens against the auth service's keys, fetched over `bus`.
+    public func tokenAuthenticator(bus: BusClient, logger: Logger) throws -> JWKSAuthenticator {
+        JWKSAuthenticator(bus: bus, audience: try requiredString(.authAudience), issuer: try requiredString(.authIssuer), logger: logger)
+    }
+
     /// The gateway's configuration from its settings.
     public func gatewayConfiguration() throws -> GatewayConfiguration {
         GatewayConfiguration(

@@ -1,3 +1,4 @@
+import AuthService
 import Bus
 import GatewayService
 import PdfEmailService
@@ -11,7 +12,7 @@ import ServiceSupport
 struct MelonApp {
     static func main() async throws {
         var settings: [Setting] = []
-        for setting in Setting.brokerSettings + Setting.gatewaySettings + [.workers, .gracePeriod] + Setting.pdfEmailSettings
+        for setting in Setting.brokerSettings + Setting.gatewaySettings + [.workers, .gracePeriod] + Setting.pdfEmailSettings + Setting.authSettings
         where setting != .healthPort && setting != .healthHost && !settings.contains(setting) {
             settings.append(setting)
         }
@@ -30,11 +31,21 @@ struct MelonApp {
                     logger: logger),
                 logger: logger)
         }
+        // The auth service's own client (its outbox and calls), as when it runs as its own process.
+        let authBus = require { try BusClient(configuration: process.clientConfiguration(), logger: logger) }
+        let auth = require {
+            try AuthWorker(
+                configuration: process.authConfiguration(), worker: worker,
+                database: Database(
+                    url: DatabaseURL(process.databaseURL(service: "auth")), schema: AuthWorker.schema, maximumConnections: 4, logger: logger),
+                bus: authBus, logger: logger)
+        }
         let gateway = buildApplication(
             configuration: require(process.gatewayConfiguration),
-            routes: GatewayRoutes.all, bus: bus,
-            readinessChecks: pdfEmail.readiness.map { ("pdf-email.\($0.name)", $0.check) }, logger: logger)
+            routes: GatewayRoutes.all, bus: bus, authenticator: require { try process.tokenAuthenticator(bus: bus, logger: logger) },
+            readinessChecks: pdfEmail.readiness.map { ("pdf-email.\($0.name)", $0.check) } + auth.readiness.map { ("auth.\($0.name)", $0.check) },
+            logger: logger)
         // Each product service joins this list as it arrives (see ARCHITECTURE.md), after the broker.
-        try await ProcessBootstrap.run([broker] + require(pdfEmail.services) + [gateway], logger: logger)
+        try await ProcessBootstrap.run([broker] + require(pdfEmail.services) + [authBus] + require(auth.services) + [gateway], logger: logger)
     }
 }

@@ -48,7 +48,7 @@ public struct AccessTokenVerifier: Sendable {
     }
 
     /// The decoded JOSE header, or nil when the token is not three base64url parts.
-    static func header(of token: String) -> (alg: String?, kid: String?)? {
+    public static func header(of token: String) -> (alg: String?, kid: String?)? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let data = Data(base64URL: String(parts[0])),
               let header = try? JSONDecoder().decode(Header.self, from: data) else { return nil }

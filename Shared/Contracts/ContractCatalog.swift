@@ -6,5 +6,12 @@ public enum ContractCatalog {
         Echo.Message.Repeat.self,
         PdfEmail.Mail.Send.self,
         PdfEmail.Mail.Status.self,
+        Auth.Account.Register.self,
+        Auth.Email.Verify.self,
+        Auth.Email.Resend.self,
+        Auth.Session.Login.self,
+        Auth.Session.Refresh.self,
+        Auth.Session.Logout.self,
+        Auth.Keys.Jwks.self,
     ]
 }

@@ -65,3 +65,10 @@ extension Setting {
         help: "postgres://user:password@host:port/database[?sslmode=disable|prefer|require]; a service may override it with <SERVICE>_DATABASE_URL.",
         isSecret: true)
 }
+
+// MARK: - Access tokens (the auth service signs them, the gateway verifies them)
+
+extension Setting {
+    public static let authIssuer = Setting("auth.issuer", default: "urn:melon:auth", help: "`iss` of access tokens.")
+    public static let authAudience = Setting("auth.audience", default: "melon", help: "`aud` of access tokens.")
+}

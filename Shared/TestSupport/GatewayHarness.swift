@@ -9,8 +9,9 @@ import Synchronization
 /// Runs the gateway application in the test process on a free port.
 public enum GatewayHarness {
     /// The gateway over `routes` for a broker at `endpoint`, and where it will listen once running.
+    /// With `verifyTokens`, access tokens are verified against the auth service's keys (default settings).
     public static func gateway(
-        _ endpoint: String, routes: [BusRoute] = EchoRoutes.all,
+        _ endpoint: String, routes: [BusRoute] = EchoRoutes.all, verifyTokens: Bool = false,
         configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) throws -> (service: any Service, address: GatewayAddress) {
         Observability.bootstrapMetrics()
@@ -18,8 +19,12 @@ public enum GatewayHarness {
         configure(&configuration)
         let bus = try BusHarness.client(endpoint)
         let address = GatewayAddress()
+        let logger = BusHarness.logger("gateway")
+        let authenticator = verifyTokens
+            ? JWKSAuthenticator(bus: bus, audience: Setting.authAudience.defaultValue!, issuer: Setting.authIssuer.defaultValue!, logger: logger)
+            : nil
         let app = buildApplication(
-            configuration: configuration, routes: routes, bus: bus, logger: BusHarness.logger("gateway"),
+            configuration: configuration, routes: routes, bus: bus, authenticator: authenticator, logger: logger,
             onServerRunning: { port in address.set(port) })
         return (app, address)
     }

@@ -19,7 +19,9 @@ import TestSupport
                 for index in 0..<300 {
                     group.addTask {
                         let text = "message-\(index)"
-                        return (text, try await client.call(Repeat.self, .init(text: text, delayMilliseconds: index % 3)).text)
+                        // A generous deadline: this pins correlation, not speed, on a machine the parallel suite loads.
+                        return (text, try await client.call(
+                            Repeat.self, .init(text: text, delayMilliseconds: index % 3), options: CallOptions(timeout: .seconds(60))).text)
                     }
                 }
                 return try await group.reduce(into: [(String, String)]()) { $0.append($1) }

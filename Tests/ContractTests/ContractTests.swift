@@ -1,6 +1,8 @@
 import Bus
 import Contracts
 import Envelope
+import AuthService
+import Crypto
 import Foundation
 import PdfEmailService
 import PostgresNIO
@@ -31,6 +33,14 @@ import TestSupport
                     repository: MailPostgresRepository(database: database))
                 try await body(PdfEmailWorker.registry(handlers: handlers), database)
             }
+        case "auth":
+            let database = try TestDatabase.make()
+            try await BusHarness.with([database]) {
+                try await database.migrate(AuthWorker.migrations())
+                let configuration = AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256))
+                let keys = SigningKeys(database: database, configuration: configuration)
+                try await body(try AuthWorker.registry(configuration: configuration, database: database, keys: keys), database)
+            }
         default:
             Issue.record("no provider for \(service)")
         }
@@ -41,7 +51,70 @@ import TestSupport
         "pdf-email.mail.status.v1/queued": { try await givenMail($1, status: "queued", in: $0) },
         "pdf-email.mail.status.v1/sent": { try await givenMail($1, status: "sent", in: $0) },
         "pdf-email.mail.status.v1/failed": { try await givenMail($1, status: "failed", in: $0) },
+        "auth.account.register.v1/username-taken": { database, _ in
+            try await givenAccount(email: "taken@example.org", username: "taken", verified: true, in: database)
+        },
+        "auth.email.verify.v1/verified": { database, _ in
+            let account = try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", verified: false, in: database)
+            try await givenCode("482913", for: account, in: database)
+        },
+        "auth.session.login.v1/ok": { database, _ in
+            try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", password: "a long walk by the Liffey", verified: true, in: database)
+        },
+        "auth.session.refresh.v1/ok": { database, request in
+            guard case .string(let token)? = request["data"]?["refreshToken"] else { throw ContractStateError() }
+            try await givenSession(refreshToken: token, in: database)
+        },
+        "auth.session.logout.v1/this-session": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.session.logout.v1/all-sessions": { database, _ in try await givenSession(refreshToken: "t", in: database) },
     ]
+
+    static let exampleAccount = UUID(uuidString: "6f1c2b7e-0d4a-4c3e-9b8a-1e2f3a4b5c6d")!
+    static let exampleSession = UUID(uuidString: "0c5b7d1e-2f3a-4b5c-8d9e-0a1b2c3d4e5f")!
+
+    /// An account (the examples' id unless one exists already).
+    @discardableResult
+    static func givenAccount(email: String, username: String, password: String = "unused password", verified: Bool,
+                             in database: Database) async throws -> UUID {
+        let hash = try await PasswordHasher().hash(password)
+        try await database.transaction { connection in
+            try await connection.query(
+                """
+                INSERT INTO accounts (id, email, username, display_name, password_hash, verified_at)
+                VALUES (\(exampleAccount), \(email), \(username), 'Example', \(hash), CASE WHEN \(verified) THEN now() END)
+                """,
+                logger: database.logger)
+        }
+        return exampleAccount
+    }
+
+    /// A live verification code (its hash, as the service stores it).
+    static func givenCode(_ code: String, for account: UUID, in database: Database) async throws {
+        let id = UUID()
+        let hash = Data(SHA256.hash(data: Data("\(id.uuidString.lowercased()):\(code)".utf8)))
+        try await database.transaction { connection in
+            try await connection.query(
+                """
+                INSERT INTO email_codes (id, account_id, purpose, code_hash, expires_at)
+                VALUES (\(id), \(account), 'verify-email', \(hash), now() + interval '10 minutes')
+                """,
+                logger: database.logger)
+        }
+    }
+
+    /// The example account's session, with `refreshToken` live in it.
+    static func givenSession(refreshToken: String, in database: Database) async throws {
+        try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", verified: true, in: database)
+        try await database.transaction { connection in
+            try await connection.query("INSERT INTO sessions (id, account_id) VALUES (\(exampleSession), \(exampleAccount))", logger: database.logger)
+            try await connection.query(
+                """
+                INSERT INTO refresh_tokens (token_hash, session_id, expires_at)
+                VALUES (\(Data(SHA256.hash(data: Data(refreshToken.utf8)))), \(exampleSession), now() + interval '1 day')
+                """,
+                logger: database.logger)
+        }
+    }
 
     /// A mail with the request's `data.id`, in `status`.
     static func givenMail(_ request: JSONValue, status: String, in database: Database) async throws {

@@ -97,10 +97,11 @@ import TestSupport
     @Test func aSlowOperationGets504AtTheRequestDeadline() async throws {
         try await withStack { http in
             let started = ContinuousClock.now
-            let reply = try await http.post("/v1/echo", json: #"{"text":"x","delayMilliseconds":3000}"#, headers: ["X-Request-Timeout-Ms": "300"])
+            // A handler far slower than the deadline, so that a loaded machine cannot blur the two.
+            let reply = try await http.post("/v1/echo", json: #"{"text":"x","delayMilliseconds":8000}"#, headers: ["X-Request-Timeout-Ms": "300"])
             #expect(reply.status == 504)
             #expect(reply.json?["code"] == "deadline_exceeded")
-            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(ContinuousClock.now - started < .seconds(5), "answered at the deadline, not when the handler finished")
             let badTimeout = try await http.post("/v1/echo", json: #"{"text":"x"}"#, headers: ["X-Request-Timeout-Ms": "0"])
             #expect(badTimeout.json?["fields"] == [["field": "X-Request-Timeout-Ms", "message": "must be a whole number of milliseconds from 100 to 60000"]])
         }
@@ -112,7 +113,7 @@ import TestSupport
             let reply = try await http.post("/v1/echo", json: #"{"text":"x"}"#)
             #expect(reply.status == 503)
             #expect(reply.header("retry-after") == "1")
-            #expect(ContinuousClock.now - started < .seconds(1), "answered from the MMI lookup, not the 10 s deadline")
+            #expect(ContinuousClock.now - started < .seconds(5), "answered from the MMI lookup, not at the 10 s deadline")
         }
     }
 

@@ -11,7 +11,8 @@ struct GatewayApp {
             settings: Setting.gatewaySettings)
         let configuration = ProcessBootstrap.require(settings.gatewayConfiguration, process: "gateway")
         let bus = ProcessBootstrap.require({ try BusClient(configuration: settings.clientConfiguration(), logger: logger) }, process: "gateway")
-        let app = buildApplication(configuration: configuration, routes: GatewayRoutes.all, bus: bus, logger: logger)
+        let authenticator = ProcessBootstrap.require({ try settings.tokenAuthenticator(bus: bus, logger: logger) }, process: "gateway")
+        let app = buildApplication(configuration: configuration, routes: GatewayRoutes.all, bus: bus, authenticator: authenticator, logger: logger)
         try await ProcessBootstrap.run([app], logger: logger)
     }
 }

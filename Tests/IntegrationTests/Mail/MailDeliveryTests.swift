@@ -7,6 +7,7 @@ import TestSupport
 
 /// The pdf-email service end to end: requests over the bus to `pdf-email` processes, mail over SMTP
 /// to a real server (aiosmtpd), read back with Python's email package.
+extension ServiceStackTests {
 @Suite struct MailDeliveryTests {
     static let awkwardName = "Ana <O'Brien> & \"Co\""
 
@@ -180,4 +181,5 @@ import TestSupport
             #expect(service.output.contains(spool.path), "the log says where the spool is")
         }
     }
+}
 }

@@ -6,6 +6,7 @@ import Testing
 import TestSupport
 
 /// What pdf-email refuses, and how it answers repeats: over the bus to a running `pdf-email`.
+extension ServiceStackTests {
 @Suite struct MailRequestTests {
     /// The `invalid` error `body` throws, or nil.
     private func refusal(_ body: () async throws(OperationError) -> Void) async -> OperationError? {
@@ -82,4 +83,5 @@ import TestSupport
         }
         _ = service
     }
+}
 }

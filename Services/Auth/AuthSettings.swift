@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+import ServiceSupport
+
+/// What the auth service is configured with.
+public struct AuthConfiguration: Sendable {
+    /// Seals the token-signing keys at rest (AES-256-GCM); from AUTH_KEY_ENCRYPTION_KEY.
+    public var keyEncryptionKey: SymmetricKey
+    public var issuer: String
+    public var audience: String
+    /// At most 15 minutes.
+    public var accessTokenLifetime: Duration
+    public var refreshTokenLifetime: Duration
+    /// A refresh token used again within this time after its first use is a concurrent refresh, not theft.
+    public var refreshGrace: Duration
+    /// A signing key signs for this long; then a new one takes over.
+    public var keyRotation: Duration
+    /// Verification codes are valid this long.
+    public var codeLifetime: Duration = .seconds(600)
+    /// Wrong guesses a code survives.
+    public var codeAttempts = 5
+    /// The least time between two codes mailed to one account.
+    public var codeResendInterval: Duration = .seconds(60)
+
+    public init(keyEncryptionKey: SymmetricKey, issuer: String = "urn:melon:auth", audience: String = "melon",
+                accessTokenLifetime: Duration = .seconds(900), refreshTokenLifetime: Duration = .seconds(30 * 86_400),
+                refreshGrace: Duration = .seconds(10), keyRotation: Duration = .seconds(30 * 86_400)) {
+        self.keyEncryptionKey = keyEncryptionKey
+        self.issuer = issuer
+        self.audience = audience
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.refreshGrace = refreshGrace
+        self.keyRotation = keyRotation
+    }
+}
+
+extension Setting {
+    public static let authKeyEncryptionKey = Setting(
+        "auth.key.encryption.key", default: nil,
+        help: "32 random bytes in base64 (openssl rand -base64 32): seals the token-signing keys in the database.", isSecret: true)
+    public static let authAccessTokenLifetime = Setting(
+        "auth.access.token.lifetime", default: "900000", help: "Milliseconds an access token is valid (at most 15 minutes).")
+    public static let authRefreshTokenLifetime = Setting(
+        "auth.refresh.token.lifetime", default: "2592000000", help: "Milliseconds a refresh token is valid (30 days).")
+    public static let authRefreshGrace = Setting(
+        "auth.refresh.grace", default: "10000", help: "Milliseconds in which a second use of a refresh token counts as a concurrent refresh.")
+    public static let authKeyRotation = Setting(
+        "auth.key.rotation", default: "2592000000", help: "Milliseconds a signing key signs before a new one takes over (30 days).")
+
+    public static let authSettings: [Setting] = [
+        .databaseURL, .databaseURL(service: "auth"), .authKeyEncryptionKey, .authIssuer, .authAudience,
+        .authAccessTokenLifetime, .authRefreshTokenLifetime, .authRefreshGrace, .authKeyRotation,
+    ]
+}
+
+extension ProcessSettings {
+    public func authConfiguration() throws -> AuthConfiguration {
+        let text = try requiredString(.authKeyEncryptionKey)
+        guard let bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32 else {
+            throw InvalidValue(setting: .authKeyEncryptionKey, value: text, expected: "32 bytes in base64 (openssl rand -base64 32)")
+        }
+        return AuthConfiguration(
+            keyEncryptionKey: SymmetricKey(data: bytes), issuer: try requiredString(.authIssuer), audience: try requiredString(.authAudience),
+            accessTokenLifetime: try milliseconds(.authAccessTokenLifetime, in: 1_000...900_000),
+            refreshTokenLifetime: try milliseconds(.authRefreshTokenLifetime, in: 60_000...(365 * 86_400_000)),
+            refreshGrace: try milliseconds(.authRefreshGrace, in: 0...60_000),
+            keyRotation: try milliseconds(.authKeyRotation, in: 60_000...(365 * 86_400_000)))
+    }
+}

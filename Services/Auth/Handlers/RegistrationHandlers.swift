@@ -1,0 +1,128 @@
+import Bus
+import Contracts
+import Crypto
+import Envelope
+import Foundation
+import PostgresNIO
+import PostgresSupport
+
+/// `auth.account.register.v1`, `auth.email.verify.v1` and `auth.email.resend.v1`.
+struct RegistrationHandlers: Sendable {
+    let database: Database
+    let accounts: AccountPostgresRepository
+    let hasher: PasswordHasher
+    let policy: PasswordPolicy
+    let configuration: AuthConfiguration
+
+    static let codeProblem = "the code is wrong or has expired; ask for a new one if needed"
+
+    @Sendable
+    func register(_ request: Auth.Account.Register.Request, _ context: RequestContext) async throws -> Auth.Account.Register.Response {
+        let email = request.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let username = request.username.lowercased()
+        let displayName = request.displayName.trimmingCharacters(in: .whitespaces)
+        var validation = Validation()
+        if let problem = EmailAddress.problem(email) { validation.fail("data.email", problem) }
+        if let problem = policy.problem(request.password) { validation.fail("data.password", problem) }
+        validation.check(
+            (1...80).contains(displayName.count) && !displayName.unicodeScalars.contains { $0.properties.generalCategory == .control },
+            "data.displayName", "must be 1 to 80 characters without control characters")
+        validation.check(
+            username.wholeMatch(of: /[a-z][a-z0-9_.]{2,29}/) != nil, "data.username",
+            "must be 3 to 30 letters, digits, _ or ., starting with a letter")
+        try validation.finish()
+
+        let passwordHash = try await hasher.hash(request.password)
+        let domain = String(email[email.index(after: email.lastIndex(of: "@")!)...])
+        let codec = EnvelopeCodec()
+        let reply = try await database.transaction { connection in
+            try await database.idempotent(
+                key: context.attributes.idempotencyKey ?? context.attributes.id, request: try Self.fingerprint(request), on: connection
+            ) {
+                let university = try await accounts.university(forDomain: domain, on: connection)
+                let response = Auth.Account.Register.Response(status: "verification_sent", email: email, university: university)
+                let existing = try await accounts.account(email: email, on: connection, lock: true)
+                if let existing, existing.verified {
+                    // The address has an account already: same answer, and its owner hears about it.
+                    try await database.enqueue(PdfEmail.Mail.Send.self, .init(to: [email], template: .init(name: "generic-notice", variables: [
+                        "title": "Someone tried to create a Melon account with your address",
+                        "message": "Your address already has a Melon account. If this was you, log in or reset your password; if not, you need not do anything.",
+                    ])), on: connection, idempotencyKey: "register-notice-\(context.attributes.id)")
+                    return try codec.encode(response)
+                }
+                if try await accounts.isUsernameTaken(username, except: existing?.id, on: connection) {
+                    throw OperationError(.conflict, "data.username: this username is taken", fields: [.init(field: "data.username", message: "is taken")])
+                }
+                let id = existing?.id ?? UUID()
+                try await accounts.save(
+                    id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash,
+                    universityID: university?.id, on: connection)
+                if (existing?.lastCodeAge ?? .infinity) >= Double(configuration.codeResendInterval.milliseconds) / 1000 {
+                    try await mailCode(to: email, name: displayName, account: id, on: connection)
+                }
+                return try codec.encode(response)
+            }
+        }
+        return try codec.decode(Auth.Account.Register.Response.self, from: reply)
+    }
+
+    @Sendable
+    func verify(_ request: Auth.Email.Verify.Request, _ context: RequestContext) async throws -> Auth.Email.Verify.Response {
+        guard request.code.wholeMatch(of: /[0-9]{6}/) != nil else { throw OperationError.invalid(field: "data.code", "must be the 6 digits from the mail") }
+        let email = request.email.trimmingCharacters(in: .whitespaces).lowercased()
+        enum Outcome { case verified, wrong(String) }
+        // A wrong guess is counted in a transaction that commits; the refusal comes after it.
+        let outcome: Outcome = try await database.transaction { connection in
+            guard let account = try await accounts.account(email: email, on: connection, lock: true) else { return .wrong(Self.codeProblem) }
+            if account.verified { return .verified }
+            guard let code = try await accounts.liveCode(for: account.id, purpose: "verify-email", on: connection), !code.expired else {
+                return .wrong(Self.codeProblem)
+            }
+            guard code.attempts < configuration.codeAttempts else { return .wrong("too many wrong attempts; ask for a new code") }
+            guard Self.constantTimeEqual(AccountPostgresRepository.hash(request.code, id: code.id), code.hash) else {
+                try await accounts.countFailedAttempt(code.id, on: connection)
+                return .wrong(Self.codeProblem)
+            }
+            try await accounts.markVerified(account.id, code: code.id, on: connection)
+            return .verified
+        }
+        switch outcome {
+        case .verified: return .init(verified: true)
+        case .wrong(let message): throw OperationError.invalid(field: "data.code", message)
+        }
+    }
+
+    @Sendable
+    func resend(_ request: Auth.Email.Resend.Request, _ context: RequestContext) async throws -> Auth.Email.Resend.Response {
+        let email = request.email.trimmingCharacters(in: .whitespaces).lowercased()
+        if let problem = EmailAddress.problem(email) { throw OperationError.invalid(field: "data.email", problem) }
+        // The same answer whether or not the address has an account waiting, and within the minute.
+        try await database.transaction { connection in
+            guard let account = try await accounts.account(email: email, on: connection, lock: true), !account.verified,
+                  (account.lastCodeAge ?? .infinity) >= Double(configuration.codeResendInterval.milliseconds) / 1000
+            else { return }
+            try await mailCode(to: email, name: account.displayName, account: account.id, on: connection)
+        }
+        return .init(status: "verification_sent")
+    }
+
+    /// A new verification code, mailed through pdf-email via the outbox (sent once this commits).
+    private func mailCode(to email: String, name: String, account: UUID, on connection: PostgresConnection) async throws {
+        let code = try await accounts.newCode(for: account, purpose: "verify-email", lifetime: configuration.codeLifetime, on: connection)
+        let minutes = String(configuration.codeLifetime.milliseconds / 60_000)
+        try await database.enqueue(
+            PdfEmail.Mail.Send.self,
+            .init(to: [email], template: .init(name: "verification-code", variables: ["name": name, "code": code.code, "minutes": minutes])),
+            on: connection, idempotencyKey: "code-\(code.id.uuidString.lowercased())")
+    }
+
+    /// The request as the idempotency record keeps it: the password only as a hash of itself.
+    static func fingerprint(_ request: Auth.Account.Register.Request) throws -> [UInt8] {
+        Array("\(request.email)\n\(request.username)\n\(request.displayName)\n".utf8) + Array(SHA256.hash(data: Data(request.password.utf8)))
+    }
+
+    static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,113 @@
+import AccessTokens
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import PostgresNIO
+import PostgresSupport
+
+/// `auth.session.login.v1`, `auth.session.refresh.v1`, `auth.session.logout.v1` and `auth.keys.jwks.v1`.
+struct SessionHandlers: Sendable {
+    let database: Database
+    let accounts: AccountPostgresRepository
+    let sessions: SessionPostgresRepository
+    let hasher: PasswordHasher
+    let keys: SigningKeys
+    let configuration: AuthConfiguration
+    /// Verified against when the email is unknown, so both cases take as long.
+    let decoyHash: String
+
+    static let wrongCredentials = OperationError(.unauthenticated, "the email or password is wrong")
+    static let badRefreshToken = OperationError(.unauthenticated, "the refresh token is not valid; log in again")
+
+    @Sendable
+    func login(_ request: Auth.Session.Login.Request, _ context: RequestContext) async throws -> Auth.Tokens {
+        let email = request.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let account = try await database.transaction { try await accounts.account(email: email, on: $0) }
+        guard let account else {
+            _ = try await hasher.verify(request.password, against: decoyHash)
+            throw Self.wrongCredentials
+        }
+        guard try await hasher.verify(request.password, against: account.passwordHash) else { throw Self.wrongCredentials }
+        guard account.verified else { throw OperationError(.forbidden, "confirm your email address with the code we sent first") }
+        let rehashed = hasher.needsRehash(account.passwordHash) ? try await hasher.hash(request.password) : nil
+        let (session, refresh) = try await database.transaction { connection in
+            if let rehashed { try await accounts.updatePasswordHash(account.id, to: rehashed, on: connection) }
+            let session = try await sessions.startSession(for: account.id, on: connection)
+            return (session, try await sessions.issueToken(session: session, parent: nil, lifetime: configuration.refreshTokenLifetime, on: connection))
+        }
+        context.logger.info("login", metadata: ["account": "\(account.id)", "session": "\(session)"])
+        return try await tokens(account: account.id, university: account.universityID, roles: account.roles, session: session, refresh: refresh)
+    }
+
+    @Sendable
+    func refresh(_ request: Auth.Session.Refresh.Request, _ context: RequestContext) async throws -> Auth.Tokens {
+        enum Outcome { case issued(account: UUID, session: UUID, refresh: String, university: String?, roles: [String]), refused, reused(UUID) }
+        let grace = Double(configuration.refreshGrace.milliseconds) / 1000
+        let outcome: Outcome = try await database.transaction { connection in
+            guard let token = try await sessions.presented(request.refreshToken, on: connection), !token.sessionRevoked, !token.expired,
+                  let facts = try await accounts.tokenFacts(of: token.account, on: connection)
+            else { return .refused }
+            if let usedAgo = token.usedAgo {
+                // Used before: a concurrent refresh if it was moments ago and its rotation is still the
+                // latest; otherwise someone replays a stolen token, and the whole session ends.
+                guard usedAgo <= grace, !token.childUsed else {
+                    _ = try await sessions.revoke(session: token.session, reason: "refresh token reused", on: connection)
+                    return .reused(token.session)
+                }
+            } else {
+                try await sessions.markUsed(token.hash, on: connection)
+            }
+            let refresh = try await sessions.issueToken(
+                session: token.session, parent: token.hash, lifetime: configuration.refreshTokenLifetime, on: connection)
+            return .issued(account: token.account, session: token.session, refresh: refresh, university: facts.university, roles: facts.roles)
+        }
+        switch outcome {
+        case .issued(let account, let session, let refresh, let university, let roles):
+            return try await tokens(account: account, university: university, roles: roles, session: session, refresh: refresh)
+        case .refused:
+            throw Self.badRefreshToken
+        case .reused(let session):
+            context.logger.warning("a used refresh token came back: its session is ended", metadata: ["session": "\(session)"])
+            throw Self.badRefreshToken
+        }
+    }
+
+    @Sendable
+    func logout(_ request: Auth.Session.Logout.Request, _ context: RequestContext) async throws -> Auth.Session.Logout.Response {
+        guard let caller = context.attributes.authID.flatMap(UUID.init(uuidString:)),
+              let session = Self.claim("sid", in: context.attributes.authClaims).flatMap(UUID.init(uuidString:))
+        else { throw OperationError(.unauthenticated, "logging out needs a signed-in caller") }
+        let ended = try await database.transaction { connection in
+            request.all == true
+                ? try await sessions.revoke(account: caller, reason: "logout everywhere", on: connection)
+                : try await sessions.revoke(session: session, reason: "logout", on: connection)
+        }
+        return .init(ended: ended)
+    }
+
+    @Sendable
+    func jwks(_ request: Empty, _ context: RequestContext) async throws -> Auth.Keys.Jwks.Response {
+        let keys = try await keys.published()
+        return .init(keys: try keys.map { key in
+            let jwk = try key.jwk()
+            return .init(kid: key.kid, x: jwk.x ?? "", y: jwk.y ?? "")
+        })
+    }
+
+    private func tokens(account: UUID, university: String?, roles: [String], session: UUID, refresh: String) async throws -> Auth.Tokens {
+        let now = Date()
+        let claims = AccessTokenClaims(
+            subject: account.uuidString.lowercased(), session: session.uuidString.lowercased(), university: university, roles: roles,
+            audience: configuration.audience, issuer: configuration.issuer, issuedAt: now,
+            expiresAt: now.addingTimeInterval(Double(configuration.accessTokenLifetime.milliseconds) / 1000))
+        let access = try await keys.signer().sign(claims)
+        return Auth.Tokens(accessToken: access, refreshToken: refresh, expiresIn: Int(configuration.accessTokenLifetime.milliseconds / 1000))
+    }
+
+    /// A string claim from the gateway's `authclaims` JSON.
+    static func claim(_ name: String, in claims: String?) -> String? {
+        guard let data = claims?.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object[name] as? String
+    }
+}

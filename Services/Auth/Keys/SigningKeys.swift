@@ -1,0 +1,109 @@
+import AccessTokens
+import Crypto
+import Foundation
+import Logging
+import PostgresNIO
+import PostgresSupport
+
+/// The access-token signing keys: kept in `signing_keys` sealed with the key-encryption key, made at
+/// first start, rotated after `keyRotation`. A retired key stays published (JWKS) until the last
+/// token it signed has expired. Every instance caches them for a minute.
+public actor SigningKeys {
+    private let database: Database
+    private let configuration: AuthConfiguration
+    private var cached: (current: SigningKey, published: [SigningKey], signer: AccessTokenSigner, loaded: ContinuousClock.Instant)?
+    static let cacheLifetime: Duration = .seconds(60)
+
+    public init(database: Database, configuration: AuthConfiguration) {
+        self.database = database
+        self.configuration = configuration
+    }
+
+    /// The signer of new tokens.
+    public func signer() async throws -> AccessTokenSigner {
+        try await load().signer
+    }
+
+    /// The keys whose tokens may still be valid, newest first.
+    public func published() async throws -> [SigningKey] {
+        try await load().published
+    }
+
+    private func load() async throws -> (current: SigningKey, published: [SigningKey], signer: AccessTokenSigner, loaded: ContinuousClock.Instant) {
+        if let cached, cached.loaded.duration(to: .now) < Self.cacheLifetime { return cached }
+        var keys = try await read()
+        if keys.first?.isCurrent != true || keys.first!.age > configuration.keyRotation {
+            try await rotate()
+            keys = try await read()
+        }
+        guard let current = keys.first(where: \.isCurrent)?.key else { throw KeyProblem(description: "no current signing key after rotation") }
+        let fresh = (current, keys.map(\.key), try await AccessTokenSigner(current: current), ContinuousClock.now)
+        cached = fresh
+        return fresh
+    }
+
+    private struct Stored: Sendable {
+        let key: SigningKey
+        let isCurrent: Bool
+        let age: Duration
+    }
+
+    struct KeyProblem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    nonisolated private func read() async throws -> [Stored] {
+        let lifetimeSeconds = Double(configuration.accessTokenLifetime.milliseconds) / 1000
+        let kek = configuration.keyEncryptionKey
+        return try await database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT kid, sealed_private_key, retired_at IS NULL, (extract(epoch FROM now() - created_at) * 1000)::bigint
+                FROM signing_keys
+                WHERE retired_at IS NULL OR retired_at > now() - make_interval(secs => \(lifetimeSeconds))
+                ORDER BY (retired_at IS NULL) DESC, created_at DESC
+                """,
+                logger: database.logger)
+            var keys: [Stored] = []
+            for try await (kid, sealed, current, ageMilliseconds) in rows.decode((String, Data, Bool, Int64).self) {
+                keys.append(Stored(key: try Self.open(sealed, kid: kid, with: kek), isCurrent: current, age: .milliseconds(ageMilliseconds)))
+            }
+            return keys
+        }
+    }
+
+    /// Retires the current key (if any) and makes a new one; instances racing here take turns.
+    nonisolated private func rotate() async throws {
+        let rotationSeconds = Double(configuration.keyRotation.milliseconds) / 1000
+        let kek = configuration.keyEncryptionKey
+        try await database.transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext('melon.auth.signing-keys'))", logger: database.logger)
+            let fresh = try await connection.query(
+                "SELECT 1 FROM signing_keys WHERE retired_at IS NULL AND created_at > now() - make_interval(secs => \(rotationSeconds))",
+                logger: database.logger)
+            for try await _ in fresh { return }  // another instance rotated first
+            try await connection.query("UPDATE signing_keys SET retired_at = now() WHERE retired_at IS NULL", logger: database.logger)
+            let key = SigningKey.generate()
+            try await connection.query(
+                "INSERT INTO signing_keys (kid, sealed_private_key) VALUES (\(key.kid), \(try Self.seal(key, with: kek)))",
+                logger: database.logger)
+            database.logger.notice("new access-token signing key", metadata: ["kid": "\(key.kid)"])
+        }
+    }
+
+    static func seal(_ key: SigningKey, with kek: SymmetricKey) throws -> Data {
+        guard let combined = try AES.GCM.seal(key.privateKey.rawRepresentation, using: kek, authenticating: Data(key.kid.utf8)).combined else {
+            throw KeyProblem(description: "AES-GCM gave no combined box")
+        }
+        return combined
+    }
+
+    static func open(_ sealed: Data, kid: String, with kek: SymmetricKey) throws -> SigningKey {
+        do {
+            let raw = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: kek, authenticating: Data(kid.utf8))
+            return SigningKey(kid: kid, privateKey: try P256.Signing.PrivateKey(rawRepresentation: raw))
+        } catch {
+            throw KeyProblem(description: "signing key \(kid) does not open with AUTH_KEY_ENCRYPTION_KEY (a different key?)")
+        }
+    }
+}

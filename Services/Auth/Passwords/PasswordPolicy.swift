@@ -1,0 +1,27 @@
+import Foundation
+
+/// What a new password must be: 8 to 256 characters (NIST SP 800-63B §3.1.1.2), and not one of
+/// the commonly breached passwords in `Data/common-passwords.txt`.
+public struct PasswordPolicy: Sendable {
+    public let common: Set<String>
+
+    public init(common: Set<String>) {
+        self.common = common
+    }
+
+    /// The policy with the shipped list.
+    public static func bundled() throws -> PasswordPolicy {
+        let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt", subdirectory: "Data")
+            ?? Bundle.module.resourceURL!.appendingPathComponent("Data/common-passwords.txt")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return PasswordPolicy(common: Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.lowercased() }))
+    }
+
+    /// Why `password` is refused, or nil.
+    public func problem(_ password: String) -> String? {
+        let length = password.unicodeScalars.count
+        guard (8...256).contains(length) else { return "must be 8 to 256 characters" }
+        guard !common.contains(password.lowercased()) else { return "is one of the most commonly used passwords; choose another" }
+        return nil
+    }
+}

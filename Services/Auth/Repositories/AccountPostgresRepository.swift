@@ -1,0 +1,137 @@
+import Contracts
+import Crypto
+import Foundation
+import PostgresNIO
+import PostgresSupport
+
+/// Accounts, universities and mailed codes in the auth schema. Every method runs on the caller's
+/// connection, inside the caller's transaction.
+struct AccountPostgresRepository: Sendable {
+    let database: Database
+
+    struct Account: Sendable {
+        let id: UUID
+        let displayName: String
+        let passwordHash: String
+        let verified: Bool
+        let universityID: String?
+        let roles: [String]
+        /// Seconds since the newest verification code was made, nil when none was.
+        let lastCodeAge: Double?
+    }
+
+    func account(email: String, on connection: PostgresConnection, lock: Bool = false) async throws -> Account? {
+        let rows = try await connection.query(
+            """
+            SELECT a.id, a.display_name, a.password_hash, a.verified_at IS NOT NULL, a.university_id, a.roles,
+                (SELECT extract(epoch FROM now() - max(c.created_at))::float8 FROM email_codes c
+                 WHERE c.account_id = a.id AND c.purpose = 'verify-email')
+            FROM accounts a WHERE a.email = \(email) \(unescaped: lock ? "FOR UPDATE OF a" : "")
+            """,
+            logger: database.logger)
+        for try await (id, name, hash, verified, university, roles, age) in rows.decode((UUID, String, String, Bool, String?, [String], Double?).self) {
+            return Account(id: id, displayName: name, passwordHash: hash, verified: verified, universityID: university, roles: roles, lastCodeAge: age)
+        }
+        return nil
+    }
+
+    /// What an access token says about an account: its university and roles.
+    func tokenFacts(of account: UUID, on connection: PostgresConnection) async throws -> (university: String?, roles: [String])? {
+        let rows = try await connection.query(
+            "SELECT university_id, roles FROM accounts WHERE id = \(account)", logger: database.logger)
+        for try await (university, roles) in rows.decode((String?, [String]).self) { return (university, roles) }
+        return nil
+    }
+
+    /// The university whose email domains include `domain` or a parent of it.
+    func university(forDomain domain: String, on connection: PostgresConnection) async throws -> Auth.University? {
+        let rows = try await connection.query(
+            """
+            SELECT id, name, campus FROM universities
+            WHERE EXISTS (SELECT 1 FROM unnest(domains) AS d WHERE \(domain) = d OR right(\(domain), length(d) + 1) = '.' || d)
+            ORDER BY id LIMIT 1
+            """,
+            logger: database.logger)
+        for try await (id, name, campus) in rows.decode((String, String, String).self) {
+            return Auth.University(id: id, name: name, campus: campus)
+        }
+        return nil
+    }
+
+    func isUsernameTaken(_ username: String, except account: UUID?, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            "SELECT 1 FROM accounts WHERE username = \(username) AND id IS DISTINCT FROM \(account)", logger: database.logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
+    /// Creates the account, or replaces the details of an unverified one with this email.
+    func save(id: UUID, email: String, username: String, displayName: String, passwordHash: String, universityID: String?,
+              on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO accounts (id, email, username, display_name, password_hash, university_id)
+            VALUES (\(id), \(email), \(username), \(displayName), \(passwordHash), \(universityID))
+            ON CONFLICT (id) DO UPDATE SET username = excluded.username, display_name = excluded.display_name,
+                password_hash = excluded.password_hash, university_id = excluded.university_id
+            """,
+            logger: database.logger)
+    }
+
+    /// A new code for `purpose`, replacing the account's unused ones; returns it in the clear (for the mail).
+    func newCode(for account: UUID, purpose: String, lifetime: Duration, on connection: PostgresConnection) async throws -> (id: UUID, code: String) {
+        var generator = SystemRandomNumberGenerator()
+        let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+        let id = UUID()
+        try await connection.query(
+            "UPDATE email_codes SET used_at = now() WHERE account_id = \(account) AND purpose = \(purpose) AND used_at IS NULL",
+            logger: database.logger)
+        try await connection.query(
+            """
+            INSERT INTO email_codes (id, account_id, purpose, code_hash, expires_at)
+            VALUES (\(id), \(account), \(purpose), \(Self.hash(code, id: id)), now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
+            """,
+            logger: database.logger)
+        return (id, code)
+    }
+
+    struct LiveCode: Sendable {
+        let id: UUID
+        let hash: Data
+        let attempts: Int
+        let expired: Bool
+    }
+
+    /// The account's newest unused code for `purpose`, locked.
+    func liveCode(for account: UUID, purpose: String, on connection: PostgresConnection) async throws -> LiveCode? {
+        let rows = try await connection.query(
+            """
+            SELECT id, code_hash, attempts, expires_at <= now() FROM email_codes
+            WHERE account_id = \(account) AND purpose = \(purpose) AND used_at IS NULL
+            ORDER BY created_at DESC LIMIT 1 FOR UPDATE
+            """,
+            logger: database.logger)
+        for try await (id, hash, attempts, expired) in rows.decode((UUID, Data, Int, Bool).self) {
+            return LiveCode(id: id, hash: hash, attempts: attempts, expired: expired)
+        }
+        return nil
+    }
+
+    func countFailedAttempt(_ code: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("UPDATE email_codes SET attempts = attempts + 1 WHERE id = \(code)", logger: database.logger)
+    }
+
+    func markVerified(_ account: UUID, code: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("UPDATE email_codes SET used_at = now() WHERE id = \(code)", logger: database.logger)
+        try await connection.query("UPDATE accounts SET verified_at = now() WHERE id = \(account)", logger: database.logger)
+    }
+
+    func updatePasswordHash(_ account: UUID, to hash: String, on connection: PostgresConnection) async throws {
+        try await connection.query("UPDATE accounts SET password_hash = \(hash) WHERE id = \(account)", logger: database.logger)
+    }
+
+    /// SHA-256 of the code with its row id: a stored code is useless without the mail.
+    static func hash(_ code: String, id: UUID) -> Data {
+        Data(SHA256.hash(data: Data("\(id.uuidString.lowercased()):\(code)".utf8)))
+    }
+}

@@ -1,0 +1,81 @@
+import Crypto
+import Foundation
+import PostgresNIO
+import PostgresSupport
+
+/// Sessions and their refresh tokens (stored as SHA-256) in the auth schema, on the caller's connection.
+struct SessionPostgresRepository: Sendable {
+    let database: Database
+
+    /// A new refresh token: 32 random bytes, base64url.
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func hash(_ token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }
+
+    func startSession(for account: UUID, on connection: PostgresConnection) async throws -> UUID {
+        let id = UUID()
+        try await connection.query("INSERT INTO sessions (id, account_id) VALUES (\(id), \(account))", logger: database.logger)
+        return id
+    }
+
+    /// Stores a new refresh token of `session` (a child of `parent`) and returns it in the clear.
+    func issueToken(session: UUID, parent: Data?, lifetime: Duration, on connection: PostgresConnection) async throws -> String {
+        let token = Self.newToken()
+        try await connection.query(
+            """
+            INSERT INTO refresh_tokens (token_hash, session_id, parent_hash, expires_at)
+            VALUES (\(Self.hash(token)), \(session), \(parent), now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
+            """,
+            logger: database.logger)
+        return token
+    }
+
+    struct PresentedToken: Sendable {
+        let hash: Data
+        let session: UUID
+        let account: UUID
+        let sessionRevoked: Bool
+        let expired: Bool
+        /// Seconds since the token was first used, nil when unused.
+        let usedAgo: Double?
+        /// Whether a child of this token has been used in turn (so it is not the latest rotation's parent).
+        let childUsed: Bool
+    }
+
+    func presented(_ token: String, on connection: PostgresConnection) async throws -> PresentedToken? {
+        let hash = Self.hash(token)
+        let rows = try await connection.query(
+            """
+            SELECT t.session_id, s.account_id, s.revoked_at IS NOT NULL, t.expires_at <= now(),
+                extract(epoch FROM now() - t.used_at)::float8,
+                EXISTS (SELECT 1 FROM refresh_tokens c WHERE c.parent_hash = t.token_hash AND c.used_at IS NOT NULL)
+            FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
+            WHERE t.token_hash = \(hash) FOR UPDATE OF t, s
+            """,
+            logger: database.logger)
+        for try await (session, account, revoked, expired, usedAgo, childUsed) in rows.decode((UUID, UUID, Bool, Bool, Double?, Bool).self) {
+            return PresentedToken(hash: hash, session: session, account: account, sessionRevoked: revoked, expired: expired, usedAgo: usedAgo, childUsed: childUsed)
+        }
+        return nil
+    }
+
+    func markUsed(_ hash: Data, on connection: PostgresConnection) async throws {
+        try await connection.query("UPDATE refresh_tokens SET used_at = now() WHERE token_hash = \(hash) AND used_at IS NULL", logger: database.logger)
+    }
+
+    /// Ends sessions: one, or every live one of an account. Returns how many ended.
+    func revoke(session: UUID? = nil, account: UUID? = nil, reason: String, on connection: PostgresConnection) async throws -> Int {
+        let rows = try await connection.query(
+            """
+            UPDATE sessions SET revoked_at = now(), revoked_reason = \(reason)
+            WHERE revoked_at IS NULL AND (id = \(session) OR account_id = \(account)) RETURNING 1
+            """,
+            logger: database.logger)
+        return try await rows.collect().count
+    }
+}

@@ -1,0 +1,93 @@
+import Contracts
+import Envelope
+
+/// The auth service's routes: sign-up, email verification, sessions and the token keys.
+enum AuthRoutes {
+    static let email: JSONValue = ["type": "string", "format": "email", "minLength": 3, "maxLength": 254]
+    static let tokens: JSONValue = [
+        "type": "object", "required": ["accessToken", "refreshToken", "expiresIn", "tokenType"],
+        "properties": [
+            "accessToken": ["type": "string", "description": "ES256 JWT for the Authorization header (Bearer)"],
+            "refreshToken": ["type": "string", "description": "opaque; exchanged once at /v1/auth/refresh"],
+            "expiresIn": ["type": "integer", "description": "seconds the access token is valid"],
+            "tokenType": ["type": "string", "enum": ["Bearer"]],
+        ],
+    ]
+    static let sent: JSONValue = ["type": "object", "required": ["status"], "properties": ["status": ["type": "string", "enum": ["verification_sent"]]]]
+
+    static let all: [BusRoute] = [
+        BusRoute(
+            .post, "/v1/auth/register", to: Auth.Account.Register.self,
+            summary: "Creates an account and mails a 6-digit code to confirm the email; the same answer whether or not the email has an account",
+            requestBody: [
+                "type": "object", "required": ["email", "password", "displayName", "username"],
+                "properties": [
+                    "email": email,
+                    "password": ["type": "string", "minLength": 8, "maxLength": 256, "description": "not one of the most common passwords"],
+                    "displayName": ["type": "string", "minLength": 1, "maxLength": 80],
+                    "username": ["type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_.]{2,29}$", "description": "unique; stored in lowercase"],
+                ],
+            ],
+            response: [
+                "type": "object", "required": ["status", "email"],
+                "properties": [
+                    "status": ["type": "string", "enum": ["verification_sent"]],
+                    "email": ["type": "string"],
+                    "university": [
+                        "type": "object", "required": ["id", "name", "campus"],
+                        "properties": ["id": ["type": "string"], "name": ["type": "string"], "campus": ["type": "string"]],
+                    ],
+                ],
+            ],
+            successStatus: .accepted, errors: [.conflict]),
+        BusRoute(
+            .post, "/v1/auth/verify-email", to: Auth.Email.Verify.self,
+            summary: "Confirms the email with the mailed code (valid 10 minutes, 5 attempts)",
+            requestBody: [
+                "type": "object", "required": ["email", "code"],
+                "properties": ["email": email, "code": ["type": "string", "pattern": "^[0-9]{6}$"]],
+            ],
+            response: ["type": "object", "required": ["verified"], "properties": ["verified": ["type": "boolean"]]]),
+        BusRoute(
+            .post, "/v1/auth/verify-email/resend", to: Auth.Email.Resend.self,
+            summary: "Mails a new code, at most one a minute; the same answer whether or not the email has an account waiting",
+            requestBody: ["type": "object", "required": ["email"], "properties": ["email": email]],
+            response: sent, successStatus: .accepted),
+        BusRoute(
+            .post, "/v1/auth/login", to: Auth.Session.Login.self,
+            summary: "Starts a session: an access token (15 minutes) and a refresh token",
+            requestBody: [
+                "type": "object", "required": ["email", "password"],
+                "properties": ["email": ["type": "string", "maxLength": 254], "password": ["type": "string", "maxLength": 256]],
+            ],
+            response: tokens, errors: [.unauthenticated, .forbidden]),
+        BusRoute(
+            .post, "/v1/auth/refresh", to: Auth.Session.Refresh.self,
+            summary: "Exchanges a refresh token for a new pair; reusing an old one ends the session",
+            requestBody: ["type": "object", "required": ["refreshToken"], "properties": ["refreshToken": ["type": "string", "maxLength": 200]]],
+            response: tokens, errors: [.unauthenticated]),
+        BusRoute(
+            .post, "/v1/auth/logout", to: Auth.Session.Logout.self,
+            summary: "Ends this session, or with all=true every session of the account", access: .signedIn,
+            requestBody: ["type": "object", "properties": ["all": ["type": "boolean"]]],
+            response: ["type": "object", "required": ["ended"], "properties": ["ended": ["type": "integer"]]]),
+        BusRoute(
+            .get, "/.well-known/jwks.json", to: Auth.Keys.Jwks.self,
+            summary: "The public keys access tokens are signed with (RFC 7517)",
+            response: [
+                "type": "object", "required": ["keys"],
+                "properties": [
+                    "keys": [
+                        "type": "array",
+                        "items": [
+                            "type": "object", "required": ["kty", "crv", "alg", "use", "kid", "x", "y"],
+                            "properties": [
+                                "kty": ["type": "string"], "crv": ["type": "string"], "alg": ["type": "string"], "use": ["type": "string"],
+                                "kid": ["type": "string"], "x": ["type": "string"], "y": ["type": "string"],
+                            ],
+                        ],
+                    ],
+                ],
+            ]),
+    ]
+}

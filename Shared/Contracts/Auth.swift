@@ -1,0 +1,217 @@
+import Envelope
+import Foundation
+
+/// The `auth` service: accounts, email verification, sessions and the access-token keys.
+public enum Auth {
+    public static let service = "auth"
+
+    /// A university whose closed network an account joins through its email domain.
+    public struct University: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var campus: String
+
+        public init(id: String, name: String, campus: String) {
+            self.id = id
+            self.name = name
+            self.campus = campus
+        }
+    }
+
+    /// A new pair of tokens.
+    public struct Tokens: Codable, Sendable, Equatable {
+        /// An ES256 JWT, sent as `Authorization: Bearer <accessToken>`.
+        public var accessToken: String
+        /// Opaque; exchanged once at `auth.session.refresh.v1` for a new pair.
+        public var refreshToken: String
+        /// Seconds the access token is valid.
+        public var expiresIn: Int
+        public var tokenType: String
+
+        public init(accessToken: String, refreshToken: String, expiresIn: Int) {
+            self.accessToken = accessToken
+            self.refreshToken = refreshToken
+            self.expiresIn = expiresIn
+            tokenType = "Bearer"
+        }
+    }
+
+    public enum Account {
+        /// `auth.account.register.v1`: creates an account waiting for email verification and mails a
+        /// 6-digit code. The answer is the same whether or not the email already has an account.
+        public enum Register: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.account.register.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var email: String
+                /// 8 to 256 characters, not one of the commonly breached passwords.
+                public var password: String
+                /// 1 to 80 characters.
+                public var displayName: String
+                /// 3 to 30 of a-z, 0-9, `_` and `.`, starting with a letter; unique; shown in the marketplace.
+                public var username: String
+
+                public init(email: String, password: String, displayName: String, username: String) {
+                    self.email = email
+                    self.password = password
+                    self.displayName = displayName
+                    self.username = username
+                }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                /// `verification_sent`.
+                public var status: String
+                /// The address the code went to, as stored (lowercase).
+                public var email: String
+                /// The university network the email domain belongs to, if any.
+                public var university: University?
+
+                public init(status: String, email: String, university: University?) {
+                    self.status = status
+                    self.email = email
+                    self.university = university
+                }
+            }
+        }
+    }
+
+    public enum Email {
+        /// `auth.email.verify.v1`: confirms the address with the mailed code (valid 10 minutes,
+        /// 5 attempts).
+        public enum Verify: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.email.verify.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var email: String
+                public var code: String
+
+                public init(email: String, code: String) {
+                    self.email = email
+                    self.code = code
+                }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                public var verified: Bool
+
+                public init(verified: Bool) { self.verified = verified }
+            }
+        }
+
+        /// `auth.email.resend.v1`: mails a new code (at most one a minute); the answer does not tell
+        /// whether the address has an account.
+        public enum Resend: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.email.resend.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var email: String
+
+                public init(email: String) { self.email = email }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                /// `verification_sent`.
+                public var status: String
+
+                public init(status: String) { self.status = status }
+            }
+        }
+    }
+
+    public enum Session {
+        /// `auth.session.login.v1`: a new session for a verified account. A wrong password and an
+        /// unknown email get the same answer.
+        public enum Login: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.session.login.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var email: String
+                public var password: String
+
+                public init(email: String, password: String) {
+                    self.email = email
+                    self.password = password
+                }
+            }
+
+            public typealias Response = Tokens
+        }
+
+        /// `auth.session.refresh.v1`: exchanges a refresh token for a new pair. A token used twice
+        /// ends its whole session, except a repeat within a few seconds (concurrent refreshes).
+        public enum Refresh: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.session.refresh.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var refreshToken: String
+
+                public init(refreshToken: String) { self.refreshToken = refreshToken }
+            }
+
+            public typealias Response = Tokens
+        }
+
+        /// `auth.session.logout.v1`: ends the caller's session, or all of the caller's sessions.
+        public enum Logout: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.session.logout.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                /// End every session of the account, not only this one.
+                public var all: Bool?
+
+                public init(all: Bool? = nil) { self.all = all }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                /// How many sessions ended.
+                public var ended: Int
+
+                public init(ended: Int) { self.ended = ended }
+            }
+        }
+    }
+
+    public enum Keys {
+        /// `auth.keys.jwks.v1`: the public keys access tokens are signed with (RFC 7517 JWK Set).
+        public enum Jwks: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.keys.jwks.v1"
+
+            public typealias Request = Empty
+
+            public struct Response: Codable, Sendable, Equatable {
+                public var keys: [Key]
+
+                public init(keys: [Key]) { self.keys = keys }
+            }
+
+            /// One P-256 public key.
+            public struct Key: Codable, Sendable, Equatable {
+                public var kty: String
+                public var crv: String
+                public var alg: String
+                public var use: String
+                public var kid: String
+                public var x: String
+                public var y: String
+
+                public init(kid: String, x: String, y: String) {
+                    kty = "EC"
+                    crv = "P-256"
+                    alg = "ES256"
+                    use = "sig"
+                    self.kid = kid
+                    self.x = x
+                    self.y = y
+                }
+            }
+        }
+    }
+}

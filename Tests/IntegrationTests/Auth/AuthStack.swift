@@ -1,0 +1,66 @@
+import Bus
+import Envelope
+import Foundation
+import GatewayService
+import ServiceLifecycle
+import Testing
+import TestSupport
+
+/// The sign-up stack over real HTTP: the gateway (verifying tokens) in the test process, `auth` and
+/// `pdf-email` processes on a broker and a fresh database, and an SMTP server catching the codes.
+struct AuthStack {
+    let broker: Broker
+    let gateway: any Service
+    let address: GatewayAddress
+    let databaseURL: String
+    let sink: SMTPSink
+    let mail: ChildProcess
+    let auth: ChildProcess
+    let keyEncryptionKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+
+    init(authEnvironment: [String: String] = [:]) async throws {
+        broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 3))
+        (gateway, address) = try GatewayHarness.gateway(broker.endpoint, routes: GatewayRoutes.all, verifyTokens: true)
+        databaseURL = try await TestDatabase.freshDatabase()
+        sink = try await SMTPSink()
+        let common = ["BROKER_ENDPOINT": broker.endpoint, "HEARTBEAT_INTERVAL": "250", "DATABASE_URL": databaseURL]
+        mail = try ChildProcess(product: "pdf-email", environment: common.merging([
+            "SMTP_URL": "smtp://127.0.0.1:\(sink.port)", "MAIL_FROM": "Melon <no-reply@melon.example>", "MAIL_RETRY_FIRST": "200",
+        ]) { $1 })
+        auth = try ChildProcess(product: "auth", environment: common.merging(["AUTH_KEY_ENCRYPTION_KEY": keyEncryptionKey]) { $1 }
+            .merging(authEnvironment) { $1 })
+    }
+
+    /// Runs `body` with an HTTP client once both services have workers.
+    func with(_ body: (HTTPTestClient) async throws -> Void) async throws {
+        let probe = try BusHarness.client(broker.endpoint)
+        try await BusHarness.with([broker, gateway, probe]) {
+            #expect(await BusHarness.waitForService("auth", client: probe, timeout: .seconds(30)), "\(auth.output)")
+            #expect(await BusHarness.waitForService("pdf-email", client: probe, timeout: .seconds(30)), "\(mail.output)")
+            try await body(try await address.client())
+        }
+    }
+
+    /// The newest verification code mailed to `address`, waiting for it to arrive.
+    func code(for address: String, after count: Int = 0, timeout: Duration = .seconds(20)) async throws -> String {
+        let sink = sink
+        let arrived = await eventually(timeout: timeout) {
+            try sink.messages().filter { try (SMTPSink.envelope(of: $0)["to"] as? [String]) == [address] }.count > count
+        }
+        try #require(arrived, "no code mailed to \(address)")
+        let mails = try sink.messages().filter { try (SMTPSink.envelope(of: $0)["to"] as? [String]) == [address] }
+        let text = try await SMTPSink.inspect(mails.last!)["text"] as? String ?? ""
+        return try #require(text.firstMatch(of: /code is ([0-9]{6})/).map { String($0.1) }, "no code in: \(text)")
+    }
+
+    /// How many mails went to `address`.
+    func mailCount(to address: String) throws -> Int {
+        try sink.messages().filter { try (SMTPSink.envelope(of: $0)["to"] as? [String]) == [address] }.count
+    }
+}
+
+extension HTTPTestClient {
+    func post(_ path: String, _ json: JSONValue, token: String? = nil) async throws -> Reply {
+        try await post(path, json: String(decoding: json.encoded(), as: UTF8.self), headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+    }
+}

@@ -1,0 +1,50 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import Testing
+import TestSupport
+
+/// `melon`, everything in one process, serves each service like separate processes would.
+extension ServiceStackTests {
+@Suite struct MelonTests {
+    @Test func melonServesAuthAndPdfEmailTogether() async throws {
+        let endpoint = Ports.freeEndpoint(), httpPort = Ports.free()
+        let spool = FileManager.default.temporaryDirectory.appendingPathComponent("melon-spool-\(UUID().uuidString)")
+        let melon = try ChildProcess(product: "melon", environment: [
+            "BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "HTTP_PORT": "\(httpPort)",
+            "DATABASE_URL": try await TestDatabase.freshDatabase(), "MAIL_SPOOL_DIR": spool.path,
+            "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+        ])
+        let http = HTTPTestClient(base: URL(string: "http://127.0.0.1:\(httpPort)")!)
+        #expect(await eventually(timeout: .seconds(30)) { try await http.get("/readyz").status == 200 }, "\(melon.output)")
+        let ready = try await http.get("/readyz").json
+        #expect(ready?["checks"] == [
+            "pdf-email.broker": true, "pdf-email.database": true, "auth.broker": true, "auth.database": true,
+        ])
+        #expect(ready?["services"] == ["auth": true], "every routed service has a worker")
+
+        // A sign-up through the gateway: auth queues the code in its outbox, pdf-email writes it to the spool.
+        let registered = try await http.post("/v1/auth/register", json: #"{"email":"ana@tcd.ie","password":"a long walk by the Liffey","displayName":"Ana","username":"ana"}"#)
+        #expect(registered.status == 202, "\(registered.text)")
+        #expect(await eventually(timeout: .seconds(20)) {
+            (try? FileManager.default.contentsOfDirectory(atPath: spool.path).count) == 1
+        }, "the verification mail reaches the spool")
+        let files = try FileManager.default.contentsOfDirectory(at: spool, includingPropertiesForKeys: nil)
+        let seen = try await SMTPSink.inspect(try #require(files.first))
+        #expect((seen["subject"] as? String)?.hasPrefix("Your Melon verification code: ") == true)
+
+        // And pdf-email directly over the bus, as other services call it.
+        let client = try BusHarness.client(endpoint)
+        try await BusHarness.with([client]) {
+            let reply = try await client.call(PdfEmail.Mail.Send.self, .init(
+                to: ["ana@student.example.edu"], subject: "Hello from melon", text: "Hello.\n"))
+            #expect(await eventually(timeout: .seconds(20)) {
+                try await client.call(PdfEmail.Mail.Status.self, .init(id: reply.id)).status == .sent
+            })
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).count == 2)
+        #expect(melon.terminate() == 0)
+    }
+}
+}
