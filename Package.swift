@@ -251,7 +251,7 @@ let tests: [Target] = [
     .testTarget(
         name: "IntegrationTests",
         dependencies: [
-            "Bus", "Contracts", "Envelope", "GatewayService", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle,
+            "AccessTokens", "Bus", "Contracts", "Envelope", "GatewayService", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle,
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         swiftSettings: swiftSettings

@@ -57,10 +57,16 @@ public struct AccessTokenVerifier: Sendable {
 }
 
 extension Data {
-    /// Decodes unpadded base64url (RFC 4648 §5).
-    init?(base64URL text: String) {
+    /// Decodes unpadded base64url (RFC 4648 §5), as JWTs and refresh tokens use it.
+    public init?(base64URL text: String) {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         self.init(base64Encoded: base64)
+    }
+
+    /// Unpadded base64url (RFC 4648 §5).
+    public func base64URLEncodedString() -> String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 }

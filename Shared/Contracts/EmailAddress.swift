@@ -3,6 +3,12 @@
 /// one dot). Quoted local parts, address literals and comments are refused: no real user needs them,
 /// and each is a way to smuggle text into headers.
 public enum EmailAddress {
+    /// The form addresses are stored and compared in: trimmed, lowercase. (The local part is
+    /// case-sensitive by RFC 5321, but no real mailbox relies on it and users type either.)
+    public static func normalized(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
     /// Why `text` is not an acceptable address, or nil when it is.
     public static func problem(_ text: String) -> String? {
         let bytes = Array(text.utf8)

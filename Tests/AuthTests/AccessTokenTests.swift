@@ -84,8 +84,5 @@ import Testing
         #expect(await rejection("", by: verifier) == "the token is not an ES256 JWT")
     }
 
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func base64URL(_ data: Data) -> String { data.base64URLEncodedString() }
 }

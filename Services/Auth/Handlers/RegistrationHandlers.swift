@@ -18,7 +18,7 @@ struct RegistrationHandlers: Sendable {
 
     @Sendable
     func register(_ request: Auth.Account.Register.Request, _ context: RequestContext) async throws -> Auth.Account.Register.Response {
-        let email = request.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let email = EmailAddress.normalized(request.email)
         let username = request.username.lowercased()
         let displayName = request.displayName.trimmingCharacters(in: .whitespaces)
         var validation = Validation()
@@ -57,7 +57,7 @@ struct RegistrationHandlers: Sendable {
                 try await accounts.save(
                     id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash,
                     universityID: university?.id, on: connection)
-                if (existing?.lastCodeAge ?? .infinity) >= Double(configuration.codeResendInterval.milliseconds) / 1000 {
+                if existing?.mayGetCode(every: configuration.codeResendInterval) ?? true {
                     try await mailCode(to: email, name: displayName, account: id, on: connection)
                 }
                 return try codec.encode(response)
@@ -69,7 +69,7 @@ struct RegistrationHandlers: Sendable {
     @Sendable
     func verify(_ request: Auth.Email.Verify.Request, _ context: RequestContext) async throws -> Auth.Email.Verify.Response {
         guard request.code.wholeMatch(of: /[0-9]{6}/) != nil else { throw OperationError.invalid(field: "data.code", "must be the 6 digits from the mail") }
-        let email = request.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let email = EmailAddress.normalized(request.email)
         enum Outcome { case verified, wrong(String) }
         // A wrong guess is counted in a transaction that commits; the refusal comes after it.
         let outcome: Outcome = try await database.transaction { connection in
@@ -94,12 +94,12 @@ struct RegistrationHandlers: Sendable {
 
     @Sendable
     func resend(_ request: Auth.Email.Resend.Request, _ context: RequestContext) async throws -> Auth.Email.Resend.Response {
-        let email = request.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let email = EmailAddress.normalized(request.email)
         if let problem = EmailAddress.problem(email) { throw OperationError.invalid(field: "data.email", problem) }
         // The same answer whether or not the address has an account waiting, and within the minute.
         try await database.transaction { connection in
             guard let account = try await accounts.account(email: email, on: connection, lock: true), !account.verified,
-                  (account.lastCodeAge ?? .infinity) >= Double(configuration.codeResendInterval.milliseconds) / 1000
+                  account.mayGetCode(every: configuration.codeResendInterval)
             else { return }
             try await mailCode(to: email, name: account.displayName, account: account.id, on: connection)
         }

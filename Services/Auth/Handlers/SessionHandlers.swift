@@ -22,7 +22,7 @@ struct SessionHandlers: Sendable {
 
     @Sendable
     func login(_ request: Auth.Session.Login.Request, _ context: RequestContext) async throws -> Auth.Tokens {
-        let email = request.email.trimmingCharacters(in: .whitespaces).lowercased()
+        let email = EmailAddress.normalized(request.email)
         let account = try await database.transaction { try await accounts.account(email: email, on: $0) }
         guard let account else {
             _ = try await hasher.verify(request.password, against: decoyHash)

@@ -18,6 +18,11 @@ struct AccountPostgresRepository: Sendable {
         let roles: [String]
         /// Seconds since the newest verification code was made, nil when none was.
         let lastCodeAge: Double?
+
+        /// Whether a new code may be mailed: none yet, or the last one `interval` ago or more.
+        func mayGetCode(every interval: Duration) -> Bool {
+            (lastCodeAge ?? .infinity) >= Double(interval.milliseconds) / 1000
+        }
     }
 
     func account(email: String, on connection: PostgresConnection, lock: Bool = false) async throws -> Account? {

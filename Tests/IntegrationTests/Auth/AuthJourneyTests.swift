@@ -1,3 +1,4 @@
+import AccessTokens
 import Crypto
 import Envelope
 import Foundation
@@ -168,16 +169,6 @@ extension ServiceStackTests {
         try JSONSerialization.jsonObject(with: Data(base64URL: String(token.split(separator: ".")[0]))!) as! [String: Any]
     }
 
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
+    static func base64URL(_ data: Data) -> String { data.base64URLEncodedString() }
 }
-}
-
-extension Data {
-    init?(base64URL text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
-    }
 }
