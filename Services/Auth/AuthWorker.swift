@@ -32,9 +32,13 @@ public struct AuthWorker: Sendable {
         let hasher = PasswordHasher()
         let registration = RegistrationHandlers(
             database: database, accounts: accounts, hasher: hasher, policy: try PasswordPolicy.bundled(), configuration: configuration)
+        let sessionStore = SessionPostgresRepository(database: database)
         let sessions = SessionHandlers(
-            database: database, accounts: accounts, sessions: SessionPostgresRepository(database: database), hasher: hasher, keys: keys,
+            database: database, accounts: accounts, sessions: sessionStore, hasher: hasher, keys: keys,
             configuration: configuration, decoyHash: decoyHash)
+        let passwords = PasswordHandlers(
+            database: database, accounts: accounts, sessions: sessionStore, hasher: hasher, policy: registration.policy, configuration: configuration)
+        let profiles = ProfileHandlers(database: database, accounts: accounts, sessions: sessionStore, hasher: hasher)
         var registry = OperationRegistry(service: Auth.service)
         registry.register(Auth.Account.Register.self, handler: registration.register)
         registry.register(Auth.Email.Verify.self, handler: registration.verify)
@@ -42,6 +46,11 @@ public struct AuthWorker: Sendable {
         registry.register(Auth.Session.Login.self, handler: sessions.login)
         registry.register(Auth.Session.Refresh.self, handler: sessions.refresh)
         registry.register(Auth.Session.Logout.self, handler: sessions.logout)
+        registry.register(Auth.Password.Forgot.self, handler: passwords.forgot)
+        registry.register(Auth.Password.Reset.self, handler: passwords.reset)
+        registry.register(Auth.Me.Get.self, handler: profiles.get)
+        registry.register(Auth.Me.Update.self, handler: profiles.update)
+        registry.register(Auth.Me.Delete.self, handler: profiles.delete)
         registry.register(Auth.Keys.Jwks.self, handler: sessions.jwks)
         return registry
     }

@@ -25,7 +25,7 @@ public func buildApplication(
     router.add(middleware: CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins))
     router.add(middleware: EdgeMiddleware(routes: routes))
 
-    let document = OpenAPIDocument.make(routes: routes, version: version, maxDeadline: configuration.maxDeadline).encoded()
+    let document = OpenAPIDocument.make(routes: routes, version: version, deadlines: configuration.minDeadline...configuration.maxDeadline).encoded()
     let services = Array(Set(routes.map(\.service))).sorted()
     router.get("/healthz") { _, _ in json(#"{"status":"ok"}"#) }
     router.get("/readyz") { _, _ in

@@ -46,10 +46,11 @@ struct BusForwarder: HTTPResponder {
         var timeout = configuration.defaultDeadline
         if let text = request.headers[.requestTimeout] {
             let limit = configuration.maxDeadline.milliseconds
-            guard let milliseconds = Int64(text), (BusRoute.minimumTimeoutMilliseconds...limit).contains(milliseconds) else {
+            let least = configuration.minDeadline.milliseconds
+            guard let milliseconds = Int64(text), (least...limit).contains(milliseconds) else {
                 throw OperationError.invalid(
                     field: "X-Request-Timeout-Ms",
-                    "must be a whole number of milliseconds from \(BusRoute.minimumTimeoutMilliseconds) to \(limit)")
+                    "must be a whole number of milliseconds from \(least) to \(limit)")
             }
             timeout = .milliseconds(milliseconds)
         }

@@ -123,10 +123,6 @@ public struct BusRoute: Sendable {
         }.joined(separator: "/")
     }
 
-    /// The shortest deadline a client may ask for: less cannot cover even a fast hop through the
-    /// broker and a database, so it would only produce 504s.
-    static let minimumTimeoutMilliseconds: Int64 = 100
-
     /// True for methods that change something: they carry an idempotency key.
     var isMutating: Bool { ![.get, .head, .options].contains(method) }
 

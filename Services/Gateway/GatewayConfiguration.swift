@@ -11,6 +11,9 @@ public struct GatewayConfiguration: Sendable {
     public var defaultDeadline: Duration
     /// The longest deadline a client may ask for.
     public var maxDeadline: Duration
+    /// The shortest deadline a client may ask for: less cannot cover even a fast hop through the
+    /// broker and a database, so it would only produce 504s.
+    public var minDeadline: Duration
     /// The origins browsers may call from (CORS); `["*"]` allows any.
     public var corsAllowedOrigins: [String]
     /// How long a successful service lookup (MMI) is trusted before asking the broker again.
@@ -20,7 +23,7 @@ public struct GatewayConfiguration: Sendable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20,
-        defaultDeadline: Duration = .seconds(10), maxDeadline: Duration = .seconds(60),
+        defaultDeadline: Duration = .seconds(10), maxDeadline: Duration = .seconds(60), minDeadline: Duration = .milliseconds(100),
         corsAllowedOrigins: [String] = ["*"], availabilityCacheTTL: Duration = .seconds(1),
         readinessTimeout: Duration = .seconds(1)
     ) {
@@ -29,6 +32,7 @@ public struct GatewayConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.defaultDeadline = defaultDeadline
         self.maxDeadline = maxDeadline
+        self.minDeadline = minDeadline
         self.corsAllowedOrigins = corsAllowedOrigins
         self.availabilityCacheTTL = availabilityCacheTTL
         self.readinessTimeout = readinessTimeout

@@ -9,6 +9,8 @@ extension Setting {
     public static let httpMaxBodyBytes = Setting("http.max.body.bytes", default: "1048576", help: "Largest request body; larger ones get 413.")
     public static let requestDeadline = Setting(
         "request.deadline", default: "10000", help: "Milliseconds a request may take unless it asks for less (X-Request-Timeout-Ms).")
+    public static let requestMinDeadline = Setting(
+        "request.min.deadline", default: "100", help: "The shortest deadline, in milliseconds, a client may ask for.")
     public static let requestMaxDeadline = Setting(
         "request.max.deadline", default: "60000", help: "The longest deadline, in milliseconds, a client may ask for.")
     public static let corsAllowedOrigins = Setting(
@@ -18,7 +20,7 @@ extension Setting {
     /// Everything the `gateway` process reads.
     public static let gatewaySettings: [Setting] = [
         .brokerEndpoint, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
-        .requestMaxDeadline, .corsAllowedOrigins, .authIssuer, .authAudience,
+        .requestMinDeadline, .requestMaxDeadline, .corsAllowedOrigins, .authIssuer, .authAudience,
     ]
 }
 
@@ -30,12 +32,17 @@ extension ProcessSettings {
 
     /// The gateway's configuration from its settings.
     public func gatewayConfiguration() throws -> GatewayConfiguration {
-        GatewayConfiguration(
+        let configuration = GatewayConfiguration(
             host: try requiredString(.httpHost),
             port: try int(.httpPort, in: 0...65_535),
             maxBodyBytes: try int(.httpMaxBodyBytes, in: 1024...(64 << 20)),
             defaultDeadline: try milliseconds(.requestDeadline, in: 10...600_000),
             maxDeadline: try milliseconds(.requestMaxDeadline, in: 10...600_000),
+            minDeadline: try milliseconds(.requestMinDeadline, in: 10...600_000),
             corsAllowedOrigins: try requiredString(.corsAllowedOrigins).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard configuration.minDeadline <= configuration.maxDeadline else {
+            throw InvalidValue(setting: .requestMinDeadline, value: "\(configuration.minDeadline.milliseconds)", expected: "at most REQUEST_MAX_DEADLINE")
+        }
+        return configuration
     }
 }

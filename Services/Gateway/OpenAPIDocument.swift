@@ -8,10 +8,10 @@ enum OpenAPIDocument {
     /// The paths served besides the routes (all GET only).
     static var platformPaths: [String] { platformEndpoints.map(\.0) }
 
-    static func make(routes: [BusRoute], version: String, maxDeadline: Duration) -> JSONValue {
+    static func make(routes: [BusRoute], version: String, deadlines: ClosedRange<Duration>) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
         for route in routes {
-            paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route, maxDeadline: maxDeadline)
+            paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route, deadlines: deadlines)
         }
         for (path, summary, response) in platformEndpoints {
             paths[path, default: [:]]["get"] = [
@@ -45,7 +45,7 @@ enum OpenAPIDocument {
         result.
         """
 
-    private static func operation(_ route: BusRoute, maxDeadline: Duration) -> JSONValue {
+    private static func operation(_ route: BusRoute, deadlines: ClosedRange<Duration>) -> JSONValue {
         var responses: [String: JSONValue] = [
             "\(route.successStatus.code)": [
                 "description": .string(route.summary),
@@ -64,7 +64,7 @@ enum OpenAPIDocument {
                 "schema": parameter.schema,
             ]
         }
-        parameters.append(contentsOf: commonRequestHeaders(mutating: route.isMutating, maxDeadline: maxDeadline))
+        parameters.append(contentsOf: commonRequestHeaders(mutating: route.isMutating, deadlines: deadlines))
         var operation: [String: JSONValue] = [
             "operationId": .string(route.type),
             "summary": .string(route.summary),
@@ -79,11 +79,11 @@ enum OpenAPIDocument {
         return .object(operation)
     }
 
-    private static func commonRequestHeaders(mutating: Bool, maxDeadline: Duration) -> [JSONValue] {
+    private static func commonRequestHeaders(mutating: Bool, deadlines: ClosedRange<Duration>) -> [JSONValue] {
         var headers: [JSONValue] = [
             ["name": "X-Request-Timeout-Ms", "in": "header", "required": false,
              "description": "A shorter deadline for this request, in milliseconds.",
-             "schema": ["type": "integer", "minimum": .number(Double(BusRoute.minimumTimeoutMilliseconds)), "maximum": .number(Double(maxDeadline.milliseconds))]],
+             "schema": ["type": "integer", "minimum": .number(Double(deadlines.lowerBound.milliseconds)), "maximum": .number(Double(deadlines.upperBound.milliseconds))]],
         ]
         if mutating {
             headers.append(["name": "Idempotency-Key", "in": "header", "required": false,

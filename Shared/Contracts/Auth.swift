@@ -178,6 +178,119 @@ public enum Auth {
         }
     }
 
+    public enum Password {
+        /// `auth.password.forgot.v1`: mails a 6-digit reset code (10 minutes, 5 attempts, one a
+        /// minute) to a verified account; the answer does not tell whether the address has one.
+        public enum Forgot: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.password.forgot.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var email: String
+
+                public init(email: String) { self.email = email }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                /// `reset_code_sent`.
+                public var status: String
+
+                public init(status: String) { self.status = status }
+            }
+        }
+
+        /// `auth.password.reset.v1`: sets a new password with the mailed code and ends every session.
+        public enum Reset: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.password.reset.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var email: String
+                public var code: String
+                public var newPassword: String
+
+                public init(email: String, code: String, newPassword: String) {
+                    self.email = email
+                    self.code = code
+                    self.newPassword = newPassword
+                }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                /// Sessions ended by the reset.
+                public var sessionsEnded: Int
+
+                public init(sessionsEnded: Int) { self.sessionsEnded = sessionsEnded }
+            }
+        }
+    }
+
+    /// The signed-in caller's own account.
+    public struct Profile: Codable, Sendable, Equatable {
+        public var id: String
+        public var email: String
+        public var username: String
+        public var displayName: String
+        public var university: University?
+        public var createdAt: Date
+
+        public init(id: String, email: String, username: String, displayName: String, university: University?, createdAt: Date) {
+            self.id = id
+            self.email = email
+            self.username = username
+            self.displayName = displayName
+            self.university = university
+            self.createdAt = createdAt
+        }
+    }
+
+    public enum Me {
+        /// `auth.me.get.v1`: the caller's profile.
+        public enum Get: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.me.get.v1"
+            public typealias Request = Empty
+            public typealias Response = Profile
+        }
+
+        /// `auth.me.update.v1`: changes the display name and/or the username.
+        public enum Update: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.me.update.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var displayName: String?
+                public var username: String?
+
+                public init(displayName: String? = nil, username: String? = nil) {
+                    self.displayName = displayName
+                    self.username = username
+                }
+            }
+
+            public typealias Response = Profile
+        }
+
+        /// `auth.me.delete.v1`: deletes the caller's account (the password confirms it) and ends
+        /// every session.
+        public enum Delete: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.me.delete.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var password: String
+
+                public init(password: String) { self.password = password }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                public var deleted: Bool
+
+                public init(deleted: Bool) { self.deleted = deleted }
+            }
+        }
+    }
+
     public enum Keys {
         /// `auth.keys.jwks.v1`: the public keys access tokens are signed with (RFC 7517 JWK Set).
         public enum Jwks: BusOperation {

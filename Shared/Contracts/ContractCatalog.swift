@@ -12,6 +12,11 @@ public enum ContractCatalog {
         Auth.Session.Login.self,
         Auth.Session.Refresh.self,
         Auth.Session.Logout.self,
+        Auth.Password.Forgot.self,
+        Auth.Password.Reset.self,
+        Auth.Me.Get.self,
+        Auth.Me.Update.self,
+        Auth.Me.Delete.self,
         Auth.Keys.Jwks.self,
     ]
 }

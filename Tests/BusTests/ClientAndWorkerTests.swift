@@ -39,11 +39,11 @@ import TestSupport
             let options = CallOptions(timeout: .milliseconds(300))
             let start = ContinuousClock.now
             await #expect {
-                try await client.call(Repeat.self, .init(text: "slow", delayMilliseconds: 3000), options: options)
+                try await client.call(Repeat.self, .init(text: "slow", delayMilliseconds: 8000), options: options)
             } throws: { error in
                 (error as? OperationError)?.code == .deadlineExceeded
             }
-            #expect(start.duration(to: .now) < .seconds(2))
+            #expect(start.duration(to: .now) < .seconds(5), "at the deadline, not when the handler finished")
         }
     }
 
@@ -155,8 +155,9 @@ import TestSupport
             let second = try BusHarness.broker { $0.endpoint = endpoint }
             let secondRun = Task { try await second.run() }
             #expect(await BusHarness.waitForService("echo", client: client))
-            // Workers are back within three heartbeats (100 ms each here), plus reconnect slack.
-            #expect(restarted.duration(to: .now) < .milliseconds(300 + 700))
+            // Workers are back within three heartbeats (100 ms each here) plus reconnect slack; the bound
+            // leaves room for a machine the parallel suite loads (the bus benchmark measures the real figure).
+            #expect(restarted.duration(to: .now) < .seconds(3))
             #expect(try await slow.sorted() == (0..<8).map { "s\($0)" })
             secondRun.cancel()
             _ = await secondRun.result

@@ -66,6 +66,14 @@ import TestSupport
             try await givenSession(refreshToken: token, in: database)
         },
         "auth.session.logout.v1/this-session": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.password.reset.v1/reset": { database, _ in
+            try await givenSession(refreshToken: "t", in: database)
+            try await givenCode("120456", purpose: "reset-password", for: exampleAccount, in: database)
+        },
+        "auth.me.get.v1/profile": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.me.update.v1/renamed": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.me.delete.v1/deleted": { database, _ in try await givenSession(refreshToken: "t", password: "a long walk by the Liffey", in: database) },
+        "auth.me.delete.v1/wrong-password": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "auth.session.logout.v1/all-sessions": { database, _ in try await givenSession(refreshToken: "t", in: database) },
     ]
 
@@ -89,22 +97,22 @@ import TestSupport
     }
 
     /// A live verification code (its hash, as the service stores it).
-    static func givenCode(_ code: String, for account: UUID, in database: Database) async throws {
+    static func givenCode(_ code: String, purpose: String = "verify-email", for account: UUID, in database: Database) async throws {
         let id = UUID()
         let hash = Data(SHA256.hash(data: Data("\(id.uuidString.lowercased()):\(code)".utf8)))
         try await database.transaction { connection in
             try await connection.query(
                 """
                 INSERT INTO email_codes (id, account_id, purpose, code_hash, expires_at)
-                VALUES (\(id), \(account), 'verify-email', \(hash), now() + interval '10 minutes')
+                VALUES (\(id), \(account), \(purpose), \(hash), now() + interval '10 minutes')
                 """,
                 logger: database.logger)
         }
     }
 
     /// The example account's session, with `refreshToken` live in it.
-    static func givenSession(refreshToken: String, in database: Database) async throws {
-        try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", verified: true, in: database)
+    static func givenSession(refreshToken: String, password: String = "unused password", in database: Database) async throws {
+        try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", password: password, verified: true, in: database)
         try await database.transaction { connection in
             try await connection.query("INSERT INTO sessions (id, account_id) VALUES (\(exampleSession), \(exampleAccount))", logger: database.logger)
             try await connection.query(

@@ -95,8 +95,9 @@ import TestSupport
             let restarted = ContinuousClock.now
             #expect(await BusHarness.waitForService("echo", client: client))
             let registeredAfter = restarted.duration(to: .now)
-            // Within three heartbeats (250 ms each) of the new broker starting, plus process start-up.
-            #expect(registeredAfter < .milliseconds(750 + 1000), "workers took \(registeredAfter) to register again")
+            // Within three heartbeats (250 ms each) of the new broker starting, plus process start-up and
+            // room for a machine the parallel suite loads.
+            #expect(registeredAfter < .seconds(4), "workers took \(registeredAfter) to register again")
             let answered = try await results
             #expect(answered.count == 400)
             #expect((0..<400).allSatisfy { answered[$0]?.text == "request-\($0)" }, "worker log: \(worker.logPath)")

@@ -14,8 +14,6 @@ struct RegistrationHandlers: Sendable {
     let policy: PasswordPolicy
     let configuration: AuthConfiguration
 
-    static let codeProblem = "the code is wrong or has expired; ask for a new one if needed"
-
     @Sendable
     func register(_ request: Auth.Account.Register.Request, _ context: RequestContext) async throws -> Auth.Account.Register.Response {
         let email = EmailAddress.normalized(request.email)
@@ -24,12 +22,8 @@ struct RegistrationHandlers: Sendable {
         var validation = Validation()
         if let problem = EmailAddress.problem(email) { validation.fail("data.email", problem) }
         if let problem = policy.problem(request.password) { validation.fail("data.password", problem) }
-        validation.check(
-            (1...80).contains(displayName.count) && !displayName.unicodeScalars.contains { $0.properties.generalCategory == .control },
-            "data.displayName", "must be 1 to 80 characters without control characters")
-        validation.check(
-            username.wholeMatch(of: /[a-z][a-z0-9_.]{2,29}/) != nil, "data.username",
-            "must be 3 to 30 letters, digits, _ or ., starting with a letter")
+        AccountRules.checkDisplayName(displayName, &validation)
+        AccountRules.checkUsername(username, &validation)
         try validation.finish()
 
         let passwordHash = try await hasher.hash(request.password)
@@ -51,7 +45,7 @@ struct RegistrationHandlers: Sendable {
                     return try codec.encode(response)
                 }
                 if try await accounts.isUsernameTaken(username, except: existing?.id, on: connection) {
-                    throw OperationError(.conflict, "data.username: this username is taken", fields: [.init(field: "data.username", message: "is taken")])
+                    throw AccountRules.usernameTaken
                 }
                 let id = existing?.id ?? UUID()
                 try await accounts.save(
@@ -73,18 +67,17 @@ struct RegistrationHandlers: Sendable {
         enum Outcome { case verified, wrong(String) }
         // A wrong guess is counted in a transaction that commits; the refusal comes after it.
         let outcome: Outcome = try await database.transaction { connection in
-            guard let account = try await accounts.account(email: email, on: connection, lock: true) else { return .wrong(Self.codeProblem) }
+            guard let account = try await accounts.account(email: email, on: connection, lock: true) else { return .wrong(CodeCheck.wrongOrExpired) }
             if account.verified { return .verified }
-            guard let code = try await accounts.liveCode(for: account.id, purpose: "verify-email", on: connection), !code.expired else {
-                return .wrong(Self.codeProblem)
+            switch try await CodeCheck.check(
+                request.code, account: account.id, purpose: "verify-email", attempts: configuration.codeAttempts, accounts: accounts, on: connection)
+            {
+            case .accepted:
+                try await accounts.markVerified(account.id, on: connection)
+                return .verified
+            case .refused(let message):
+                return .wrong(message)
             }
-            guard code.attempts < configuration.codeAttempts else { return .wrong("too many wrong attempts; ask for a new code") }
-            guard Self.constantTimeEqual(AccountPostgresRepository.hash(request.code, id: code.id), code.hash) else {
-                try await accounts.countFailedAttempt(code.id, on: connection)
-                return .wrong(Self.codeProblem)
-            }
-            try await accounts.markVerified(account.id, code: code.id, on: connection)
-            return .verified
         }
         switch outcome {
         case .verified: return .init(verified: true)
@@ -106,23 +99,26 @@ struct RegistrationHandlers: Sendable {
         return .init(status: "verification_sent")
     }
 
-    /// A new verification code, mailed through pdf-email via the outbox (sent once this commits).
     private func mailCode(to email: String, name: String, account: UUID, on connection: PostgresConnection) async throws {
-        let code = try await accounts.newCode(for: account, purpose: "verify-email", lifetime: configuration.codeLifetime, on: connection)
-        let minutes = String(configuration.codeLifetime.milliseconds / 60_000)
+        try await Self.mailCode(
+            purpose: "verify-email", template: "verification-code", to: email, name: name, account: account,
+            database: database, accounts: accounts, lifetime: configuration.codeLifetime, on: connection)
+    }
+
+    /// A new code for `purpose`, mailed with `template` through pdf-email via the outbox (sent once
+    /// the caller's transaction commits).
+    static func mailCode(purpose: String, template: String, to email: String, name: String, account: UUID, database: Database,
+                         accounts: AccountPostgresRepository, lifetime: Duration, on connection: PostgresConnection) async throws {
+        let code = try await accounts.newCode(for: account, purpose: purpose, lifetime: lifetime, on: connection)
+        let minutes = String(lifetime.milliseconds / 60_000)
         try await database.enqueue(
             PdfEmail.Mail.Send.self,
-            .init(to: [email], template: .init(name: "verification-code", variables: ["name": name, "code": code.code, "minutes": minutes])),
+            .init(to: [email], template: .init(name: template, variables: ["name": name, "code": code.code, "minutes": minutes])),
             on: connection, idempotencyKey: "code-\(code.id.uuidString.lowercased())")
     }
 
     /// The request as the idempotency record keeps it: the password only as a hash of itself.
     static func fingerprint(_ request: Auth.Account.Register.Request) throws -> [UInt8] {
         Array("\(request.email)\n\(request.username)\n\(request.displayName)\n".utf8) + Array(SHA256.hash(data: Data(request.password.utf8)))
-    }
-
-    static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

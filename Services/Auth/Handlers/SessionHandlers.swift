@@ -75,13 +75,11 @@ struct SessionHandlers: Sendable {
 
     @Sendable
     func logout(_ request: Auth.Session.Logout.Request, _ context: RequestContext) async throws -> Auth.Session.Logout.Response {
-        guard let caller = context.attributes.authID.flatMap(UUID.init(uuidString:)),
-              let session = Self.claim("sid", in: context.attributes.authClaims).flatMap(UUID.init(uuidString:))
-        else { throw OperationError(.unauthenticated, "logging out needs a signed-in caller") }
+        let caller = try AccountRules.caller(context)
         let ended = try await database.transaction { connection in
             request.all == true
-                ? try await sessions.revoke(account: caller, reason: "logout everywhere", on: connection)
-                : try await sessions.revoke(session: session, reason: "logout", on: connection)
+                ? try await sessions.revoke(account: caller.account, reason: "logout everywhere", on: connection)
+                : try await sessions.revoke(session: caller.session, reason: "logout", on: connection)
         }
         return .init(ended: ended)
     }

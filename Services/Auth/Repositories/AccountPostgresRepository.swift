@@ -16,7 +16,7 @@ struct AccountPostgresRepository: Sendable {
         let verified: Bool
         let universityID: String?
         let roles: [String]
-        /// Seconds since the newest verification code was made, nil when none was.
+        /// Seconds since the newest code of the asked purpose was made, nil when none was.
         let lastCodeAge: Double?
 
         /// Whether a new code may be mailed: none yet, or the last one `interval` ago or more.
@@ -25,12 +25,13 @@ struct AccountPostgresRepository: Sendable {
         }
     }
 
-    func account(email: String, on connection: PostgresConnection, lock: Bool = false) async throws -> Account? {
+    /// The account of `email`; `lastCodeAge` counts the codes mailed for `codePurpose`.
+    func account(email: String, codePurpose: String = "verify-email", on connection: PostgresConnection, lock: Bool = false) async throws -> Account? {
         let rows = try await connection.query(
             """
             SELECT a.id, a.display_name, a.password_hash, a.verified_at IS NOT NULL, a.university_id, a.roles,
                 (SELECT extract(epoch FROM now() - max(c.created_at))::float8 FROM email_codes c
-                 WHERE c.account_id = a.id AND c.purpose = 'verify-email')
+                 WHERE c.account_id = a.id AND c.purpose = \(codePurpose))
             FROM accounts a WHERE a.email = \(email) \(unescaped: lock ? "FOR UPDATE OF a" : "")
             """,
             logger: database.logger)
@@ -126,9 +127,50 @@ struct AccountPostgresRepository: Sendable {
         try await connection.query("UPDATE email_codes SET attempts = attempts + 1 WHERE id = \(code)", logger: database.logger)
     }
 
-    func markVerified(_ account: UUID, code: UUID, on connection: PostgresConnection) async throws {
+    func markUsed(code: UUID, on connection: PostgresConnection) async throws {
         try await connection.query("UPDATE email_codes SET used_at = now() WHERE id = \(code)", logger: database.logger)
+    }
+
+    func markVerified(_ account: UUID, on connection: PostgresConnection) async throws {
         try await connection.query("UPDATE accounts SET verified_at = now() WHERE id = \(account)", logger: database.logger)
+    }
+
+    /// The signed-in account's profile, nil when it no longer exists.
+    func profile(of account: UUID, on connection: PostgresConnection) async throws -> Auth.Profile? {
+        let rows = try await connection.query(
+            """
+            SELECT a.email, a.username, a.display_name, a.created_at, u.id, u.name, u.campus
+            FROM accounts a LEFT JOIN universities u ON u.id = a.university_id WHERE a.id = \(account)
+            """,
+            logger: database.logger)
+        for try await (email, username, name, created, universityID, universityName, campus) in rows.decode(
+            (String, String, String, Date, String?, String?, String?).self)
+        {
+            let university = universityID.map { Auth.University(id: $0, name: universityName ?? "", campus: campus ?? "") }
+            return Auth.Profile(
+                id: account.uuidString.lowercased(), email: email, username: username, displayName: name, university: university, createdAt: created)
+        }
+        return nil
+    }
+
+    func update(_ account: UUID, displayName: String?, username: String?, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            UPDATE accounts SET display_name = coalesce(\(displayName), display_name), username = coalesce(\(username), username)
+            WHERE id = \(account)
+            """,
+            logger: database.logger)
+    }
+
+    func passwordHash(of account: UUID, on connection: PostgresConnection) async throws -> String? {
+        let rows = try await connection.query("SELECT password_hash FROM accounts WHERE id = \(account)", logger: database.logger)
+        for try await hash in rows.decode(String.self) { return hash }
+        return nil
+    }
+
+    /// Deletes the account; its sessions, tokens and codes go with it.
+    func delete(_ account: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("DELETE FROM accounts WHERE id = \(account)", logger: database.logger)
     }
 
     func updatePasswordHash(_ account: UUID, to hash: String, on connection: PostgresConnection) async throws {

@@ -68,6 +68,14 @@ struct SessionPostgresRepository: Sendable {
         try await connection.query("UPDATE refresh_tokens SET used_at = now() WHERE token_hash = \(hash) AND used_at IS NULL", logger: database.logger)
     }
 
+    /// Whether `session` of `account` is live (not ended, the account not deleted).
+    func isLive(session: UUID, account: UUID, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            "SELECT 1 FROM sessions WHERE id = \(session) AND account_id = \(account) AND revoked_at IS NULL", logger: database.logger)
+        for try await _ in rows { return true }
+        return false
+    }
+
     /// Ends sessions: one, or every live one of an account. Returns how many ended.
     func revoke(session: UUID? = nil, account: UUID? = nil, reason: String, on connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query(

@@ -15,6 +15,18 @@ enum AuthRoutes {
     ]
     static let sent: JSONValue = ["type": "object", "required": ["status"], "properties": ["status": ["type": "string", "enum": ["verification_sent"]]]]
 
+    static let university: JSONValue = [
+        "type": "object", "required": ["id", "name", "campus"],
+        "properties": ["id": ["type": "string"], "name": ["type": "string"], "campus": ["type": "string"]],
+    ]
+    static let profile: JSONValue = [
+        "type": "object", "required": ["id", "email", "username", "displayName", "createdAt"],
+        "properties": [
+            "id": ["type": "string"], "email": ["type": "string"], "username": ["type": "string"], "displayName": ["type": "string"],
+            "university": university, "createdAt": ["type": "string", "format": "date-time"],
+        ],
+    ]
+
     static let all: [BusRoute] = [
         BusRoute(
             .post, "/v1/auth/register", to: Auth.Account.Register.self,
@@ -33,10 +45,7 @@ enum AuthRoutes {
                 "properties": [
                     "status": ["type": "string", "enum": ["verification_sent"]],
                     "email": ["type": "string"],
-                    "university": [
-                        "type": "object", "required": ["id", "name", "campus"],
-                        "properties": ["id": ["type": "string"], "name": ["type": "string"], "campus": ["type": "string"]],
-                    ],
+                    "university": university,
                 ],
             ],
             successStatus: .accepted, errors: [.conflict]),
@@ -71,6 +80,39 @@ enum AuthRoutes {
             summary: "Ends this session, or with all=true every session of the account", access: .signedIn,
             requestBody: ["type": "object", "properties": ["all": ["type": "boolean"]]],
             response: ["type": "object", "required": ["ended"], "properties": ["ended": ["type": "integer"]]]),
+        BusRoute(
+            .post, "/v1/auth/password/forgot", to: Auth.Password.Forgot.self,
+            summary: "Mails a 6-digit reset code to a verified account, at most one a minute; the same answer for any email",
+            requestBody: ["type": "object", "required": ["email"], "properties": ["email": email]],
+            response: ["type": "object", "required": ["status"], "properties": ["status": ["type": "string", "enum": ["reset_code_sent"]]]],
+            successStatus: .accepted),
+        BusRoute(
+            .post, "/v1/auth/password/reset", to: Auth.Password.Reset.self,
+            summary: "Sets a new password with the mailed code and ends every session of the account",
+            requestBody: [
+                "type": "object", "required": ["email", "code", "newPassword"],
+                "properties": [
+                    "email": email, "code": ["type": "string", "pattern": "^[0-9]{6}$"],
+                    "newPassword": ["type": "string", "minLength": 8, "maxLength": 256],
+                ],
+            ],
+            response: ["type": "object", "required": ["sessionsEnded"], "properties": ["sessionsEnded": ["type": "integer"]]]),
+        BusRoute(.get, "/v1/me", to: Auth.Me.Get.self, summary: "The caller's profile", access: .signedIn, response: profile),
+        BusRoute(
+            .patch, "/v1/me", to: Auth.Me.Update.self, summary: "Changes the caller's display name and/or username", access: .signedIn,
+            requestBody: [
+                "type": "object",
+                "properties": [
+                    "displayName": ["type": "string", "minLength": 1, "maxLength": 80],
+                    "username": ["type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_.]{2,29}$"],
+                ],
+            ],
+            response: profile, errors: [.conflict]),
+        BusRoute(
+            .delete, "/v1/me", to: Auth.Me.Delete.self,
+            summary: "Deletes the caller's account (the password confirms it) and ends every session", access: .signedIn,
+            requestBody: ["type": "object", "required": ["password"], "properties": ["password": ["type": "string", "maxLength": 256]]],
+            response: ["type": "object", "required": ["deleted"], "properties": ["deleted": ["type": "boolean"]]]),
         BusRoute(
             .get, "/.well-known/jwks.json", to: Auth.Keys.Jwks.self,
             summary: "The public keys access tokens are signed with (RFC 7517)",

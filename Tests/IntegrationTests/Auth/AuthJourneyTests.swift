@@ -146,6 +146,51 @@ extension ServiceStackTests {
         }
     }
 
+    @Test func aPasswordResetEndsEverySessionAndTheProfileCanBeReadChangedAndDeleted() async throws {
+        let stack = try await AuthStack()
+        try await stack.with { http in
+            let email = "orla@universityofgalway.ie"
+            let tokens = try await Self.signedUp(stack, http, email: email, username: "orla")
+            let me = try await http.send("GET", "/v1/me", headers: ["Authorization": "Bearer \(tokens.access)"])
+            #expect(me.status == 200, "\(me.text)")
+            #expect(me.json?["username"] == "orla" && me.json?["email"] == .string(email))
+            #expect(me.json?["university"]?["id"] == "universityofgalway")
+
+            // Forgot, reset: the old sessions end, the new password works, the old one does not.
+            #expect(try await http.post("/v1/auth/password/forgot", ["email": "nobody@example.org"]).status == 202, "the same for anyone")
+            #expect(try await http.post("/v1/auth/password/forgot", ["email": .string(email)]).status == 202)
+            let code = try await stack.code(for: email, after: 1)
+            let weak = try await http.post("/v1/auth/password/reset", ["email": .string(email), "code": .string(code), "newPassword": "password"])
+            #expect(weak.status == 400 && Self.fields(weak) == ["newPassword"], "\(weak.text)")
+            let newPassword = "a brand new pass phrase for orla"
+            let reset = try await http.post("/v1/auth/password/reset", ["email": .string(email), "code": .string(code), "newPassword": .string(newPassword)])
+            #expect(reset.status == 200 && reset.json == ["sessionsEnded": 1], "\(reset.text)")
+            #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(tokens.refresh)]).status == 401, "the reset ended the session")
+            #expect(try await http.send("GET", "/v1/me", headers: ["Authorization": "Bearer \(tokens.access)"]).status == 401,
+                    "the ended session's access token stops working at once")
+            #expect(try await http.post("/v1/auth/password/reset", ["email": .string(email), "code": .string(code), "newPassword": .string(newPassword)]).status == 400,
+                    "a code works once")
+            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": "correct horse battery staple orla"]).status == 401)
+            let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(newPassword)])
+            let access = try #require(Self.string(login, "accessToken"))
+            let auth = ["Authorization": "Bearer \(access)", "Content-Type": "application/json"]
+
+            let renamed = try await http.send("PATCH", "/v1/me", body: Array(#"{"displayName":"Orla N.","username":"Orla_N"}"#.utf8), headers: auth)
+            #expect(renamed.status == 200 && renamed.json?["username"] == "orla_n" && renamed.json?["displayName"] == "Orla N.", "\(renamed.text)")
+            let empty = try await http.send("PATCH", "/v1/me", body: Array("{}".utf8), headers: auth)
+            #expect(empty.status == 400, "\(empty.text)")
+
+            let wrong = try await http.send("DELETE", "/v1/me", body: Array(#"{"password":"not it"}"#.utf8), headers: auth)
+            #expect(wrong.status == 400 && Self.fields(wrong) == ["password"], "\(wrong.text)")
+            let deleted = try await http.send("DELETE", "/v1/me", body: Array(#"{"password":"\#(newPassword)"}"#.utf8), headers: auth)
+            #expect(deleted.status == 200 && deleted.json == ["deleted": true], "\(deleted.text)")
+            #expect(try await http.send("GET", "/v1/me", headers: auth).status == 401, "a deleted account's token stops working")
+            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(newPassword)]).status == 401)
+            // The username is free again.
+            _ = try await Self.signedUp(stack, http, email: "orla.again@example.org", username: "orla_n")
+        }
+    }
+
     // MARK: - Helpers
 
     /// Registers, verifies and logs in an account; returns its tokens.

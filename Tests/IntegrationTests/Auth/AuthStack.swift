@@ -50,7 +50,7 @@ struct AuthStack {
         try #require(arrived, "no code mailed to \(address)")
         let mails = try sink.messages().filter { try (SMTPSink.envelope(of: $0)["to"] as? [String]) == [address] }
         let text = try await SMTPSink.inspect(mails.last!)["text"] as? String ?? ""
-        return try #require(text.firstMatch(of: /code is ([0-9]{6})/).map { String($0.1) }, "no code in: \(text)")
+        return try #require(text.firstMatch(of: /\sis ([0-9]{6})\./).map { String($0.1) }, "no code in: \(text)")
     }
 
     /// How many mails went to `address`.

@@ -1,0 +1,61 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import PostgresNIO
+
+/// The rules shared by sign-up and profile changes, and who a signed-in request comes from.
+enum AccountRules {
+    static func checkDisplayName(_ name: String, _ validation: inout Validation) {
+        validation.check(
+            (1...80).contains(name.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control },
+            "data.displayName", "must be 1 to 80 characters without control characters")
+    }
+
+    static func checkUsername(_ username: String, _ validation: inout Validation) {
+        validation.check(
+            username.wholeMatch(of: /[a-z][a-z0-9_.]{2,29}/) != nil, "data.username",
+            "must be 3 to 30 letters, digits, _ or ., starting with a letter")
+    }
+
+    static let usernameTaken = OperationError(.conflict, "data.username: this username is taken", fields: [.init(field: "data.username", message: "is taken")])
+
+    static let notSignedIn = OperationError(.unauthenticated, "this needs a signed-in caller whose session is live")
+
+    /// The account and session the gateway verified (`authid`, `authclaims.sid`).
+    static func caller(_ context: RequestContext) throws(OperationError) -> (account: UUID, session: UUID) {
+        guard let account = context.attributes.authID.flatMap(UUID.init(uuidString:)),
+              let session = SessionHandlers.claim("sid", in: context.attributes.authClaims).flatMap(UUID.init(uuidString:))
+        else { throw notSignedIn }
+        return (account, session)
+    }
+}
+
+/// How a mailed code checked out.
+enum CodeCheck {
+    case accepted(UUID)
+    case refused(String)
+
+    static let wrongOrExpired = "the code is wrong or has expired; ask for a new one if needed"
+
+    /// Checks `code` against the account's live code for `purpose`, counting a wrong guess (the
+    /// caller's transaction must commit for the count to stay).
+    static func check(_ code: String, account: UUID, purpose: String, attempts: Int, accounts: AccountPostgresRepository,
+                      on connection: PostgresConnection) async throws -> CodeCheck {
+        guard let live = try await accounts.liveCode(for: account, purpose: purpose, on: connection), !live.expired else {
+            return .refused(wrongOrExpired)
+        }
+        guard live.attempts < attempts else { return .refused("too many wrong attempts; ask for a new code") }
+        guard constantTimeEqual(AccountPostgresRepository.hash(code, id: live.id), live.hash) else {
+            try await accounts.countFailedAttempt(live.id, on: connection)
+            return .refused(wrongOrExpired)
+        }
+        try await accounts.markUsed(code: live.id, on: connection)
+        return .accepted(live.id)
+    }
+
+    static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,67 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import PostgresNIO
+import PostgresSupport
+
+/// `auth.me.get.v1`, `auth.me.update.v1` and `auth.me.delete.v1`: the signed-in caller's account.
+/// Each checks that the caller's session is still live, so a token of an ended session or a deleted
+/// account stops working here at once.
+struct ProfileHandlers: Sendable {
+    let database: Database
+    let accounts: AccountPostgresRepository
+    let sessions: SessionPostgresRepository
+    let hasher: PasswordHasher
+
+    @Sendable
+    func get(_ request: Empty, _ context: RequestContext) async throws -> Auth.Profile {
+        let caller = try AccountRules.caller(context)
+        return try await database.transaction { connection in
+            try await profile(of: caller, on: connection)
+        }
+    }
+
+    @Sendable
+    func update(_ request: Auth.Me.Update.Request, _ context: RequestContext) async throws -> Auth.Profile {
+        let caller = try AccountRules.caller(context)
+        let displayName = request.displayName?.trimmingCharacters(in: .whitespaces), username = request.username?.lowercased()
+        var validation = Validation()
+        validation.check(displayName != nil || username != nil, "data", "give a displayName, a username or both")
+        if let displayName { AccountRules.checkDisplayName(displayName, &validation) }
+        if let username { AccountRules.checkUsername(username, &validation) }
+        try validation.finish()
+        return try await database.transaction { connection in
+            _ = try await profile(of: caller, on: connection)
+            if let username, try await accounts.isUsernameTaken(username, except: caller.account, on: connection) { throw AccountRules.usernameTaken }
+            try await accounts.update(caller.account, displayName: displayName, username: username, on: connection)
+            return try await profile(of: caller, on: connection)
+        }
+    }
+
+    @Sendable
+    func delete(_ request: Auth.Me.Delete.Request, _ context: RequestContext) async throws -> Auth.Me.Delete.Response {
+        let caller = try AccountRules.caller(context)
+        let hash = try await database.transaction { connection -> String in
+            _ = try await profile(of: caller, on: connection)
+            guard let hash = try await accounts.passwordHash(of: caller.account, on: connection) else { throw AccountRules.notSignedIn }
+            return hash
+        }
+        guard try await hasher.verify(request.password, against: hash) else {
+            throw OperationError.invalid(field: "data.password", "is not this account's password")
+        }
+        try await database.transaction { connection in
+            try await accounts.delete(caller.account, on: connection)
+        }
+        context.logger.notice("account deleted", metadata: ["account": "\(caller.account)"])
+        return .init(deleted: true)
+    }
+
+    /// The caller's profile, or `unauthenticated` when the session ended or the account is gone.
+    private func profile(of caller: (account: UUID, session: UUID), on connection: PostgresConnection) async throws -> Auth.Profile {
+        guard try await sessions.isLive(session: caller.session, account: caller.account, on: connection),
+              let profile = try await accounts.profile(of: caller.account, on: connection)
+        else { throw AccountRules.notSignedIn }
+        return profile
+    }
+}
