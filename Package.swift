@@ -202,6 +202,12 @@ let executables: [Target] = [
         swiftSettings: swiftSettings
     ),
     .executableTarget(
+        name: "AuthBenchmark",
+        dependencies: ["AccessTokens", "AuthService", .product(name: "JWTKit", package: "jwt-kit")],
+        path: "Benchmarks/AuthBenchmark",
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
         name: "HTTPBenchmark",
         dependencies: [
             "Bus", "Envelope", "GatewayService", "PostgresSupport", "ServiceSupport", log, lifecycle,
@@ -272,6 +278,7 @@ let package = Package(
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
         .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),
+        .executable(name: "auth-benchmark", targets: ["AuthBenchmark"]),
         .executable(name: "migrate-probe", targets: ["MigrateProbe"]),
     ],
     dependencies: dependencies,
