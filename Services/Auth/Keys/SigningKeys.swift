@@ -7,7 +7,8 @@ import PostgresSupport
 
 /// The access-token signing keys: kept in `signing_keys` sealed with the key-encryption key, made at
 /// first start, rotated after `keyRotation`. A retired key stays published (JWKS) until the last
-/// token it signed has expired. Every instance caches them for a minute.
+/// token it signed has expired (an access-token lifetime plus the cache minute, since an instance may
+/// sign with it until its cache refreshes). Every instance caches them for a minute.
 public actor SigningKeys {
     private let database: Database
     private let configuration: AuthConfiguration
@@ -53,7 +54,8 @@ public actor SigningKeys {
     }
 
     nonisolated private func read() async throws -> [Stored] {
-        let lifetimeSeconds = Double(configuration.accessTokenLifetime.milliseconds) / 1000
+        // Another instance may keep signing with a key for up to `cacheLifetime` after it retired it.
+        let lifetimeSeconds = Double((configuration.accessTokenLifetime + Self.cacheLifetime).milliseconds) / 1000
         let kek = configuration.keyEncryptionKey
         return try await database.transaction { connection in
             let rows = try await connection.query(
