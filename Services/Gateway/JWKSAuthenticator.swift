@@ -37,12 +37,17 @@ public final class JWKSAuthenticator: RequestAuthenticator {
             throw OperationError(.unauthenticated, "the Authorization header must be Bearer <access token>")
         }
         let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        let kid = AccessTokenVerifier.header(of: token)?.kid
-        var verifier = try await currentVerifier()
-        // A key published since the last fetch (a rotation): fetch once more before deciding.
-        if let kid, !verifier.kids.contains(kid), let fresher = try? await refetch() { verifier = fresher }
+        let verifier = try await currentVerifier()
         do throws(AccessTokenVerifier.Rejection) {
             return Self.caller(try await verifier.verify(token))
+        } catch .untrustedKey {
+            // Perhaps a key published since the last fetch (a rotation): fetch once more, then decide.
+            guard let fresher = try? await refetch() else { throw OperationError(.unauthenticated, AccessTokenVerifier.Rejection.untrustedKey.description) }
+            do throws(AccessTokenVerifier.Rejection) {
+                return Self.caller(try await fresher.verify(token))
+            } catch {
+                throw OperationError(.unauthenticated, error.description)
+            }
         } catch {
             throw OperationError(.unauthenticated, error.description)
         }

@@ -7,6 +7,9 @@ public struct AccessTokenVerifier: Sendable {
     /// Why a token was refused (the gateway answers 401 with it; it never names a key).
     public struct Rejection: Error, Equatable, CustomStringConvertible {
         public let description: String
+
+        /// The header names a key this verifier does not trust (a newer key set may).
+        public static let untrustedKey = Rejection(description: "the token was signed with a key that is not trusted")
     }
 
     public let audience: String
@@ -28,7 +31,7 @@ public struct AccessTokenVerifier: Sendable {
     public func verify(_ token: String) async throws(Rejection) -> AccessTokenClaims {
         // The header is checked before any key is used: ES256 and a known kid, nothing else.
         guard let header = Self.header(of: token), header.alg == "ES256" else { throw Rejection(description: "the token is not an ES256 JWT") }
-        guard let kid = header.kid, kids.contains(kid) else { throw Rejection(description: "the token was signed with a key that is not trusted") }
+        guard let kid = header.kid, kids.contains(kid) else { throw Rejection.untrustedKey }
         let claims: AccessTokenClaims
         do {
             claims = try await keys.verify(token, as: AccessTokenClaims.self)

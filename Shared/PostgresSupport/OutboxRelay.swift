@@ -92,11 +92,12 @@ public final class OutboxRelay: Service {
             outcome = .error(error.code)
             detail = error.description
         }
+        // Each update names the attempt it records, so a relay whose lease ran out changes nothing.
         do {
             if Self.isFinal(outcome) {
                 try await database.transaction { connection in
                     try await connection.query(
-                        "UPDATE outbox SET delivered_at = now(), outcome = \(outcome.description) WHERE id = \(row.id)",
+                        "UPDATE outbox SET delivered_at = now(), outcome = \(outcome.description) WHERE id = \(row.id) AND attempts = \(row.attempts)",
                         logger: database.logger)
                 }
                 delivered.increment()
@@ -109,7 +110,7 @@ public final class OutboxRelay: Service {
                     try await connection.query(
                         """
                         UPDATE outbox SET next_attempt_at = now() + make_interval(secs => \(delay)), last_error = \(detail)
-                        WHERE id = \(row.id)
+                        WHERE id = \(row.id) AND attempts = \(row.attempts)
                         """,
                         logger: database.logger)
                 }
