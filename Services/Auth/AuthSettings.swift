@@ -21,6 +21,10 @@ public struct AuthConfiguration: Sendable {
     public var codeAttempts = 5
     /// The least time between two codes mailed to one account.
     public var codeResendInterval: Duration = .seconds(60)
+    /// The rate limits of login, codes, code mail and refresh.
+    public var backoff = Backoff()
+    /// Security events older than this are dropped.
+    public var securityEventRetention: Duration = .seconds(180 * 86_400)
 
     public init(keyEncryptionKey: SymmetricKey, issuer: String = "urn:melon:auth", audience: String = "melon",
                 accessTokenLifetime: Duration = .seconds(900), refreshTokenLifetime: Duration = .seconds(30 * 86_400),
@@ -48,9 +52,21 @@ extension Setting {
     public static let authKeyRotation = Setting(
         "auth.key.rotation", default: "2592000000", help: "Milliseconds a signing key signs before a new one takes over (30 days).")
 
+    public static let authAttemptsPerAccount = Setting(
+        "auth.attempts.per.account", default: "5",
+        help: "Failed logins, wrong codes, refused refreshes or code mails an email may have before back-off starts.")
+    public static let authAttemptsPerIP = Setting(
+        "auth.attempts.per.ip", default: "50", help: "The same per client IP (IPv6: per /64); campus networks share addresses.")
+    public static let authBackoffFirst = Setting(
+        "auth.backoff.first", default: "30000", help: "Milliseconds of the first block past the free attempts; each further attempt doubles it.")
+    public static let authBackoffMax = Setting("auth.backoff.max", default: "900000", help: "Milliseconds of the longest block.")
+    public static let authAttemptsWindow = Setting(
+        "auth.attempts.window", default: "3600000", help: "Milliseconds after the last counted attempt when a counter starts again.")
+
     public static let authSettings: [Setting] = [
         .databaseURL, .databaseURL(service: "auth"), .authKeyEncryptionKey, .authIssuer, .authAudience,
         .authAccessTokenLifetime, .authRefreshTokenLifetime, .authRefreshGrace, .authKeyRotation,
+        .authAttemptsPerAccount, .authAttemptsPerIP, .authBackoffFirst, .authBackoffMax, .authAttemptsWindow,
     ]
 }
 
@@ -60,11 +76,19 @@ extension ProcessSettings {
         guard let bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32 else {
             throw InvalidValue(setting: .authKeyEncryptionKey, value: text, expected: "32 bytes in base64 (openssl rand -base64 32)")
         }
-        return AuthConfiguration(
+        var configuration = AuthConfiguration(
             keyEncryptionKey: SymmetricKey(data: bytes), issuer: try requiredString(.authIssuer), audience: try requiredString(.authAudience),
             accessTokenLifetime: try milliseconds(.authAccessTokenLifetime, in: 1_000...900_000),
             refreshTokenLifetime: try milliseconds(.authRefreshTokenLifetime, in: 60_000...(365 * 86_400_000)),
             refreshGrace: try milliseconds(.authRefreshGrace, in: 0...60_000),
             keyRotation: try milliseconds(.authKeyRotation, in: 60_000...(365 * 86_400_000)))
+        configuration.backoff = Backoff(
+            freePerAccount: try int(.authAttemptsPerAccount, in: 1...1_000), freePerIP: try int(.authAttemptsPerIP, in: 1...100_000),
+            first: try milliseconds(.authBackoffFirst, in: 100...3_600_000), max: try milliseconds(.authBackoffMax, in: 100...86_400_000),
+            window: try milliseconds(.authAttemptsWindow, in: 1_000...7 * 86_400_000))
+        guard configuration.backoff.first <= configuration.backoff.max else {
+            throw InvalidValue(setting: .authBackoffMax, value: "\(configuration.backoff.max.milliseconds)", expected: "at least AUTH_BACKOFF_FIRST")
+        }
+        return configuration
     }
 }

@@ -17,6 +17,7 @@ public struct AuthWorker: Sendable {
     /// Delivers the mail (codes, notices) the handlers queue in the outbox.
     public let relay: OutboxRelay
     public let keys: SigningKeys
+    let housekeeping: AuthHousekeeping
 
     /// An Argon2id hash (OWASP parameters) of a password nobody has: verified against when an email
     /// is unknown, so that a login takes as long either way.
@@ -29,16 +30,19 @@ public struct AuthWorker: Sendable {
     /// The operations of `auth`, on `database`.
     public static func registry(configuration: AuthConfiguration, database: Database, keys: SigningKeys) throws -> OperationRegistry {
         let accounts = AccountPostgresRepository(database: database)
+        let sessionStore = SessionPostgresRepository(database: database)
+        let events = SecurityEventPostgresRepository(database: database)
+        let limits = AttemptLimits(database: database, backoff: configuration.backoff)
         let hasher = PasswordHasher()
         let registration = RegistrationHandlers(
-            database: database, accounts: accounts, hasher: hasher, policy: try PasswordPolicy.bundled(), configuration: configuration)
-        let sessionStore = SessionPostgresRepository(database: database)
+            database: database, accounts: accounts, hasher: hasher, policy: try PasswordPolicy.bundled(), limits: limits, configuration: configuration)
         let sessions = SessionHandlers(
-            database: database, accounts: accounts, sessions: sessionStore, hasher: hasher, keys: keys,
+            database: database, accounts: accounts, sessions: sessionStore, hasher: hasher, keys: keys, limits: limits, events: events,
             configuration: configuration, decoyHash: decoyHash)
         let passwords = PasswordHandlers(
-            database: database, accounts: accounts, sessions: sessionStore, hasher: hasher, policy: registration.policy, configuration: configuration)
-        let profiles = ProfileHandlers(database: database, accounts: accounts, sessions: sessionStore, hasher: hasher)
+            database: database, accounts: accounts, sessions: sessionStore, events: events, hasher: hasher, registration: registration,
+            configuration: configuration)
+        let profiles = ProfileHandlers(database: database, accounts: accounts, sessions: sessionStore, events: events, hasher: hasher, limits: limits)
         var registry = OperationRegistry(service: Auth.service)
         registry.register(Auth.Account.Register.self, handler: registration.register)
         registry.register(Auth.Email.Verify.self, handler: registration.verify)
@@ -48,6 +52,8 @@ public struct AuthWorker: Sendable {
         registry.register(Auth.Session.Logout.self, handler: sessions.logout)
         registry.register(Auth.Password.Forgot.self, handler: passwords.forgot)
         registry.register(Auth.Password.Reset.self, handler: passwords.reset)
+        registry.register(Auth.Password.Change.self, handler: passwords.change)
+        registry.register(Auth.Events.List.self, handler: profiles.securityEvents)
         registry.register(Auth.Me.Get.self, handler: profiles.get)
         registry.register(Auth.Me.Update.self, handler: profiles.update)
         registry.register(Auth.Me.Delete.self, handler: profiles.delete)
@@ -61,11 +67,15 @@ public struct AuthWorker: Sendable {
         runtime = try WorkerRuntime(
             registry: Self.registry(configuration: configuration, database: database, keys: keys), configuration: worker, bus: bus, logger: logger)
         relay = OutboxRelay(database: database, bus: bus)
+        housekeeping = AuthHousekeeping(
+            database: database, limits: AttemptLimits(database: database, backoff: configuration.backoff),
+            events: SecurityEventPostgresRepository(database: database), retention: configuration.securityEventRetention)
     }
 
-    /// In ServiceGroup order, after the bus client: the pool, then (once migrated) the worker and the relay.
+    /// In ServiceGroup order, after the bus client: the pool, then (once migrated) the worker, the
+    /// relay and the housekeeping.
     public func services() throws -> [any Service] {
-        [database, RunAfterMigrations(database: database, migrations: try Self.migrations(), services: [runtime, relay])]
+        [database, RunAfterMigrations(database: database, migrations: try Self.migrations(), services: [runtime, relay, housekeeping])]
     }
 
     /// What /readyz checks.

@@ -25,6 +25,9 @@ struct BusForwarder: HTTPResponder {
         options.authType = caller?.type
         options.authID = caller?.id
         options.authClaims = caller?.claims
+        options.clientIP = ClientAddress.resolve(
+            peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: .xForwardedFor],
+            trustedProxies: configuration.trustedProxies)
 
         let data = try await self.data(request, context: context)
         try await availability.require(route.service)

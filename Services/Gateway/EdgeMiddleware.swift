@@ -56,7 +56,8 @@ struct EdgeMiddleware: RouterMiddleware {
         case let error as any OperationErrorConvertible:
             let error = error.operationError
             let headers: HTTPFields = switch error.code {
-            case .unavailable: [.retryAfter: "1"]
+            case .unavailable: [.retryAfter: "\(error.retryAfter ?? 1)"]
+            case .rateLimited: [.retryAfter: "\(error.retryAfter ?? 1)"]
             case .unauthenticated: [.wwwAuthenticate: "Bearer"]
             default: [:]
             }
@@ -112,6 +113,7 @@ extension HTTPField.Name {
     static let traceParent = HTTPField.Name("traceparent")!
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
     static let requestTimeout = HTTPField.Name("X-Request-Timeout-Ms")!
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }
 
 extension UInt8 {

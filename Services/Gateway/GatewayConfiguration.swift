@@ -20,12 +20,14 @@ public struct GatewayConfiguration: Sendable {
     public var availabilityCacheTTL: Duration
     /// How long /readyz waits for each broker lookup.
     public var readinessTimeout: Duration
+    /// Proxies in front of the gateway that append to `X-Forwarded-For` (0: clients connect directly).
+    public var trustedProxies: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20,
         defaultDeadline: Duration = .seconds(10), maxDeadline: Duration = .seconds(60), minDeadline: Duration = .milliseconds(100),
         corsAllowedOrigins: [String] = ["*"], availabilityCacheTTL: Duration = .seconds(1),
-        readinessTimeout: Duration = .seconds(1)
+        readinessTimeout: Duration = .seconds(1), trustedProxies: Int = 0
     ) {
         self.host = host
         self.port = port
@@ -36,5 +38,6 @@ public struct GatewayConfiguration: Sendable {
         self.corsAllowedOrigins = corsAllowedOrigins
         self.availabilityCacheTTL = availabilityCacheTTL
         self.readinessTimeout = readinessTimeout
+        self.trustedProxies = trustedProxies
     }
 }

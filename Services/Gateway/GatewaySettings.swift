@@ -16,11 +16,14 @@ extension Setting {
     public static let corsAllowedOrigins = Setting(
         "cors.allowed.origins", default: "*",
         help: "Comma-separated origins browsers may call from (https://app.example.org,https://admin.example.org), or * for any.")
+    public static let trustedProxies = Setting(
+        "trusted.proxies", default: "0",
+        help: "How many proxies in front of the gateway append the client's address to X-Forwarded-For; the client IP is read that many entries from the right.")
 
     /// Everything the `gateway` process reads.
     public static let gatewaySettings: [Setting] = [
         .brokerEndpoint, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
-        .requestMinDeadline, .requestMaxDeadline, .corsAllowedOrigins, .authIssuer, .authAudience,
+        .requestMinDeadline, .requestMaxDeadline, .corsAllowedOrigins, .trustedProxies, .authIssuer, .authAudience,
     ]
 }
 
@@ -39,7 +42,8 @@ extension ProcessSettings {
             defaultDeadline: try milliseconds(.requestDeadline, in: 10...600_000),
             maxDeadline: try milliseconds(.requestMaxDeadline, in: 10...600_000),
             minDeadline: try milliseconds(.requestMinDeadline, in: 10...600_000),
-            corsAllowedOrigins: try requiredString(.corsAllowedOrigins).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            corsAllowedOrigins: try requiredString(.corsAllowedOrigins).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+            trustedProxies: try int(.trustedProxies, in: 0...10))
         guard configuration.minDeadline <= configuration.maxDeadline else {
             throw InvalidValue(setting: .requestMinDeadline, value: "\(configuration.minDeadline.milliseconds)", expected: "at most REQUEST_MAX_DEADLINE")
         }

@@ -42,7 +42,8 @@ enum OpenAPIDocument {
         invalid input, `fields` naming each field. Every response carries `X-Request-Id` and `traceparent`; \
         clients may send their own (W3C Trace Context). `X-Request-Timeout-Ms` shortens the default deadline. \
         Mutating requests accept an `Idempotency-Key`: repeating a request with the same key returns the first \
-        result.
+        result. Sign-in, codes and refresh are rate-limited per account and per client IP with a growing, \
+        temporary back-off: 429 with `Retry-After`.
         """
 
     private static func operation(_ route: BusRoute, deadlines: ClosedRange<Duration>) -> JSONValue {
@@ -138,6 +139,7 @@ enum OpenAPIDocument {
             "detail": ["type": "string"],
             "code": ["type": "string"],
             "requestId": ["type": "string"],
+            "retryAfter": ["type": "integer", "description": "for 429: seconds until a retry may succeed (also the Retry-After header)"],
             "fields": [
                 "type": "array",
                 "items": ["type": "object", "required": ["field", "message"],

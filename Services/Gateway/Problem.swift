@@ -21,6 +21,8 @@ public struct Problem: Codable, Sendable, Equatable {
     public var code: String
     public var requestId: String
     public var fields: [Field]?
+    /// For 429 (as the `Retry-After` header says too): seconds until a retry may succeed.
+    public var retryAfter: Int?
 
     public static let mediaType = "application/problem+json"
 
@@ -29,6 +31,7 @@ public struct Problem: Codable, Sendable, Equatable {
         let status = Self.status(for: error.code)
         self.init(status: status, code: error.code.rawValue, detail: error.message, requestID: requestID,
                   fields: error.fields.map { Field(field: Self.clientPath($0.field), message: $0.message) })
+        retryAfter = error.retryAfter
     }
 
     public init(status: HTTPResponse.Status, code: String, detail: String, requestID: String, fields: [Field] = []) {

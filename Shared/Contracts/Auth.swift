@@ -223,6 +223,82 @@ public enum Auth {
                 public init(sessionsEnded: Int) { self.sessionsEnded = sessionsEnded }
             }
         }
+
+        /// `auth.password.change.v1`: the signed-in caller sets a new password, confirming the
+        /// current one; every other session ends.
+        public enum Change: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.password.change.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var currentPassword: String
+                public var newPassword: String
+
+                public init(currentPassword: String, newPassword: String) {
+                    self.currentPassword = currentPassword
+                    self.newPassword = newPassword
+                }
+            }
+
+            public typealias Response = Reset.Response
+        }
+    }
+
+    /// One entry of the account holder's security record.
+    public struct SecurityEvent: Codable, Sendable, Equatable {
+        public enum Kind: String, Codable, Sendable {
+            case login = "login"
+            case loginFailed = "login_failed"
+            case passwordChanged = "password_changed"
+            case passwordReset = "password_reset"
+            /// A refresh token was used again after its grace: its session was ended.
+            case refreshTokenReused = "refresh_token_reused"
+        }
+
+        /// Increasing; pass the last one seen as `before` for the next page.
+        public var id: Int64
+        public var kind: Kind
+        public var at: Date
+        /// The client IP the gateway saw.
+        public var ip: String?
+
+        public init(id: Int64, kind: Kind, at: Date, ip: String?) {
+            self.id = id
+            self.kind = kind
+            self.at = at
+            self.ip = ip
+        }
+    }
+
+    public enum Events {
+        /// `auth.events.list.v1`: the caller's security events, newest first, a page at a time.
+        public enum List: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.events.list.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                /// 1 to 100; 20 when left out.
+                public var limit: Int?
+                /// Only events older than this id (the previous page's `nextBefore`).
+                public var before: Int64?
+
+                public init(limit: Int? = nil, before: Int64? = nil) {
+                    self.limit = limit
+                    self.before = before
+                }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                public var events: [SecurityEvent]
+                /// Pass as `before` for the next page; absent on the last page.
+                public var nextBefore: Int64?
+
+                public init(events: [SecurityEvent], nextBefore: Int64?) {
+                    self.events = events
+                    self.nextBefore = nextBefore
+                }
+            }
+        }
     }
 
     /// The signed-in caller's own account.

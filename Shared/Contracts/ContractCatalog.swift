@@ -14,6 +14,8 @@ public enum ContractCatalog {
         Auth.Session.Logout.self,
         Auth.Password.Forgot.self,
         Auth.Password.Reset.self,
+        Auth.Password.Change.self,
+        Auth.Events.List.self,
         Auth.Me.Get.self,
         Auth.Me.Update.self,
         Auth.Me.Delete.self,

@@ -19,6 +19,7 @@ extension EnvelopeCodec {
         writer.member("authtype", a.authType)
         writer.member("authid", a.authID)
         writer.member("authclaims", a.authClaims)
+        writer.member("clientip", a.clientIP)
         writer.member("data", json: data)
         return try checkSize(writer.finish())
     }
@@ -50,7 +51,8 @@ extension EnvelopeCodec {
             idempotencyKey: try reader.string("idempotencykey"),
             authType: try reader.string("authtype"),
             authID: try reader.string("authid"),
-            authClaims: try reader.string("authclaims"))
+            authClaims: try reader.string("authclaims"),
+            clientIP: try reader.string("clientip"))
         attributes.specVersion = try reader.string("specversion", required: true)!
         attributes.dataContentType = try reader.string("datacontenttype")
         return RequestEnvelope(attributes: attributes, data: try decodePayload(Payload.self, from: try reader.raw("data")))

@@ -18,11 +18,14 @@ public struct OperationError: Error, Codable, Sendable, Equatable, CustomStringC
     public var code: ErrorCode
     public var message: String
     public var fields: [FieldIssue]
+    /// For `rate_limited` (and `unavailable`): whole seconds after which a retry may succeed.
+    public var retryAfter: Int?
 
-    public init(_ code: ErrorCode, _ message: String, fields: [FieldIssue] = []) {
+    public init(_ code: ErrorCode, _ message: String, fields: [FieldIssue] = [], retryAfter: Int? = nil) {
         self.code = code
         self.message = message
         self.fields = fields
+        self.retryAfter = retryAfter
     }
 
     public init(from decoder: any Decoder) throws {
@@ -31,6 +34,7 @@ public struct OperationError: Error, Codable, Sendable, Equatable, CustomStringC
         code = ErrorCode(rawValue: try container.decode(String.self, forKey: .code)) ?? .internal
         message = try container.decode(String.self, forKey: .message)
         fields = try container.decodeIfPresent([FieldIssue].self, forKey: .fields) ?? []
+        retryAfter = try container.decodeIfPresent(Int.self, forKey: .retryAfter)
     }
 
     /// An `invalid` error naming one field.

@@ -23,11 +23,13 @@ public struct RequestAttributes: Codable, Sendable, Equatable {
     public var authID: String?
     /// Verified claims the gateway passes on, as a JSON string.
     public var authClaims: String?
+    /// The IP address of the client the gateway served (after trusted proxies), for per-client limits.
+    public var clientIP: String?
 
     enum CodingKeys: String, CodingKey {
         case specVersion = "specversion", id, source, type, time, dataContentType = "datacontenttype"
         case traceParent = "traceparent", expiryTime = "expirytime", idempotencyKey = "idempotencykey"
-        case authType = "authtype", authID = "authid", authClaims = "authclaims"
+        case authType = "authtype", authID = "authid", authClaims = "authclaims", clientIP = "clientip"
     }
 
     public init(
@@ -40,7 +42,8 @@ public struct RequestAttributes: Codable, Sendable, Equatable {
         idempotencyKey: String? = nil,
         authType: String? = nil,
         authID: String? = nil,
-        authClaims: String? = nil
+        authClaims: String? = nil,
+        clientIP: String? = nil
     ) {
         self.specVersion = "1.0"
         self.id = id
@@ -54,6 +57,7 @@ public struct RequestAttributes: Codable, Sendable, Equatable {
         self.authType = authType
         self.authID = authID
         self.authClaims = authClaims
+        self.clientIP = clientIP
     }
 }
 

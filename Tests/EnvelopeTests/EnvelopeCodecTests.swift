@@ -22,11 +22,11 @@ import Testing
             id: "id-1", source: "urn:melon:gateway", type: "household.chore.complete.v1",
             time: Date(timeIntervalSince1970: 1_795_271_369.5), traceParent: TraceParent.random().description,
             expiryTime: Date(timeIntervalSince1970: 1_795_271_379), idempotencyKey: "k-1",
-            authType: "user", authID: "u-1", authClaims: #"{"univ":"tcd"}"#)
+            authType: "user", authID: "u-1", authClaims: #"{"univ":"tcd"}"#, clientIP: "2001:db8::7")
         let original = RequestEnvelope(attributes: attributes, data: Payload(name: "x", items: [.init(amountCents: 1)]))
         let bytes = try codec.encode(original)
         let json = String(decoding: bytes, as: UTF8.self)
-        for key in ["\"specversion\":\"1.0\"", "\"expirytime\":\"2026-11-21T14:29:39.000Z\"", "\"idempotencykey\":\"k-1\"", "\"authid\":\"u-1\"", "\"datacontenttype\":\"application/json\""] {
+        for key in ["\"specversion\":\"1.0\"", "\"expirytime\":\"2026-11-21T14:29:39.000Z\"", "\"idempotencykey\":\"k-1\"", "\"authid\":\"u-1\"", "\"clientip\":\"2001:db8::7\"", "\"datacontenttype\":\"application/json\""] {
             #expect(json.contains(key), "missing \(key) in \(json)")
         }
         let decoded = try codec.decode(RequestEnvelope<Payload>.self, from: bytes)
@@ -108,7 +108,7 @@ import Testing
         let attributes = RequestAttributes(
             id: "q\"uote\\slash", source: "urn:melon:test", type: "t.x.y.v1", time: Date(timeIntervalSince1970: 1_795_271_369.25),
             traceParent: TraceParent.random().description, expiryTime: Date(timeIntervalSince1970: 1_795_271_379),
-            idempotencyKey: "line\nbreak\u{1}", authType: "user", authID: "ünïcödé 🍉", authClaims: #"{"a":[1,2]}"#)
+            idempotencyKey: "line\nbreak\u{1}", authType: "user", authID: "ünïcödé 🍉", authClaims: #"{"a":[1,2]}"#, clientIP: "203.0.113.9")
         let request = RequestEnvelope(attributes: attributes, data: Payload(name: "n", items: [.init(amountCents: -3)]))
         let direct = try codec.encode(request)
         let viaCodable = Array(try JSONEncoderForTests.make().encode(request))

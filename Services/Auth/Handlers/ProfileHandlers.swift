@@ -5,14 +5,17 @@ import Foundation
 import PostgresNIO
 import PostgresSupport
 
-/// `auth.me.get.v1`, `auth.me.update.v1` and `auth.me.delete.v1`: the signed-in caller's account.
+/// `auth.me.get.v1`, `auth.me.update.v1`, `auth.me.delete.v1` and `auth.events.list.v1`: the
+/// signed-in caller's account.
 /// Each checks that the caller's session is still live, so a token of an ended session or a deleted
 /// account stops working here at once.
 struct ProfileHandlers: Sendable {
     let database: Database
     let accounts: AccountPostgresRepository
     let sessions: SessionPostgresRepository
+    let events: SecurityEventPostgresRepository
     let hasher: PasswordHasher
+    let limits: AttemptLimits
 
     @Sendable
     func get(_ request: Empty, _ context: RequestContext) async throws -> Auth.Profile {
@@ -42,12 +45,15 @@ struct ProfileHandlers: Sendable {
     @Sendable
     func delete(_ request: Auth.Me.Delete.Request, _ context: RequestContext) async throws -> Auth.Me.Delete.Response {
         let caller = try AccountRules.caller(context)
+        let attempt = limits.keys(.login, account: caller.account.uuidString.lowercased(), context)
+        try await limits.check(attempt)
         let hash = try await database.transaction { connection -> String in
             _ = try await profile(of: caller, on: connection)
             guard let hash = try await accounts.passwordHash(of: caller.account, on: connection) else { throw AccountRules.notSignedIn }
             return hash
         }
         guard try await hasher.verify(request.password, against: hash) else {
+            try await limits.count(attempt)
             throw OperationError.invalid(field: "data.password", "is not this account's password")
         }
         try await database.transaction { connection in
@@ -55,6 +61,20 @@ struct ProfileHandlers: Sendable {
         }
         context.logger.notice("account deleted", metadata: ["account": "\(caller.account)"])
         return .init(deleted: true)
+    }
+
+    @Sendable
+    func securityEvents(_ request: Auth.Events.List.Request, _ context: RequestContext) async throws -> Auth.Events.List.Response {
+        let caller = try AccountRules.caller(context)
+        let limit = request.limit ?? 20
+        guard (1...100).contains(limit) else { throw OperationError.invalid(field: "data.limit", "must be from 1 to 100") }
+        return try await database.transaction { connection in
+            _ = try await profile(of: caller, on: connection)
+            // One more than asked tells whether another page follows.
+            let page = try await events.list(account: caller.account, before: request.before, limit: limit + 1, on: connection)
+            let shown = Array(page.prefix(limit))
+            return .init(events: shown, nextBefore: page.count > limit ? shown.last?.id : nil)
+        }
     }
 
     /// The caller's profile, or `unauthenticated` when the session ended or the account is gone.

@@ -12,6 +12,7 @@ struct RegistrationHandlers: Sendable {
     let accounts: AccountPostgresRepository
     let hasher: PasswordHasher
     let policy: PasswordPolicy
+    let limits: AttemptLimits
     let configuration: AuthConfiguration
 
     @Sendable
@@ -25,6 +26,7 @@ struct RegistrationHandlers: Sendable {
         AccountRules.checkDisplayName(displayName, &validation)
         AccountRules.checkUsername(username, &validation)
         try validation.finish()
+        try await countMail(to: email, context)
 
         let passwordHash = try await hasher.hash(request.password)
         let domain = String(email[email.index(after: email.lastIndex(of: "@")!)...])
@@ -64,6 +66,8 @@ struct RegistrationHandlers: Sendable {
     func verify(_ request: Auth.Email.Verify.Request, _ context: RequestContext) async throws -> Auth.Email.Verify.Response {
         guard request.code.wholeMatch(of: /[0-9]{6}/) != nil else { throw OperationError.invalid(field: "data.code", "must be the 6 digits from the mail") }
         let email = EmailAddress.normalized(request.email)
+        let attempt = limits.keys(.code, account: email, context)
+        try await limits.check(attempt)
         enum Outcome { case verified, wrong(String) }
         // A wrong guess is counted in a transaction that commits; the refusal comes after it.
         let outcome: Outcome = try await database.transaction { connection in
@@ -80,8 +84,12 @@ struct RegistrationHandlers: Sendable {
             }
         }
         switch outcome {
-        case .verified: return .init(verified: true)
-        case .wrong(let message): throw OperationError.invalid(field: "data.code", message)
+        case .verified:
+            try await limits.clear(attempt)
+            return .init(verified: true)
+        case .wrong(let message):
+            try await limits.count(attempt)
+            throw OperationError.invalid(field: "data.code", message)
         }
     }
 
@@ -89,6 +97,7 @@ struct RegistrationHandlers: Sendable {
     func resend(_ request: Auth.Email.Resend.Request, _ context: RequestContext) async throws -> Auth.Email.Resend.Response {
         let email = EmailAddress.normalized(request.email)
         if let problem = EmailAddress.problem(email) { throw OperationError.invalid(field: "data.email", problem) }
+        try await countMail(to: email, context)
         // The same answer whether or not the address has an account waiting, and within the minute.
         try await database.transaction { connection in
             guard let account = try await accounts.account(email: email, on: connection, lock: true), !account.verified,
@@ -97,6 +106,13 @@ struct RegistrationHandlers: Sendable {
             try await mailCode(to: email, name: account.displayName, account: account.id, on: connection)
         }
         return .init(status: "verification_sent")
+    }
+
+    /// Each request that may mail `email` counts (register, resend, forgot): refused while blocked.
+    func countMail(to email: String, _ context: RequestContext) async throws {
+        let attempt = limits.keys(.mail, account: email, context)
+        try await limits.check(attempt)
+        try await limits.count(attempt)
     }
 
     private func mailCode(to email: String, name: String, account: UUID, on connection: PostgresConnection) async throws {

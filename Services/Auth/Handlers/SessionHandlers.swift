@@ -13,6 +13,8 @@ struct SessionHandlers: Sendable {
     let sessions: SessionPostgresRepository
     let hasher: PasswordHasher
     let keys: SigningKeys
+    let limits: AttemptLimits
+    let events: SecurityEventPostgresRepository
     let configuration: AuthConfiguration
     /// Verified against when the email is unknown, so both cases take as long.
     let decoyHash: String
@@ -23,17 +25,26 @@ struct SessionHandlers: Sendable {
     @Sendable
     func login(_ request: Auth.Session.Login.Request, _ context: RequestContext) async throws -> Auth.Tokens {
         let email = EmailAddress.normalized(request.email)
+        let attempt = limits.keys(.login, account: email, context)
+        try await limits.check(attempt)
         let account = try await database.transaction { try await accounts.account(email: email, on: $0) }
         guard let account else {
             _ = try await hasher.verify(request.password, against: decoyHash)
+            try await limits.count(attempt)
             throw Self.wrongCredentials
         }
-        guard try await hasher.verify(request.password, against: account.passwordHash) else { throw Self.wrongCredentials }
+        guard try await hasher.verify(request.password, against: account.passwordHash) else {
+            try await limits.count(attempt)
+            try await database.transaction { try await events.record(.loginFailed, account: account.id, ip: context.attributes.clientIP, on: $0) }
+            throw Self.wrongCredentials
+        }
         guard account.verified else { throw OperationError(.forbidden, "confirm your email address with the code we sent first") }
+        try await limits.clear(attempt)
         let rehashed = hasher.needsRehash(account.passwordHash) ? try await hasher.hash(request.password) : nil
         let (session, refresh) = try await database.transaction { connection in
             if let rehashed { try await accounts.updatePasswordHash(account.id, to: rehashed, on: connection) }
             let session = try await sessions.startSession(for: account.id, on: connection)
+            try await events.record(.login, account: account.id, ip: context.attributes.clientIP, session: session, on: connection)
             return (session, try await sessions.issueToken(session: session, parent: nil, lifetime: configuration.refreshTokenLifetime, on: connection))
         }
         context.logger.info("login", metadata: ["account": "\(account.id)", "session": "\(session)"])
@@ -42,18 +53,23 @@ struct SessionHandlers: Sendable {
 
     @Sendable
     func refresh(_ request: Auth.Session.Refresh.Request, _ context: RequestContext) async throws -> Auth.Tokens {
-        enum Outcome { case issued(account: UUID, session: UUID, refresh: String, university: String?, roles: [String]), refused, reused(UUID) }
+        enum Outcome { case issued(account: UUID, session: UUID, refresh: String, university: String?, roles: [String]), refused(UUID?), reused(UUID) }
+        let ip = limits.keys(.refresh, account: nil, context)
+        try await limits.check(ip)
         let grace = Double(configuration.refreshGrace.milliseconds) / 1000
         let outcome: Outcome = try await database.transaction { connection in
-            guard let token = try await sessions.presented(request.refreshToken, on: connection), !token.sessionRevoked, !token.expired,
-                  let facts = try await accounts.tokenFacts(of: token.account, on: connection)
-            else { return .refused }
+            guard let token = try await sessions.presented(request.refreshToken, on: connection) else { return .refused(nil) }
+            guard !token.sessionRevoked, !token.expired, let facts = try await accounts.tokenFacts(of: token.account, on: connection)
+            else { return .refused(token.account) }
+            try await limits.check(limits.keys(.refresh, account: token.account.uuidString.lowercased(), context), on: connection)
             if let usedAgo = token.usedAgo {
                 // Used before: a concurrent refresh if it was moments ago and its rotation is still the
                 // latest; otherwise someone replays a stolen token, and the whole session ends.
                 guard usedAgo <= grace, !token.childUsed else {
                     _ = try await sessions.revoke(session: token.session, reason: "refresh token reused", on: connection)
-                    return .reused(token.session)
+                    try await events.record(
+                        .refreshTokenReused, account: token.account, ip: context.attributes.clientIP, session: token.session, on: connection)
+                    return .reused(token.account)
                 }
             } else {
                 try await sessions.markUsed(token.hash, on: connection)
@@ -65,10 +81,12 @@ struct SessionHandlers: Sendable {
         switch outcome {
         case .issued(let account, let session, let refresh, let university, let roles):
             return try await tokens(account: account, university: university, roles: roles, session: session, refresh: refresh)
-        case .refused:
+        case .refused(let account):
+            try await limits.count(limits.keys(.refresh, account: account.map { $0.uuidString.lowercased() }, context))
             throw Self.badRefreshToken
-        case .reused(let session):
-            context.logger.warning("a used refresh token came back: its session is ended", metadata: ["session": "\(session)"])
+        case .reused(let account):
+            context.logger.warning("a used refresh token came back: its session is ended", metadata: ["account": "\(account)"])
+            try await limits.count(limits.keys(.refresh, account: account.uuidString.lowercased(), context))
             throw Self.badRefreshToken
         }
     }

@@ -76,12 +76,13 @@ struct SessionPostgresRepository: Sendable {
         return false
     }
 
-    /// Ends sessions: one, or every live one of an account. Returns how many ended.
-    func revoke(session: UUID? = nil, account: UUID? = nil, reason: String, on connection: PostgresConnection) async throws -> Int {
+    /// Ends sessions: one, or every live one of an account but `except`. Returns how many ended.
+    func revoke(session: UUID? = nil, account: UUID? = nil, except: UUID? = nil, reason: String,
+                on connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query(
             """
             UPDATE sessions SET revoked_at = now(), revoked_reason = \(reason)
-            WHERE revoked_at IS NULL AND (id = \(session) OR account_id = \(account)) RETURNING 1
+            WHERE revoked_at IS NULL AND (id = \(session) OR account_id = \(account)) AND id IS DISTINCT FROM \(except) RETURNING 1
             """,
             logger: database.logger)
         return try await rows.collect().count

@@ -13,6 +13,7 @@ enum AuthRoutes {
             "tokenType": ["type": "string", "enum": ["Bearer"]],
         ],
     ]
+    static let sessionsEnded: JSONValue = ["type": "object", "required": ["sessionsEnded"], "properties": ["sessionsEnded": ["type": "integer"]]]
     static let sent: JSONValue = ["type": "object", "required": ["status"], "properties": ["status": ["type": "string", "enum": ["verification_sent"]]]]
 
     static let university: JSONValue = [
@@ -48,7 +49,7 @@ enum AuthRoutes {
                     "university": university,
                 ],
             ],
-            successStatus: .accepted, errors: [.conflict]),
+            successStatus: .accepted, errors: [.conflict, .rateLimited]),
         BusRoute(
             .post, "/v1/auth/verify-email", to: Auth.Email.Verify.self,
             summary: "Confirms the email with the mailed code (valid 10 minutes, 5 attempts)",
@@ -56,12 +57,12 @@ enum AuthRoutes {
                 "type": "object", "required": ["email", "code"],
                 "properties": ["email": email, "code": ["type": "string", "pattern": "^[0-9]{6}$"]],
             ],
-            response: ["type": "object", "required": ["verified"], "properties": ["verified": ["type": "boolean"]]]),
+            response: ["type": "object", "required": ["verified"], "properties": ["verified": ["type": "boolean"]]], errors: [.rateLimited]),
         BusRoute(
             .post, "/v1/auth/verify-email/resend", to: Auth.Email.Resend.self,
             summary: "Mails a new code, at most one a minute; the same answer whether or not the email has an account waiting",
             requestBody: ["type": "object", "required": ["email"], "properties": ["email": email]],
-            response: sent, successStatus: .accepted),
+            response: sent, successStatus: .accepted, errors: [.rateLimited]),
         BusRoute(
             .post, "/v1/auth/login", to: Auth.Session.Login.self,
             summary: "Starts a session: an access token (15 minutes) and a refresh token",
@@ -69,12 +70,12 @@ enum AuthRoutes {
                 "type": "object", "required": ["email", "password"],
                 "properties": ["email": ["type": "string", "maxLength": 254], "password": ["type": "string", "maxLength": 256]],
             ],
-            response: tokens, errors: [.unauthenticated, .forbidden]),
+            response: tokens, errors: [.unauthenticated, .forbidden, .rateLimited]),
         BusRoute(
             .post, "/v1/auth/refresh", to: Auth.Session.Refresh.self,
             summary: "Exchanges a refresh token for a new pair; reusing an old one ends the session",
             requestBody: ["type": "object", "required": ["refreshToken"], "properties": ["refreshToken": ["type": "string", "maxLength": 200]]],
-            response: tokens, errors: [.unauthenticated]),
+            response: tokens, errors: [.unauthenticated, .rateLimited]),
         BusRoute(
             .post, "/v1/auth/logout", to: Auth.Session.Logout.self,
             summary: "Ends this session, or with all=true every session of the account", access: .signedIn,
@@ -85,7 +86,7 @@ enum AuthRoutes {
             summary: "Mails a 6-digit reset code to a verified account, at most one a minute; the same answer for any email",
             requestBody: ["type": "object", "required": ["email"], "properties": ["email": email]],
             response: ["type": "object", "required": ["status"], "properties": ["status": ["type": "string", "enum": ["reset_code_sent"]]]],
-            successStatus: .accepted),
+            successStatus: .accepted, errors: [.rateLimited]),
         BusRoute(
             .post, "/v1/auth/password/reset", to: Auth.Password.Reset.self,
             summary: "Sets a new password with the mailed code and ends every session of the account",
@@ -96,7 +97,43 @@ enum AuthRoutes {
                     "newPassword": ["type": "string", "minLength": 8, "maxLength": 256],
                 ],
             ],
-            response: ["type": "object", "required": ["sessionsEnded"], "properties": ["sessionsEnded": ["type": "integer"]]]),
+            response: sessionsEnded, errors: [.rateLimited]),
+        BusRoute(
+            .post, "/v1/me/password", to: Auth.Password.Change.self,
+            summary: "Sets a new password, confirmed with the current one; every other session ends", access: .signedIn,
+            requestBody: [
+                "type": "object", "required": ["currentPassword", "newPassword"],
+                "properties": [
+                    "currentPassword": ["type": "string", "maxLength": 256],
+                    "newPassword": ["type": "string", "minLength": 8, "maxLength": 256, "description": "not one of the most common passwords"],
+                ],
+            ],
+            response: sessionsEnded, errors: [.rateLimited]),
+        BusRoute(
+            .get, "/v1/me/security-events", to: Auth.Events.List.self,
+            summary: "The caller's logins, failed logins and password changes, newest first", access: .signedIn,
+            parameters: [
+                .init("limit", in: .query, .integer, description: "events per page, 20 when left out", range: 1...100),
+                .init("before", in: .query, .integer, description: "the previous page's nextBefore", range: 1...Int64.max),
+            ],
+            response: [
+                "type": "object", "required": ["events"],
+                "properties": [
+                    "events": [
+                        "type": "array",
+                        "items": [
+                            "type": "object", "required": ["id", "kind", "at"],
+                            "properties": [
+                                "id": ["type": "integer"],
+                                "kind": ["type": "string", "enum": ["login", "login_failed", "password_changed", "password_reset", "refresh_token_reused"]],
+                                "at": ["type": "string", "format": "date-time"],
+                                "ip": ["type": "string"],
+                            ],
+                        ],
+                    ],
+                    "nextBefore": ["type": "integer", "description": "pass as before for the next page; absent on the last page"],
+                ],
+            ]),
         BusRoute(.get, "/v1/me", to: Auth.Me.Get.self, summary: "The caller's profile", access: .signedIn, response: profile),
         BusRoute(
             .patch, "/v1/me", to: Auth.Me.Update.self, summary: "Changes the caller's display name and/or username", access: .signedIn,
@@ -112,7 +149,7 @@ enum AuthRoutes {
             .delete, "/v1/me", to: Auth.Me.Delete.self,
             summary: "Deletes the caller's account (the password confirms it) and ends every session", access: .signedIn,
             requestBody: ["type": "object", "required": ["password"], "properties": ["password": ["type": "string", "maxLength": 256]]],
-            response: ["type": "object", "required": ["deleted"], "properties": ["deleted": ["type": "boolean"]]]),
+            response: ["type": "object", "required": ["deleted"], "properties": ["deleted": ["type": "boolean"]]], errors: [.rateLimited]),
         BusRoute(
             .get, "/.well-known/jwks.json", to: Auth.Keys.Jwks.self,
             summary: "The public keys access tokens are signed with (RFC 7517)",

@@ -97,7 +97,8 @@ public final class BusClient: Service {
             idempotencyKey: options.idempotencyKey,
             authType: options.authType,
             authID: options.authID,
-            authClaims: options.authClaims
+            authClaims: options.authClaims,
+            clientIP: options.clientIP
         )
     }
 

@@ -14,6 +14,8 @@ public struct CallOptions: Sendable {
     public var authType: String?
     public var authID: String?
     public var authClaims: String?
+    /// The client's IP address, as the gateway saw it.
+    public var clientIP: String?
     /// The request id; generated when nil. Retries of one call always reuse it.
     public var id: String?
 

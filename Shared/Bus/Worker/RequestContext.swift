@@ -30,6 +30,7 @@ public struct RequestContext: Sendable {
         options.authType = attributes.authType
         options.authID = attributes.authID
         options.authClaims = attributes.authClaims
+        options.clientIP = attributes.clientIP
         return options
     }
 }

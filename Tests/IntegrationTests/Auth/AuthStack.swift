@@ -20,7 +20,8 @@ struct AuthStack {
 
     init(authEnvironment: [String: String] = [:]) async throws {
         broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 3))
-        (gateway, address) = try GatewayHarness.gateway(broker.endpoint, routes: GatewayRoutes.all, verifyTokens: true)
+        // One trusted proxy: a test poses as different clients with X-Forwarded-For.
+        (gateway, address) = try GatewayHarness.gateway(broker.endpoint, routes: GatewayRoutes.all, verifyTokens: true) { $0.trustedProxies = 1 }
         databaseURL = try await TestDatabase.freshDatabase()
         sink = try await SMTPSink()
         let common = ["BROKER_ENDPOINT": broker.endpoint, "HEARTBEAT_INTERVAL": "250", "DATABASE_URL": databaseURL]
@@ -60,7 +61,11 @@ struct AuthStack {
 }
 
 extension HTTPTestClient {
-    func post(_ path: String, _ json: JSONValue, token: String? = nil) async throws -> Reply {
-        try await post(path, json: String(decoding: json.encoded(), as: UTF8.self), headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+    /// POSTs `json`, with `token` as the bearer and `ip` as the client address the proxy reports.
+    func post(_ path: String, _ json: JSONValue, token: String? = nil, from ip: String? = nil) async throws -> Reply {
+        var headers: [String: String] = [:]
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        if let ip { headers["X-Forwarded-For"] = ip }
+        return try await post(path, json: String(decoding: json.encoded(), as: UTF8.self), headers: headers)
     }
 }

@@ -1,0 +1,29 @@
+/// Temporary back-off instead of lockout: a key gets `free` attempts, then each further counted
+/// attempt blocks it for `first`, `2 × first`, `4 × first`, ... up to `max`. The block always ends.
+public struct Backoff: Sendable, Equatable {
+    /// Attempts counted against an account (an email) before back-off starts.
+    public var freePerAccount: Int
+    /// Attempts counted against one client IP (a campus NAT is many people) before back-off starts.
+    public var freePerIP: Int
+    public var first: Duration
+    public var max: Duration
+    /// A key whose last counted attempt is older than this starts from zero again.
+    public var window: Duration
+
+    public init(freePerAccount: Int = 5, freePerIP: Int = 50, first: Duration = .seconds(30), max: Duration = .seconds(900),
+                window: Duration = .seconds(3600)) {
+        self.freePerAccount = freePerAccount
+        self.freePerIP = freePerIP
+        self.first = first
+        self.max = max
+        self.window = window
+    }
+
+    /// How long a key is blocked after its `count`-th counted attempt, nil while attempts are free.
+    public func block(afterAttempt count: Int, free: Int) -> Duration? {
+        guard count > free else { return nil }
+        let doublings = min(count - free - 1, 40)
+        let milliseconds = first.milliseconds.multipliedReportingOverflow(by: Int64(1) << doublings)
+        return milliseconds.overflow ? max : min(.milliseconds(milliseconds.partialValue), max)
+    }
+}

@@ -1,0 +1,26 @@
+@testable import AuthService
+import Testing
+
+/// The back-off schedule and the keys client addresses are counted under.
+@Suite struct AttemptLimitTests {
+    let backoff = Backoff(first: .seconds(30), max: .seconds(900))
+
+    @Test func attemptsUpToTheFreeOnesAreNotBlocked() {
+        #expect((1...5).allSatisfy { backoff.block(afterAttempt: $0, free: 5) == nil })
+    }
+
+    @Test func eachFurtherAttemptDoublesTheBlockUpToTheMaximum() {
+        let blocks = (6...12).map { backoff.block(afterAttempt: $0, free: 5) }
+        #expect(blocks == [.seconds(30), .seconds(60), .seconds(120), .seconds(240), .seconds(480), .seconds(900), .seconds(900)])
+        #expect(backoff.block(afterAttempt: 10_000, free: 5) == .seconds(900), "no overflow, never permanent")
+    }
+
+    @Test func ipv4CountsPerAddressAndIPv6PerSlash64() {
+        #expect(AttemptLimits.ipKey("203.0.113.9") == "203.0.113.9")
+        #expect(AttemptLimits.ipKey("2001:db8:1:2::1") == "2001:db8:1:2::/64")
+        #expect(AttemptLimits.ipKey("2001:0db8:0001:0002:ffff:0:0:9") == AttemptLimits.ipKey("2001:db8:1:2::1"))
+        #expect(AttemptLimits.ipKey("2001:db8:1:3::1") != AttemptLimits.ipKey("2001:db8:1:2::1"))
+        #expect(AttemptLimits.ipKey("::ffff:198.51.100.4") == "198.51.100.4", "IPv4-mapped is the IPv4 address")
+        #expect(AttemptLimits.ipKey("not an address") == nil)
+    }
+}
