@@ -43,6 +43,7 @@ public struct AuthWorker: Sendable {
             database: database, accounts: accounts, sessions: sessionStore, events: events, hasher: hasher, registration: registration,
             configuration: configuration)
         let profiles = ProfileHandlers(database: database, accounts: accounts, sessions: sessionStore, events: events, hasher: hasher, limits: limits)
+        let agreements = AgreementHandlers(database: database, sessions: sessionStore, agreements: AgreementPostgresRepository(database: database))
         var registry = OperationRegistry(service: Auth.service)
         registry.register(Auth.Account.Register.self, handler: registration.register)
         registry.register(Auth.Email.Verify.self, handler: registration.verify)
@@ -54,6 +55,9 @@ public struct AuthWorker: Sendable {
         registry.register(Auth.Password.Reset.self, handler: passwords.reset)
         registry.register(Auth.Password.Change.self, handler: passwords.change)
         registry.register(Auth.Events.List.self, handler: profiles.securityEvents)
+        registry.register(Auth.Agreements.List.self, handler: agreements.list)
+        registry.register(Auth.Agreements.Sign.self, handler: agreements.sign)
+        registry.register(Auth.Agreements.Withdraw.self, handler: agreements.withdraw)
         registry.register(Auth.Me.Get.self, handler: profiles.get)
         registry.register(Auth.Me.Update.self, handler: profiles.update)
         registry.register(Auth.Me.Delete.self, handler: profiles.delete)

@@ -244,6 +244,94 @@ public enum Auth {
         }
     }
 
+    /// A policy in its current version and where the caller stands with it.
+    public struct Agreement: Codable, Sendable, Equatable {
+        public enum Status: String, Codable, Sendable {
+            /// The current version is signed.
+            case signed
+            /// An older version is signed; the current one needs signing.
+            case outdated
+            case unsigned
+            case withdrawn
+        }
+
+        /// `terms`, `privacy`, `marketplace-rules`, `marketing-email`, ...
+        public var policy: String
+        /// The current version.
+        public var version: Int
+        public var title: String
+        /// Where the text of this version is.
+        public var url: String
+        /// Whether the apps need it signed before the account is used.
+        public var required: Bool
+        public var status: Status
+        /// The version the caller signed last, if any.
+        public var signedVersion: Int?
+        public var signedAt: Date?
+        public var withdrawnAt: Date?
+
+        public init(policy: String, version: Int, title: String, url: String, required: Bool, status: Status,
+                    signedVersion: Int?, signedAt: Date?, withdrawnAt: Date?) {
+            self.policy = policy
+            self.version = version
+            self.title = title
+            self.url = url
+            self.required = required
+            self.status = status
+            self.signedVersion = signedVersion
+            self.signedAt = signedAt
+            self.withdrawnAt = withdrawnAt
+        }
+    }
+
+    public enum Agreements {
+        /// `auth.agreements.list.v1`: every current policy with the caller's standing.
+        public enum List: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.agreements.list.v1"
+            public typealias Request = Empty
+
+            public struct Response: Codable, Sendable, Equatable {
+                public var agreements: [Agreement]
+
+                public init(agreements: [Agreement]) { self.agreements = agreements }
+            }
+        }
+
+        /// `auth.agreements.sign.v1`: the caller signs a policy's current version (naming it proves
+        /// which text was shown).
+        public enum Sign: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.agreements.sign.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var policy: String
+                public var version: Int
+
+                public init(policy: String, version: Int) {
+                    self.policy = policy
+                    self.version = version
+                }
+            }
+
+            public typealias Response = Agreement
+        }
+
+        /// `auth.agreements.withdraw.v1`: the caller withdraws agreement to a policy.
+        public enum Withdraw: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.agreements.withdraw.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                public var policy: String
+
+                public init(policy: String) { self.policy = policy }
+            }
+
+            public typealias Response = Agreement
+        }
+    }
+
     /// One entry of the account holder's security record.
     public struct SecurityEvent: Codable, Sendable, Equatable {
         public enum Kind: String, Codable, Sendable {

@@ -36,6 +36,14 @@ extension TestDatabase {
             throw NotConfigured()
         }
         let name = freshSchema("db")
+        try await run("CREATE DATABASE \(name)", on: text)
+        components.path = "/\(name)"
+        return components.string!
+    }
+
+    /// Runs one SQL statement on the database at `url` (to set up what a test needs, as an operator would).
+    public static func run(_ sql: String, on url: String) async throws {
+        guard let components = URLComponents(string: url) else { throw NotConfigured() }
         let configuration = PostgresConnection.Configuration(
             host: components.host ?? "127.0.0.1", port: components.port ?? 5432, username: components.user ?? "",
             password: components.password, database: String(components.path.dropFirst()), tls: .disable)
@@ -43,14 +51,12 @@ extension TestDatabase {
         logger.logLevel = .warning
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         do {
-            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
             try await connection.close()
         } catch {
             try? await connection.close()
             throw error
         }
-        components.path = "/\(name)"
-        return components.string!
     }
 }
 

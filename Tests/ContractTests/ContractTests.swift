@@ -89,6 +89,17 @@ import TestSupport
                 in: database)
         },
         "auth.events.list.v1/limit-too-large": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.agreements.list.v1/current": { database, _ in
+            try await givenSession(refreshToken: "t", in: database)
+            try await given("INSERT INTO agreements VALUES (\(exampleAccount), 'terms', 1, now())", in: database)
+        },
+        "auth.agreements.sign.v1/signed": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.agreements.sign.v1/not-the-current-version": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.agreements.withdraw.v1/withdrawn": { database, _ in
+            try await givenSession(refreshToken: "t", in: database)
+            try await given("INSERT INTO agreements VALUES (\(exampleAccount), 'marketing-email', 1, now())", in: database)
+        },
+        "auth.agreements.withdraw.v1/unknown-policy": { database, _ in try await givenSession(refreshToken: "t", in: database) },
     ]
 
     /// Runs one statement of provider state.

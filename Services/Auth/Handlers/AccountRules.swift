@@ -22,6 +22,12 @@ enum AccountRules {
 
     static let notSignedIn = OperationError(.unauthenticated, "this needs a signed-in caller whose session is live")
 
+    /// Throws `unauthenticated` unless the caller's session is live (not ended, account not deleted).
+    static func requireLive(_ caller: (account: UUID, session: UUID), sessions: SessionPostgresRepository,
+                            on connection: PostgresConnection) async throws {
+        guard try await sessions.isLive(session: caller.session, account: caller.account, on: connection) else { throw notSignedIn }
+    }
+
     /// The account and session the gateway verified (`authid`, `authclaims.sid`).
     static func caller(_ context: RequestContext) throws(OperationError) -> (account: UUID, session: UUID) {
         guard let account = context.attributes.authID.flatMap(UUID.init(uuidString:)),

@@ -77,9 +77,8 @@ struct PasswordHandlers: Sendable {
         let attempt = limits.keys(.login, account: caller.account.uuidString.lowercased(), context)
         try await limits.check(attempt)
         let hash = try await database.transaction { connection -> String in
-            guard try await sessions.isLive(session: caller.session, account: caller.account, on: connection),
-                  let hash = try await accounts.passwordHash(of: caller.account, on: connection)
-            else { throw AccountRules.notSignedIn }
+            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+            guard let hash = try await accounts.passwordHash(of: caller.account, on: connection) else { throw AccountRules.notSignedIn }
             return hash
         }
         guard try await hasher.verify(request.currentPassword, against: hash) else {

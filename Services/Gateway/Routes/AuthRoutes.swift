@@ -28,6 +28,18 @@ enum AuthRoutes {
         ],
     ]
 
+    static let agreement: JSONValue = [
+        "type": "object", "required": ["policy", "version", "title", "url", "required", "status"],
+        "properties": [
+            "policy": ["type": "string"], "version": ["type": "integer", "description": "the current version"],
+            "title": ["type": "string"], "url": ["type": "string", "format": "uri"], "required": ["type": "boolean"],
+            "status": ["type": "string", "enum": ["signed", "outdated", "unsigned", "withdrawn"]],
+            "signedVersion": ["type": "integer"], "signedAt": ["type": "string", "format": "date-time"],
+            "withdrawnAt": ["type": "string", "format": "date-time"],
+        ],
+    ]
+    static let policy = BusRoute.Parameter("policy", in: .path, description: "the policy id (terms, privacy, ...)", length: 1...64)
+
     static let all: [BusRoute] = [
         BusRoute(
             .post, "/v1/auth/register", to: Auth.Account.Register.self,
@@ -134,6 +146,19 @@ enum AuthRoutes {
                     "nextBefore": ["type": "integer", "description": "pass as before for the next page; absent on the last page"],
                 ],
             ]),
+        BusRoute(
+            .get, "/v1/me/agreements", to: Auth.Agreements.List.self,
+            summary: "Every current policy (terms, privacy notice, ...) and whether the caller agreed to it", access: .signedIn,
+            response: ["type": "object", "required": ["agreements"], "properties": ["agreements": ["type": "array", "items": agreement]]]),
+        BusRoute(
+            .put, "/v1/me/agreements/{policy}", to: Auth.Agreements.Sign.self,
+            summary: "Signs the policy's current version (the one shown to the user)", access: .signedIn, parameters: [policy],
+            requestBody: ["type": "object", "required": ["version"], "properties": ["version": ["type": "integer", "minimum": 1]]],
+            response: agreement, errors: [.notFound, .conflict]),
+        BusRoute(
+            .delete, "/v1/me/agreements/{policy}", to: Auth.Agreements.Withdraw.self,
+            summary: "Withdraws the caller's agreement to the policy", access: .signedIn, parameters: [policy],
+            response: agreement, errors: [.notFound]),
         BusRoute(.get, "/v1/me", to: Auth.Me.Get.self, summary: "The caller's profile", access: .signedIn, response: profile),
         BusRoute(
             .patch, "/v1/me", to: Auth.Me.Update.self, summary: "Changes the caller's display name and/or username", access: .signedIn,

@@ -60,3 +60,49 @@ extension ServiceStackTests {
     }
 }
 }
+
+extension ServiceStackTests.AuthAccountTests {
+    static func agreement(_ reply: HTTPTestClient.Reply, _ policy: String) -> JSONValue? {
+        guard case .array(let items)? = reply.json?["agreements"] else { return nil }
+        return items.first { $0["policy"] == .string(policy) }
+    }
+
+    @Test func agreementsAreListedSignedWithdrawnAndAskedForAgainWhenANewVersionIsPublished() async throws {
+        let stack = try await AuthStack()
+        try await stack.with { http in
+            let tokens = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "aoife@ucd.ie", username: "aoife")
+            let auth = ["Authorization": "Bearer \(tokens.access)", "Content-Type": "application/json"]
+            #expect(try await http.get("/v1/me/agreements").status == 401)
+            let fresh = try await http.get("/v1/me/agreements", headers: auth)
+            #expect(fresh.status == 200, "\(fresh.text)")
+            #expect(Self.agreement(fresh, "terms")?["status"] == "unsigned" && Self.agreement(fresh, "terms")?["required"] == true)
+            #expect(Self.agreement(fresh, "marketing-email")?["required"] == false)
+
+            let signed = try await http.send("PUT", "/v1/me/agreements/terms", body: Array(#"{"version":1}"#.utf8), headers: auth)
+            #expect(signed.status == 200 && signed.json?["status"] == "signed" && signed.json?["signedVersion"] == 1, "\(signed.text)")
+            let unknown = try await http.send("PUT", "/v1/me/agreements/no-such-policy", body: Array(#"{"version":1}"#.utf8), headers: auth)
+            #expect(unknown.status == 404, "\(unknown.text)")
+            let future = try await http.send("PUT", "/v1/me/agreements/privacy", body: Array(#"{"version":2}"#.utf8), headers: auth)
+            #expect(future.status == 409 && ServiceStackTests.AuthJourneyTests.fields(future) == ["version"], "\(future.text)")
+
+            #expect(try await http.send("PUT", "/v1/me/agreements/marketing-email", body: Array(#"{"version":1}"#.utf8), headers: auth).status == 200)
+            let withdrawn = try await http.send("DELETE", "/v1/me/agreements/marketing-email", headers: auth)
+            #expect(withdrawn.status == 200 && withdrawn.json?["status"] == "withdrawn" && withdrawn.json?["withdrawnAt"] != nil, "\(withdrawn.text)")
+
+            // Publishing version 2 of the terms is a row in the table: the signature is outdated.
+            try await TestDatabase.run(
+                "INSERT INTO auth.policies VALUES ('terms', 2, 'Terms of Service', 'https://melon.example/legal/terms/2', true, now())",
+                on: stack.databaseURL)
+            let later = try await http.get("/v1/me/agreements", headers: auth)
+            #expect(Self.agreement(later, "terms")?["status"] == "outdated" && Self.agreement(later, "terms")?["version"] == 2, "\(later.text)")
+            #expect(Self.agreement(later, "marketing-email")?["status"] == "withdrawn")
+            let old = try await http.send("PUT", "/v1/me/agreements/terms", body: Array(#"{"version":1}"#.utf8), headers: auth)
+            #expect(old.status == 409, "the old text can no longer be signed: \(old.text)")
+            #expect(try await http.send("PUT", "/v1/me/agreements/terms", body: Array(#"{"version":2}"#.utf8), headers: auth).json?["status"] == "signed")
+
+            let other = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "ruairi@ucd.ie", username: "ruairi")
+            let theirs = try await http.get("/v1/me/agreements", headers: ["Authorization": "Bearer \(other.access)"])
+            #expect(Self.agreement(theirs, "terms")?["status"] == "unsigned", "signatures are per account")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import PostgresNIO
+import PostgresSupport
+
+/// `auth.agreements.list.v1`, `auth.agreements.sign.v1` and `auth.agreements.withdraw.v1`: the
+/// signed-in caller's agreement to the current policies.
+struct AgreementHandlers: Sendable {
+    let database: Database
+    let sessions: SessionPostgresRepository
+    let agreements: AgreementPostgresRepository
+
+    @Sendable
+    func list(_ request: Empty, _ context: RequestContext) async throws -> Auth.Agreements.List.Response {
+        let caller = try AccountRules.caller(context)
+        return try await database.transaction { connection in
+            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+            return .init(agreements: try await agreements.list(account: caller.account, on: connection))
+        }
+    }
+
+    @Sendable
+    func sign(_ request: Auth.Agreements.Sign.Request, _ context: RequestContext) async throws -> Auth.Agreement {
+        let caller = try AccountRules.caller(context)
+        return try await database.transaction { connection in
+            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+            let current = try await policy(request.policy, of: caller.account, on: connection)
+            guard request.version == current.version else {
+                throw OperationError(
+                    .conflict, "data.version: version \(current.version) of \(current.policy) is current; show it and sign that",
+                    fields: [.init(field: "data.version", message: "is not the current version (\(current.version))")])
+            }
+            try await agreements.sign(account: caller.account, policy: current.policy, version: current.version, on: connection)
+            return try await policy(request.policy, of: caller.account, on: connection)
+        }
+    }
+
+    @Sendable
+    func withdraw(_ request: Auth.Agreements.Withdraw.Request, _ context: RequestContext) async throws -> Auth.Agreement {
+        let caller = try AccountRules.caller(context)
+        return try await database.transaction { connection in
+            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+            let current = try await policy(request.policy, of: caller.account, on: connection)
+            try await agreements.withdraw(account: caller.account, policy: current.policy, on: connection)
+            return try await policy(request.policy, of: caller.account, on: connection)
+        }
+    }
+
+    private func policy(_ id: String, of account: UUID, on connection: PostgresConnection) async throws -> Auth.Agreement {
+        guard let agreement = try await agreements.list(account: account, policy: id, on: connection).first else {
+            throw OperationError(.notFound, "data.policy: there is no policy \(id)", fields: [.init(field: "data.policy", message: "is not a policy")])
+        }
+        return agreement
+    }
+}
