@@ -226,7 +226,10 @@ let tests: [Target] = [
     .testTarget(name: "GatewayTests", dependencies: ["GatewayService"], swiftSettings: swiftSettings),
     .testTarget(
         name: "AuthTests",
-        dependencies: ["AuthService", "AccessTokens", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")],
+        dependencies: [
+            "AuthService", "AccessTokens", "Contracts", "Envelope", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
         swiftSettings: swiftSettings
     ),
     .testTarget(

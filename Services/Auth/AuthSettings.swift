@@ -23,6 +23,8 @@ public struct AuthConfiguration: Sendable {
     public var codeResendInterval: Duration = .seconds(60)
     /// The rate limits of login, codes, code mail and refresh.
     public var backoff = Backoff()
+    /// The largest profile picture file.
+    public var pictureMaxBytes = 512 * 1024
     /// Security events older than this are dropped.
     public var securityEventRetention: Duration = .seconds(180 * 86_400)
 
@@ -62,11 +64,14 @@ extension Setting {
     public static let authBackoffMax = Setting("auth.backoff.max", default: "900000", help: "Milliseconds of the longest block.")
     public static let authAttemptsWindow = Setting(
         "auth.attempts.window", default: "3600000", help: "Milliseconds after the last counted attempt when a counter starts again.")
+    public static let authPictureMaxBytes = Setting(
+        "auth.picture.max.bytes", default: "524288", help: "Largest profile picture file in bytes (its base64 must fit HTTP_MAX_BODY_BYTES).")
 
     public static let authSettings: [Setting] = [
         .databaseURL, .databaseURL(service: "auth"), .authKeyEncryptionKey, .authIssuer, .authAudience,
         .authAccessTokenLifetime, .authRefreshTokenLifetime, .authRefreshGrace, .authKeyRotation,
         .authAttemptsPerAccount, .authAttemptsPerIP, .authBackoffFirst, .authBackoffMax, .authAttemptsWindow,
+        .authPictureMaxBytes,
     ]
 }
 
@@ -86,6 +91,7 @@ extension ProcessSettings {
             freePerAccount: try int(.authAttemptsPerAccount, in: 1...1_000), freePerIP: try int(.authAttemptsPerIP, in: 1...100_000),
             first: try milliseconds(.authBackoffFirst, in: 100...3_600_000), max: try milliseconds(.authBackoffMax, in: 100...86_400_000),
             window: try milliseconds(.authAttemptsWindow, in: 1_000...7 * 86_400_000))
+        configuration.pictureMaxBytes = try int(.authPictureMaxBytes, in: 1_024...(8 << 20))
         guard configuration.backoff.first <= configuration.backoff.max else {
             throw InvalidValue(setting: .authBackoffMax, value: "\(configuration.backoff.max.milliseconds)", expected: "at least AUTH_BACKOFF_FIRST")
         }

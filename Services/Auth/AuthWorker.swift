@@ -44,6 +44,8 @@ public struct AuthWorker: Sendable {
             configuration: configuration)
         let profiles = ProfileHandlers(database: database, accounts: accounts, sessions: sessionStore, events: events, hasher: hasher, limits: limits)
         let agreements = AgreementHandlers(database: database, sessions: sessionStore, agreements: AgreementPostgresRepository(database: database))
+        let pictures = PictureHandlers(
+            database: database, sessions: sessionStore, pictures: PicturePostgresRepository(database: database), configuration: configuration)
         var registry = OperationRegistry(service: Auth.service)
         registry.register(Auth.Account.Register.self, handler: registration.register)
         registry.register(Auth.Email.Verify.self, handler: registration.verify)
@@ -58,6 +60,9 @@ public struct AuthWorker: Sendable {
         registry.register(Auth.Agreements.List.self, handler: agreements.list)
         registry.register(Auth.Agreements.Sign.self, handler: agreements.sign)
         registry.register(Auth.Agreements.Withdraw.self, handler: agreements.withdraw)
+        registry.register(Auth.Picture.Set.self, handler: pictures.set)
+        registry.register(Auth.Picture.Get.self, handler: pictures.get)
+        registry.register(Auth.Picture.Delete.self, handler: pictures.delete)
         registry.register(Auth.Me.Get.self, handler: profiles.get)
         registry.register(Auth.Me.Update.self, handler: profiles.update)
         registry.register(Auth.Me.Delete.self, handler: profiles.delete)

@@ -244,6 +244,85 @@ public enum Auth {
         }
     }
 
+    /// A profile picture's facts (its bytes come from `auth.picture.get.v1`).
+    public struct PictureInfo: Codable, Sendable, Equatable {
+        public var mediaType: String
+        public var width: Int
+        public var height: Int
+        /// The file's size in bytes.
+        public var size: Int
+        public var updatedAt: Date
+
+        public init(mediaType: String, width: Int, height: Int, size: Int, updatedAt: Date) {
+            self.mediaType = mediaType
+            self.width = width
+            self.height = height
+            self.size = size
+            self.updatedAt = updatedAt
+        }
+    }
+
+    public enum Picture {
+        /// `auth.picture.set.v1`: sets the caller's profile picture: a PNG, JPEG or WebP file whose
+        /// content is what `mediaType` says, within the size and pixel limits.
+        public enum Set: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.picture.set.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                /// `image/png`, `image/jpeg` or `image/webp`.
+                public var mediaType: String
+                /// The file, base64 in JSON.
+                public var content: Data
+
+                public init(mediaType: String, content: Data) {
+                    self.mediaType = mediaType
+                    self.content = content
+                }
+            }
+
+            public typealias Response = PictureInfo
+        }
+
+        /// `auth.picture.get.v1`: an account's profile picture, for any signed-in member.
+        public enum Get: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.picture.get.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                /// The account id (`sub` of its tokens; `id` of its profile).
+                public var account: String
+
+                public init(account: String) { self.account = account }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                public var info: PictureInfo
+                /// The file, base64 in JSON.
+                public var content: Data
+
+                public init(info: PictureInfo, content: Data) {
+                    self.info = info
+                    self.content = content
+                }
+            }
+        }
+
+        /// `auth.picture.delete.v1`: removes the caller's profile picture.
+        public enum Delete: BusOperation {
+            public static let service = Auth.service
+            public static let type = "auth.picture.delete.v1"
+            public typealias Request = Empty
+
+            public struct Response: Codable, Sendable, Equatable {
+                /// Whether there was a picture.
+                public var deleted: Bool
+
+                public init(deleted: Bool) { self.deleted = deleted }
+            }
+        }
+    }
+
     /// A policy in its current version and where the caller stands with it.
     public struct Agreement: Codable, Sendable, Equatable {
         public enum Status: String, Codable, Sendable {
@@ -396,14 +475,17 @@ public enum Auth {
         public var username: String
         public var displayName: String
         public var university: University?
+        public var picture: PictureInfo?
         public var createdAt: Date
 
-        public init(id: String, email: String, username: String, displayName: String, university: University?, createdAt: Date) {
+        public init(id: String, email: String, username: String, displayName: String, university: University?, picture: PictureInfo?,
+                    createdAt: Date) {
             self.id = id
             self.email = email
             self.username = username
             self.displayName = displayName
             self.university = university
+            self.picture = picture
             self.createdAt = createdAt
         }
     }

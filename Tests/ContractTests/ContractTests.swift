@@ -99,8 +99,22 @@ import TestSupport
             try await givenSession(refreshToken: "t", in: database)
             try await given("INSERT INTO agreements VALUES (\(exampleAccount), 'marketing-email', 1, now())", in: database)
         },
+        "auth.picture.set.v1/set": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.picture.set.v1/not-what-it-claims": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.picture.get.v1/found": { database, _ in try await givenPicture(in: database) },
+        "auth.picture.get.v1/no-picture": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.picture.delete.v1/deleted": { database, _ in try await givenPicture(in: database) },
         "auth.agreements.withdraw.v1/unknown-policy": { database, _ in try await givenSession(refreshToken: "t", in: database) },
     ]
+
+    /// The example account's session and its picture (the lossless WebP sample).
+    static func givenPicture(in database: Database) async throws {
+        try await givenSession(refreshToken: "t", in: database)
+        let content = Data(ImageSamples.webpLossless40x30)
+        try await given(
+            "INSERT INTO pictures (account_id, media_type, content, width, height) VALUES (\(exampleAccount), 'image/webp', \(content), 40, 30)",
+            in: database)
+    }
 
     /// Runs one statement of provider state.
     static func given(_ statement: PostgresQuery, in database: Database) async throws {

@@ -139,16 +139,23 @@ struct AccountPostgresRepository: Sendable {
     func profile(of account: UUID, on connection: PostgresConnection) async throws -> Auth.Profile? {
         let rows = try await connection.query(
             """
-            SELECT a.email, a.username, a.display_name, a.created_at, u.id, u.name, u.campus
-            FROM accounts a LEFT JOIN universities u ON u.id = a.university_id WHERE a.id = \(account)
+            SELECT a.email, a.username, a.display_name, a.created_at, u.id, u.name, u.campus,
+                p.media_type, p.width, p.height, octet_length(p.content), p.updated_at
+            FROM accounts a LEFT JOIN universities u ON u.id = a.university_id LEFT JOIN pictures p ON p.account_id = a.id
+            WHERE a.id = \(account)
             """,
             logger: database.logger)
-        for try await (email, username, name, created, universityID, universityName, campus) in rows.decode(
-            (String, String, String, Date, String?, String?, String?).self)
+        for try await (email, username, name, created, universityID, universityName, campus, mediaType, width, height, size, updated)
+            in rows.decode((String, String, String, Date, String?, String?, String?, String?, Int?, Int?, Int?, Date?).self)
         {
             let university = universityID.map { Auth.University(id: $0, name: universityName ?? "", campus: campus ?? "") }
+            var picture: Auth.PictureInfo?
+            if let mediaType, let width, let height, let size, let updated {
+                picture = Auth.PictureInfo(mediaType: mediaType, width: width, height: height, size: size, updatedAt: updated)
+            }
             return Auth.Profile(
-                id: account.uuidString.lowercased(), email: email, username: username, displayName: name, university: university, createdAt: created)
+                id: account.uuidString.lowercased(), email: email, username: username, displayName: name, university: university,
+                picture: picture, createdAt: created)
         }
         return nil
     }

@@ -20,11 +20,19 @@ enum AuthRoutes {
         "type": "object", "required": ["id", "name", "campus"],
         "properties": ["id": ["type": "string"], "name": ["type": "string"], "campus": ["type": "string"]],
     ]
+    static let pictureInfo: JSONValue = [
+        "type": "object", "required": ["mediaType", "width", "height", "size", "updatedAt"],
+        "properties": [
+            "mediaType": ["type": "string", "enum": ["image/png", "image/jpeg", "image/webp"]],
+            "width": ["type": "integer"], "height": ["type": "integer"], "size": ["type": "integer", "description": "bytes"],
+            "updatedAt": ["type": "string", "format": "date-time"],
+        ],
+    ]
     static let profile: JSONValue = [
         "type": "object", "required": ["id", "email", "username", "displayName", "createdAt"],
         "properties": [
             "id": ["type": "string"], "email": ["type": "string"], "username": ["type": "string"], "displayName": ["type": "string"],
-            "university": university, "createdAt": ["type": "string", "format": "date-time"],
+            "university": university, "picture": pictureInfo, "createdAt": ["type": "string", "format": "date-time"],
         ],
     ]
 
@@ -159,6 +167,29 @@ enum AuthRoutes {
             .delete, "/v1/me/agreements/{policy}", to: Auth.Agreements.Withdraw.self,
             summary: "Withdraws the caller's agreement to the policy", access: .signedIn, parameters: [policy],
             response: agreement, errors: [.notFound]),
+        BusRoute(
+            .put, "/v1/me/picture", to: Auth.Picture.Set.self,
+            summary: "Sets the caller's profile picture: PNG, JPEG or WebP, at most 512 KiB (AUTH_PICTURE_MAX_BYTES), 16 to 4096 pixels a side",
+            access: .signedIn,
+            requestBody: [
+                "type": "object", "required": ["mediaType", "content"],
+                "properties": [
+                    "mediaType": ["type": "string", "enum": ["image/png", "image/jpeg", "image/webp"]],
+                    "content": ["type": "string", "contentEncoding": "base64", "description": "the image file; its bytes must be what mediaType says"],
+                ],
+            ],
+            response: pictureInfo, errors: [.tooLarge]),
+        BusRoute(
+            .get, "/v1/users/{account}/picture", to: Auth.Picture.Get.self, summary: "An account's profile picture", access: .signedIn,
+            parameters: [.init("account", in: .path, description: "the account id", length: 36...36)],
+            response: [
+                "type": "object", "required": ["info", "content"],
+                "properties": ["info": pictureInfo, "content": ["type": "string", "contentEncoding": "base64"]],
+            ],
+            errors: [.notFound]),
+        BusRoute(
+            .delete, "/v1/me/picture", to: Auth.Picture.Delete.self, summary: "Removes the caller's profile picture", access: .signedIn,
+            response: ["type": "object", "required": ["deleted"], "properties": ["deleted": ["type": "boolean"]]]),
         BusRoute(.get, "/v1/me", to: Auth.Me.Get.self, summary: "The caller's profile", access: .signedIn, response: profile),
         BusRoute(
             .patch, "/v1/me", to: Auth.Me.Update.self, summary: "Changes the caller's display name and/or username", access: .signedIn,

@@ -106,3 +106,50 @@ extension ServiceStackTests.AuthAccountTests {
         }
     }
 }
+
+extension ServiceStackTests.AuthAccountTests {
+    @Test func aProfilePictureIsCheckedStoredShownAndRemoved() async throws {
+        let stack = try await AuthStack(authEnvironment: ["AUTH_PICTURE_MAX_BYTES": "1024"])
+        try await stack.with { http in
+            let tokens = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "eimear@tcd.ie", username: "eimear")
+            let auth = ["Authorization": "Bearer \(tokens.access)", "Content-Type": "application/json"]
+            func put(_ mediaType: String, _ bytes: [UInt8]) async throws -> HTTPTestClient.Reply {
+                let body: JSONValue = ["mediaType": .string(mediaType), "content": .string(Data(bytes).base64EncodedString())]
+                return try await http.send("PUT", "/v1/me/picture", body: Array(body.encoded()), headers: auth)
+            }
+            let set = try await put("image/jpeg", ImageSamples.jpeg40x30)
+            #expect(set.status == 200, "\(set.text)")
+            #expect(set.json?["width"] == 40 && set.json?["height"] == 30 && set.json?["size"] == .number(Double(ImageSamples.jpeg40x30.count)))
+
+            let me = try await http.get("/v1/me", headers: auth)
+            #expect(me.json?["picture"]?["mediaType"] == "image/jpeg", "\(me.text)")
+            let id = try #require(ServiceStackTests.AuthJourneyTests.string(me, "id"))
+
+            let other = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "colm@tcd.ie", username: "colm")
+            let seen = try await http.get("/v1/users/\(id)/picture", headers: ["Authorization": "Bearer \(other.access)"])
+            #expect(seen.status == 200, "\(seen.text)")
+            #expect(ServiceStackTests.AuthJourneyTests.string(seen, "content").flatMap { Data(base64Encoded: $0) } == Data(ImageSamples.jpeg40x30),
+                    "the same bytes come back")
+            #expect(try await http.get("/v1/users/\(id)/picture").status == 401, "members only")
+
+            let lying = try await put("image/png", ImageSamples.webpLossless40x30)
+            #expect(lying.status == 400 && ServiceStackTests.AuthJourneyTests.fields(lying) == ["content"], "\(lying.text)")
+            let gif = try await put("image/gif", Array("GIF89a".utf8))
+            #expect(gif.status == 400 && Set(ServiceStackTests.AuthJourneyTests.fields(gif)) == ["mediaType", "content"], "\(gif.text)")
+            let tiny = try await put("image/png", ImageSamples.png8x8)
+            #expect(tiny.status == 400, "\(tiny.text)")
+            let big = try await put("image/png", ImageSamples.png40x30)
+            #expect(big.status == 413 && ServiceStackTests.AuthJourneyTests.fields(big) == ["content"], "over AUTH_PICTURE_MAX_BYTES: \(big.text)")
+            let garbled = try await http.send(
+                "PUT", "/v1/me/picture", body: Array(#"{"mediaType":"image/png","content":"***"}"#.utf8), headers: auth)
+            #expect(garbled.status == 400 && ServiceStackTests.AuthJourneyTests.fields(garbled) == ["content"], "\(garbled.text)")
+            #expect(try await http.get("/v1/me", headers: auth).json?["picture"]?["mediaType"] == "image/jpeg", "refusals changed nothing")
+
+            #expect(try await put("image/webp", ImageSamples.webpLossy40x30).json?["mediaType"] == "image/webp", "replaced")
+            let removed = try await http.send("DELETE", "/v1/me/picture", headers: auth)
+            #expect(removed.status == 200 && removed.json == ["deleted": true], "\(removed.text)")
+            #expect(try await http.get("/v1/me", headers: auth).json?["picture"] == nil)
+            #expect(try await http.get("/v1/users/\(id)/picture", headers: auth).status == 404)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import PostgresSupport
+
+/// `auth.picture.set.v1`, `auth.picture.get.v1` and `auth.picture.delete.v1`: profile pictures,
+/// checked for what they are, not for what they claim.
+struct PictureHandlers: Sendable {
+    let database: Database
+    let sessions: SessionPostgresRepository
+    let pictures: PicturePostgresRepository
+    let configuration: AuthConfiguration
+
+    /// The longest side, in pixels.
+    static let maxSide = 4096
+    static let minSide = 16
+
+    @Sendable
+    func set(_ request: Auth.Picture.Set.Request, _ context: RequestContext) async throws -> Auth.PictureInfo {
+        let caller = try AccountRules.caller(context)
+        let facts = try Self.check(request, maxBytes: configuration.pictureMaxBytes)
+        return try await database.transaction { connection in
+            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+            return try await pictures.save(account: caller.account, facts: facts, content: request.content, on: connection)
+        }
+    }
+
+    @Sendable
+    func get(_ request: Auth.Picture.Get.Request, _ context: RequestContext) async throws -> Auth.Picture.Get.Response {
+        let caller = try AccountRules.caller(context)
+        guard let account = UUID(uuidString: request.account) else { throw OperationError.invalid(field: "data.account", "must be an account id") }
+        return try await database.transaction { connection in
+            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+            guard let picture = try await pictures.picture(of: account, on: connection) else {
+                throw OperationError(.notFound, "this account has no picture")
+            }
+            return picture
+        }
+    }
+
+    @Sendable
+    func delete(_ request: Empty, _ context: RequestContext) async throws -> Auth.Picture.Delete.Response {
+        let caller = try AccountRules.caller(context)
+        return try await database.transaction { connection in
+            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+            return .init(deleted: try await pictures.delete(account: caller.account, on: connection))
+        }
+    }
+
+    /// The file's facts, or every problem with the request named.
+    static func check(_ request: Auth.Picture.Set.Request, maxBytes limit: Int) throws -> ImageFacts {
+        guard request.content.count <= limit else {
+            throw OperationError(
+                .tooLarge, "data.content: the picture is \(request.content.count) bytes; the limit is \(limit)",
+                fields: [.init(field: "data.content", message: "must be at most \(limit) bytes")])
+        }
+        var validation = Validation()
+        validation.check(
+            ImageFacts.mediaTypes.contains(request.mediaType), "data.mediaType", "must be one of \(ImageFacts.mediaTypes.joined(separator: ", "))")
+        let facts = ImageFacts.inspect(Array(request.content))
+        if let facts {
+            validation.check(
+                !ImageFacts.mediaTypes.contains(request.mediaType) || facts.mediaType == request.mediaType, "data.content",
+                "is \(facts.mediaType), not \(request.mediaType)")
+            validation.check(
+                (Self.minSide...Self.maxSide).contains(facts.width) && (Self.minSide...Self.maxSide).contains(facts.height), "data.content",
+                "is \(facts.width)×\(facts.height) pixels; each side must be \(Self.minSide) to \(Self.maxSide)")
+        } else {
+            validation.fail("data.content", "is not a PNG, JPEG or WebP image")
+        }
+        try validation.finish()
+        guard let facts else { throw OperationError.invalid(field: "data.content", "is not a PNG, JPEG or WebP image") }
+        return facts
+    }
+}
