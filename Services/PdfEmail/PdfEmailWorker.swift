@@ -22,6 +22,7 @@ public struct PdfEmailWorker: Sendable {
         var registry = OperationRegistry(service: PdfEmail.Mail.Send.service, codec: codec)
         registry.register(PdfEmail.Mail.Send.self, handler: handlers.send)
         registry.register(PdfEmail.Mail.Status.self, handler: handlers.status)
+        registry.register(PdfEmail.Account.Erase.self, handler: handlers.erase)
         return registry
     }
 

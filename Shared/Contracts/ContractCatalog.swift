@@ -6,6 +6,7 @@ public enum ContractCatalog {
         Echo.Message.Repeat.self,
         PdfEmail.Mail.Send.self,
         PdfEmail.Mail.Status.self,
+        PdfEmail.Account.Erase.self,
         Auth.Account.Register.self,
         Auth.Email.Verify.self,
         Auth.Email.Resend.self,

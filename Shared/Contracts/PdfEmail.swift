@@ -125,4 +125,35 @@ public enum PdfEmail {
             }
         }
     }
+
+    public enum Account {
+        /// `pdf-email.account.erase.v1`: a deleted account's mail is removed (mail to it alone) or
+        /// anonymised (delivered mail that went to others too). Sent by auth through its outbox.
+        public enum Erase: BusOperation {
+            public static let service = "pdf-email"
+            public static let type = "pdf-email.account.erase.v1"
+
+            public struct Request: Codable, Sendable, Equatable {
+                /// The deleted account's id.
+                public var account: String
+                /// Its email address.
+                public var email: String
+
+                public init(account: String, email: String) {
+                    self.account = account
+                    self.email = email
+                }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                public var mailsDeleted: Int
+                public var mailsAnonymised: Int
+
+                public init(mailsDeleted: Int, mailsAnonymised: Int) {
+                    self.mailsDeleted = mailsDeleted
+                    self.mailsAnonymised = mailsAnonymised
+                }
+            }
+        }
+    }
 }

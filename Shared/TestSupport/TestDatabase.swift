@@ -43,6 +43,21 @@ extension TestDatabase {
 
     /// Runs one SQL statement on the database at `url` (to set up what a test needs, as an operator would).
     public static func run(_ sql: String, on url: String) async throws {
+        try await withConnection(to: url) { connection, logger in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        }
+    }
+
+    /// The integer the query `sql` (one row, one column) answers on the database at `url`.
+    public static func integer(_ sql: String, on url: String) async throws -> Int {
+        try await withConnection(to: url) { connection, logger in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int.self).reduce(0, +)
+        }
+    }
+
+    private static func withConnection<Result>(
+        to url: String, _ body: (PostgresConnection, Logger) async throws -> Result
+    ) async throws -> Result {
         guard let components = URLComponents(string: url) else { throw NotConfigured() }
         let configuration = PostgresConnection.Configuration(
             host: components.host ?? "127.0.0.1", port: components.port ?? 5432, username: components.user ?? "",
@@ -51,8 +66,9 @@ extension TestDatabase {
         logger.logLevel = .warning
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         do {
-            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+            let result = try await body(connection, logger)
             try await connection.close()
+            return result
         } catch {
             try? await connection.close()
             throw error

@@ -47,10 +47,10 @@ struct ProfileHandlers: Sendable {
         let caller = try AccountRules.caller(context)
         let attempt = limits.keys(.login, account: caller.account.uuidString.lowercased(), context)
         try await limits.check(attempt)
-        let hash = try await database.transaction { connection -> String in
-            _ = try await profile(of: caller, on: connection)
+        let (email, hash) = try await database.transaction { connection -> (String, String) in
+            let email = try await profile(of: caller, on: connection).email
             guard let hash = try await accounts.passwordHash(of: caller.account, on: connection) else { throw AccountRules.notSignedIn }
-            return hash
+            return (email, hash)
         }
         guard try await hasher.verify(request.password, against: hash) else {
             try await limits.count(attempt)
@@ -58,6 +58,7 @@ struct ProfileHandlers: Sendable {
         }
         try await database.transaction { connection in
             try await accounts.delete(caller.account, on: connection)
+            try await AccountErasure.notify(account: caller.account, email: email, database: database, on: connection)
         }
         context.logger.notice("account deleted", metadata: ["account": "\(caller.account)"])
         return .init(deleted: true)

@@ -53,6 +53,17 @@ public struct MailHandlers: Sendable {
     }()
 
     /// The request's bytes with sorted keys, so that the same request always hashes alike.
+    /// `pdf-email.account.erase.v1`: idempotent, so a repeat from the outbox changes nothing more.
+    @Sendable
+    public func erase(_ request: PdfEmail.Account.Erase.Request, _ context: RequestContext) async throws -> PdfEmail.Account.Erase.Response {
+        if let problem = EmailAddress.problem(request.email) { throw OperationError.invalid(field: "data.email", problem) }
+        let erased = try await repository.erase(address: request.email)
+        context.logger.notice(
+            "a deleted account's mail erased",
+            metadata: ["account": "\(request.account)", "deleted": "\(erased.mailsDeleted)", "anonymised": "\(erased.mailsAnonymised)"])
+        return erased
+    }
+
     static func canonical(_ request: PdfEmail.Mail.Send.Request) throws -> [UInt8] {
         [UInt8](try encoder.encode(request))
     }

@@ -48,6 +48,29 @@ public struct MailPostgresRepository: MailRepository {
         }
     }
 
+    public func erase(address: String) async throws -> PdfEmail.Account.Erase.Response {
+        let address = address.lowercased()
+        return try await database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                WITH deleted AS (
+                    DELETE FROM mails WHERE (SELECT bool_and(lower(r) = \(address)) FROM unnest(recipients) r) RETURNING 1),
+                anonymised AS (
+                    UPDATE mails SET message = ''::bytea,
+                        recipients = ARRAY(SELECT CASE WHEN lower(r) = \(address) THEN 'erased@invalid' ELSE r END FROM unnest(recipients) r)
+                    WHERE status <> 'queued' AND \(address) = ANY(SELECT lower(r) FROM unnest(recipients) r)
+                      AND NOT (SELECT bool_and(lower(r) = \(address)) FROM unnest(recipients) r)
+                    RETURNING 1)
+                SELECT (SELECT count(*) FROM deleted)::int, (SELECT count(*) FROM anonymised)::int
+                """,
+                logger: database.logger)
+            for try await (deleted, anonymised) in rows.decode((Int, Int).self) {
+                return PdfEmail.Account.Erase.Response(mailsDeleted: deleted, mailsAnonymised: anonymised)
+            }
+            return PdfEmail.Account.Erase.Response(mailsDeleted: 0, mailsAnonymised: 0)
+        }
+    }
+
     public func claimDue(limit: Int, lease: Duration) async throws -> [ClaimedMail] {
         let queue = LeasedQueue(table: "mails", pending: "status = 'queued'", lease: lease, batchSize: limit)
         return try await queue.claim(

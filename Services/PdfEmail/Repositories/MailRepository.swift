@@ -76,4 +76,7 @@ public protocol MailRepository: Sendable {
     @discardableResult
     func record(_ outcome: DeliveryOutcome, of mail: ClaimedMail) async throws -> Bool
     func backlog() async throws -> Backlog
+    /// Deletes the mail that went to `address` alone and anonymises finished mail that went to it
+    /// among others (the address replaced, the message emptied). Mail still queued for others stays.
+    func erase(address: String) async throws -> PdfEmail.Account.Erase.Response
 }

@@ -180,12 +180,17 @@ extension ServiceStackTests {
             let empty = try await http.send("PATCH", "/v1/me", body: Array("{}".utf8), headers: auth)
             #expect(empty.status == 400, "\(empty.text)")
 
+            let mailsLeft = "SELECT count(*)::int FROM pdf_email.mails WHERE '\(email)' = ANY(recipients)"
+            #expect(try await TestDatabase.integer(mailsLeft, on: stack.databaseURL) == 2, "the sign-up and reset codes")
             let wrong = try await http.send("DELETE", "/v1/me", body: Array(#"{"password":"not it"}"#.utf8), headers: auth)
             #expect(wrong.status == 400 && Self.fields(wrong) == ["password"], "\(wrong.text)")
             let deleted = try await http.send("DELETE", "/v1/me", body: Array(#"{"password":"\#(newPassword)"}"#.utf8), headers: auth)
             #expect(deleted.status == 200 && deleted.json == ["deleted": true], "\(deleted.text)")
             #expect(try await http.send("GET", "/v1/me", headers: auth).status == 401, "a deleted account's token stops working")
             #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(newPassword)]).status == 401)
+            // pdf-email heard through auth's outbox and erased the mail that went to the address.
+            let erased = await eventually(timeout: .seconds(20)) { try await TestDatabase.integer(mailsLeft, on: stack.databaseURL) == 0 }
+            #expect(erased, "the deleted account's mail is gone")
             // The username is free again.
             _ = try await Self.signedUp(stack, http, email: "orla.again@example.org", username: "orla_n")
         }
