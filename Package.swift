@@ -210,8 +210,8 @@ let executables: [Target] = [
     .executableTarget(
         name: "HTTPBenchmark",
         dependencies: [
-            "Bus", "Envelope", "GatewayService", "PostgresSupport", "ServiceSupport", log, lifecycle,
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            "AuthService", "Bus", "Envelope", "GatewayService", "PostgresSupport", "ServiceSupport", log, lifecycle,
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
         ],
         path: "Benchmarks/HTTPBenchmark",
         swiftSettings: swiftSettings
@@ -261,8 +261,8 @@ let tests: [Target] = [
     .testTarget(
         name: "IntegrationTests",
         dependencies: [
-            "AccessTokens", "Bus", "Contracts", "Envelope", "GatewayService", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle,
-            .product(name: "Crypto", package: "swift-crypto"),
+            "AccessTokens", "Bus", "Contracts", "Envelope", "GatewayService", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle, log,
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         ],
         swiftSettings: swiftSettings
     ),

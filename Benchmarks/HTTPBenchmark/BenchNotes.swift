@@ -35,6 +35,10 @@ enum BenchNotes {
         BusRoute(.get, "/v1/bench/notes/{id}", to: Get.self, summary: "Reads a note",
                  parameters: [.init("id", in: .path, .integer, description: "The note", range: 1...Int64.max)],
                  response: note),
+        // The same read for signed-in callers only: the difference is the gateway's token check.
+        BusRoute(.get, "/v1/bench/signed-in/notes/{id}", to: Get.self, summary: "Reads a note, signed in", access: .signedIn,
+                 parameters: [.init("id", in: .path, .integer, description: "The note", range: 1...Int64.max)],
+                 response: note),
     ]
 
     static let note: JSONValue = [

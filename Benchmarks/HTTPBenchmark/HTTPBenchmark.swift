@@ -1,4 +1,6 @@
+import AuthService
 import Bus
+import Crypto
 import Envelope
 import Foundation
 import GatewayService
@@ -33,16 +35,24 @@ struct HTTPBenchmark {
             configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: options.connections, heartbeat: heartbeat, gracePeriod: .seconds(5)),
             logger: logger)
         let bus = try BusClient(configuration: ClientConfiguration(endpoint: broker.endpoint, processName: "bench-gateway"), logger: logger)
+        // The auth service, as its own process would run it: logins and signed-in requests.
+        let authBus = try BusClient(configuration: ClientConfiguration(endpoint: broker.endpoint, processName: "bench-auth"), logger: logger)
+        let authDatabase = try Database(url: DatabaseURL(url), schema: AuthWorker.schema, maximumConnections: options.connections, logger: logger)
+        let auth = try AuthWorker(
+            configuration: AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256)),
+            worker: WorkerConfiguration(endpoint: broker.endpoint, workers: options.connections, heartbeat: heartbeat, gracePeriod: .seconds(5)),
+            database: authDatabase, bus: authBus, logger: logger)
         let port = Mutex<Int?>(nil)
         let gateway = buildApplication(
-            configuration: GatewayConfiguration(port: 0), routes: BenchNotes.routes, bus: bus, logger: logger,
+            configuration: GatewayConfiguration(port: 0), routes: BenchNotes.routes + GatewayRoutes.all, bus: bus,
+            authenticator: JWKSAuthenticator(bus: bus, audience: "melon", issuer: "urn:melon:auth", logger: logger), logger: logger,
             onServerRunning: { bound in port.withLock { $0 = bound } })
         let group = Mutex<ServiceGroup?>(nil)
-        let measurement = Measurement(options: options, database: database, port: { port.withLock { $0 } }) {
+        let measurement = Measurement(options: options, database: database, authDatabase: authDatabase, port: { port.withLock { $0 } }) {
             await group.withLock { $0 }?.triggerGracefulShutdown()
         }
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: ([database, broker, worker, gateway] as [any Service]).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+            services: ([database, broker, worker, authBus] + (try auth.services()) + [gateway] as [any Service]).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
                 + [ServiceGroupConfiguration.ServiceConfiguration(service: measurement, successTerminationBehavior: .ignore)],
             logger: logger))
         group.withLock { $0 = services }

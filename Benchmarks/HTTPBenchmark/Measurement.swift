@@ -1,3 +1,4 @@
+import AuthService
 import Bus
 import Envelope
 import Foundation
@@ -13,6 +14,7 @@ import ServiceLifecycle
 struct Measurement: Service {
     let options: Options
     let database: Database
+    let authDatabase: Database
     let port: @Sendable () -> Int?
     /// Starts the group's graceful shutdown (the path SIGTERM takes).
     let finish: @Sendable () async -> Void
@@ -26,6 +28,13 @@ struct Measurement: Service {
         let seed = try await BenchNotes.put(database)(.init(text: "seed"), context(key: "seed"))
         say("benchmark: \(options.runs) runs of \(options.duration) s, \(options.connections) connections; seed note \(seed.id)")
 
+        let login = #"{"email":"bench@tcd.ie","password":"a long walk by the Liffey"}"#
+        try await givenAccount()
+        let token = try await accessToken(base: base, login: login)
+        let signedIn = ["Authorization": "Bearer \(token)"]
+        // Argon2id takes ~30 ms of a core per login: a few connections keep both cores busy.
+        let loginConnections = min(options.connections, 8)
+
         var results: [String: [Figures]] = [:]
         for run in 1...options.runs {
             let get = BenchNotes.get(database)
@@ -34,6 +43,11 @@ struct Measurement: Service {
             results["read over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/bench/notes/\(seed.id)", options: options))
             results["write in-process", default: []].append(await inProcess { _ = try await put(.init(text: "note"), context(key: RandomID.uuid())) })
             results["write over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/bench/notes", body: #"{"text":"note"}"#, options: options))
+            results["signed-in read", default: []].append(
+                try await Wrk.run(url: "\(base)/v1/bench/signed-in/notes/\(seed.id)", headers: signedIn, options: options))
+            results["GET /v1/me", default: []].append(try await Wrk.run(url: "\(base)/v1/me", headers: signedIn, options: options))
+            results["login over HTTP", default: []].append(
+                try await Wrk.run(url: "\(base)/v1/auth/login", body: login, connections: loginConnections, options: options))
             say("run \(run) done")
         }
         report(results)
@@ -86,7 +100,7 @@ struct Measurement: Service {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         say("\nmedians of \(options.runs) runs (each run's figures in brackets)")
         say("series              req/s       p50 µs     p99 µs    errors")
-        for name in ["read in-process", "read over HTTP", "write in-process", "write over HTTP"] {
+        for name in ["read in-process", "read over HTTP", "write in-process", "write over HTTP", "signed-in read", "GET /v1/me", "login over HTTP"] {
             let figures = results[name] ?? []
             let line = [
                 name.padding(toLength: 18, withPad: " ", startingAt: 0),
@@ -103,7 +117,37 @@ struct Measurement: Service {
             let local = median((results["\(kind) in-process"] ?? []).map(\.rate))
             say(String(format: "%@: HTTP through the bus serves %.2f of the in-process rate (%.1fx slower)", kind, http / local, local / http))
         }
+        let open = median((results["read over HTTP"] ?? []).map(\.rate)), guarded = median((results["signed-in read"] ?? []).map(\.rate))
+        say(String(format: "the gateway's token check: the signed-in read serves %.2f of the anonymous read's rate", guarded / open))
     }
+
+    /// A verified account for the login series.
+    private func givenAccount() async throws {
+        let hash = try await PasswordHasher().hash("a long walk by the Liffey")
+        try await authDatabase.transaction { connection in
+            try await connection.query(
+                """
+                INSERT INTO accounts (id, email, username, display_name, password_hash, university_id, verified_at)
+                VALUES (\(UUID()), 'bench@tcd.ie', 'bench', 'Bench', \(hash), 'tcd', now()) ON CONFLICT (email) DO NOTHING
+                """,
+                logger: authDatabase.logger)
+        }
+    }
+
+    /// An access token from one login through the gateway.
+    private func accessToken(base: String, login: String) async throws -> String {
+        var request = URLRequest(url: URL(string: "\(base)/v1/auth/login")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(login.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any], let token = object["accessToken"] as? String else {
+            throw BenchmarkFailure(description: "login failed: \(String(decoding: data, as: UTF8.self))")
+        }
+        return token
+    }
+
+    struct BenchmarkFailure: Error, CustomStringConvertible { let description: String }
 }
 
 /// Writes a line to standard output at once (print is block-buffered through a pipe).

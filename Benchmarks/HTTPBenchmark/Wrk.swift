@@ -2,8 +2,11 @@ import Foundation
 
 /// Runs wrk (Debian's `wrk`) against the gateway and reads its report.
 enum Wrk {
-    static func run(url: String, body: String? = nil, options: Options) async throws -> Measurement.Figures {
-        var arguments = ["-t\(min(2, options.connections))", "-c\(options.connections)", "-d\(options.duration)s", "--latency"]
+    static func run(url: String, body: String? = nil, headers: [String: String] = [:], connections: Int? = nil,
+                    options: Options) async throws -> Measurement.Figures {
+        let connections = connections ?? options.connections
+        var arguments = ["-t\(min(2, connections))", "-c\(connections)", "-d\(options.duration)s", "--latency", "--timeout", "10s"]
+        for (name, value) in headers { arguments += ["-H", "\(name): \(value)"] }
         if let body {
             let script = FileManager.default.temporaryDirectory.appendingPathComponent("melon-bench-post.lua")
             try """

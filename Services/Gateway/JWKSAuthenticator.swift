@@ -19,7 +19,14 @@ public final class JWKSAuthenticator: RequestAuthenticator {
     private let logger: Logger
     private let refreshInterval: Duration
     private let minimumRefetch: Duration
-    private let state = Mutex<(verifier: AccessTokenVerifier?, fetched: ContinuousClock.Instant?)>((nil, nil))
+    private let state = Mutex(State())
+
+    private struct State {
+        var verifier: AccessTokenVerifier?
+        var fetched: ContinuousClock.Instant?
+        /// The fetch under way: every request that needs keys meanwhile awaits this one.
+        var fetching: Task<AccessTokenVerifier, any Error>?
+    }
 
     public init(bus: BusClient, audience: String, issuer: String, logger: Logger,
                 refreshInterval: Duration = .seconds(300), minimumRefetch: Duration = .seconds(5)) {
@@ -71,17 +78,37 @@ public final class JWKSAuthenticator: RequestAuthenticator {
         }
     }
 
-    /// Fetches the JWKS now, unless it was fetched within `minimumRefetch`.
+    /// Fetches the JWKS now, unless it was fetched within `minimumRefetch`. Concurrent callers share
+    /// one fetch, so a burst of requests at start or at expiry asks the auth service once.
     private func refetch() async throws -> AccessTokenVerifier {
-        if let (verifier, fetched) = state.withLock({ state in state.verifier.map { ($0, state.fetched!) } }),
-           fetched.duration(to: .now) < minimumRefetch {
-            return verifier
+        enum Next { case ready(AccessTokenVerifier), wait(Task<AccessTokenVerifier, any Error>) }
+        let next: Next = state.withLock { state in
+            if let verifier = state.verifier, let fetched = state.fetched, fetched.duration(to: .now) < minimumRefetch { return .ready(verifier) }
+            if let fetching = state.fetching { return .wait(fetching) }
+            // Unstructured on purpose: the fetch belongs to no one request, and the first caller
+            // being cancelled must not fail the others waiting on it. It ends with the call's 5 s timeout.
+            let fetching = Task { try await self.fetch() }
+            state.fetching = fetching
+            return .wait(fetching)
         }
-        let set = try await bus.call(Auth.Keys.Jwks.self, Empty(), options: CallOptions(timeout: .seconds(5)))
-        let jwks = JWKS(keys: set.keys.map { .ecdsa(.es256, identifier: JWKIdentifier(string: $0.kid), x: $0.x, y: $0.y, curve: .p256) })
-        let verifier = try await AccessTokenVerifier(jwks: jwks, audience: audience, issuer: issuer)
-        state.withLock { $0 = (verifier, .now) }
-        logger.info("access-token keys fetched", metadata: ["kids": "\(verifier.kids.sorted())"])
-        return verifier
+        switch next {
+        case .ready(let verifier): return verifier
+        case .wait(let fetching): return try await fetching.value
+        }
+    }
+
+    private func fetch() async throws -> AccessTokenVerifier {
+        do {
+            let set = try await bus.call(Auth.Keys.Jwks.self, Empty(), options: CallOptions(timeout: .seconds(5)))
+            let jwks = JWKS(keys: set.keys.map { .ecdsa(.es256, identifier: JWKIdentifier(string: $0.kid), x: $0.x, y: $0.y, curve: .p256) })
+            let verifier = try await AccessTokenVerifier(jwks: jwks, audience: audience, issuer: issuer)
+            state.withLock { $0 = State(verifier: verifier, fetched: .now, fetching: nil) }
+            logger.info("access-token keys fetched", metadata: ["kids": "\(verifier.kids.sorted())"])
+            return verifier
+        } catch {
+            state.withLock { $0.fetching = nil }
+            logger.warning("access-token keys could not be fetched", metadata: ["error": "\(String(reflecting: error))"])
+            throw error
+        }
     }
 }
