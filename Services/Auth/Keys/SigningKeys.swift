@@ -13,11 +13,13 @@ public actor SigningKeys {
     private let database: Database
     private let configuration: AuthConfiguration
     private var cached: (current: SigningKey, published: [SigningKey], signer: AccessTokenSigner, loaded: ContinuousClock.Instant)?
-    static let cacheLifetime: Duration = .seconds(60)
+    /// How long an instance uses the keys it read before reading them again.
+    private let cacheLifetime: Duration
 
-    public init(database: Database, configuration: AuthConfiguration) {
+    public init(database: Database, configuration: AuthConfiguration, cacheLifetime: Duration = .seconds(60)) {
         self.database = database
         self.configuration = configuration
+        self.cacheLifetime = cacheLifetime
     }
 
     /// The signer of new tokens.
@@ -31,7 +33,7 @@ public actor SigningKeys {
     }
 
     private func load() async throws -> (current: SigningKey, published: [SigningKey], signer: AccessTokenSigner, loaded: ContinuousClock.Instant) {
-        if let cached, cached.loaded.duration(to: .now) < Self.cacheLifetime { return cached }
+        if let cached, cached.loaded.duration(to: .now) < cacheLifetime { return cached }
         var keys = try await read()
         if keys.first?.isCurrent != true || keys.first!.age > configuration.keyRotation {
             try await rotate()
@@ -55,7 +57,7 @@ public actor SigningKeys {
 
     nonisolated private func read() async throws -> [Stored] {
         // Another instance may keep signing with a key for up to `cacheLifetime` after it retired it.
-        let lifetimeSeconds = Double((configuration.accessTokenLifetime + Self.cacheLifetime).milliseconds) / 1000
+        let lifetimeSeconds = Double((configuration.accessTokenLifetime + cacheLifetime).milliseconds) / 1000
         let kek = configuration.keyEncryptionKey
         return try await database.transaction { connection in
             let rows = try await connection.query(

@@ -1,0 +1,75 @@
+import AccessTokens
+@testable import AuthService
+import Crypto
+import Foundation
+import JWTKit
+import PostgresSupport
+import Testing
+import TestSupport
+
+/// Rotation on a real database with a short rotation, token lifetime and cache: the retired key
+/// stays published while its tokens may live, then leaves; instances rotating together make one key.
+@Suite struct SigningKeyRotationTests {
+    let configuration: AuthConfiguration = {
+        var configuration = AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256))
+        configuration.keyRotation = .seconds(3)
+        configuration.accessTokenLifetime = .seconds(2)
+        return configuration
+    }()
+
+    func token(_ keys: SigningKeys) async throws -> String {
+        try await keys.signer().sign(AccessTokenClaims(
+            subject: "acct", session: "sess", university: nil, roles: ["user"], audience: "melon", issuer: configuration.issuer,
+            issuedAt: Date(), expiresAt: Date().addingTimeInterval(2)))
+    }
+
+    func verifies(_ token: String, against keys: SigningKeys) async throws -> Bool {
+        let jwks = JWKS(keys: try await keys.published().map { try $0.jwk() })
+        let verifier = try await AccessTokenVerifier(jwks: jwks, audience: "melon", issuer: configuration.issuer)
+        do {
+            _ = try await verifier.verify(token)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    @Test func aRetiredKeyIsPublishedWhileItsTokensLiveAndNotAfter() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(AuthWorker.migrations())
+            let keys = SigningKeys(database: database, configuration: configuration, cacheLifetime: .milliseconds(100))
+            let first = try await token(keys)
+            let firstKid = try #require(AccessTokenVerifier.header(of: first)?.kid)
+
+            try await Task.sleep(for: .milliseconds(3200))  // past the rotation
+            let second = try await token(keys)
+            let secondKid = try #require(AccessTokenVerifier.header(of: second)?.kid)
+            #expect(secondKid != firstKid, "a new key signs after the rotation")
+            let both = try await keys.published().map(\.kid)
+            #expect(both.first == secondKid && both.contains(firstKid), "the new key first, the retired one still published: \(both)")
+            #expect(try await verifies(first, against: keys), "a token of the retired key still verifies")
+
+            // The retired key's tokens have expired (2 s) and every cache has turned over (0.1 s).
+            try await Task.sleep(for: .milliseconds(2400))
+            let published = try await keys.published().map(\.kid)
+            #expect(!published.contains(firstKid), "gone once its tokens cannot be valid: \(published)")
+            #expect(published.contains(secondKid), "the key retired just now stays")
+        }
+    }
+
+    @Test func instancesRotatingTogetherMakeOneKey() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(AuthWorker.migrations())
+            let instances = (0..<4).map { _ in SigningKeys(database: database, configuration: configuration, cacheLifetime: .milliseconds(100)) }
+            let kids = try await withThrowingTaskGroup(of: String.self) { group in
+                for keys in instances {
+                    group.addTask { try await AccessTokenVerifier.header(of: self.token(keys))?.kid ?? "" }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(kids.count == 1, "one key for all four instances")
+        }
+    }
+}
