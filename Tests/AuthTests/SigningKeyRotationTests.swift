@@ -12,15 +12,15 @@ import TestSupport
 @Suite struct SigningKeyRotationTests {
     let configuration: AuthConfiguration = {
         var configuration = AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256))
-        configuration.keyRotation = .seconds(3)
-        configuration.accessTokenLifetime = .seconds(2)
+        configuration.keyRotation = .milliseconds(1500)
+        configuration.accessTokenLifetime = .seconds(4)
         return configuration
     }()
 
     func token(_ keys: SigningKeys) async throws -> String {
         try await keys.signer().sign(AccessTokenClaims(
             subject: "acct", session: "sess", university: nil, roles: ["user"], audience: "melon", issuer: configuration.issuer,
-            issuedAt: Date(), expiresAt: Date().addingTimeInterval(2)))
+            issuedAt: Date(), expiresAt: Date().addingTimeInterval(4)))
     }
 
     func verifies(_ token: String, against keys: SigningKeys) async throws -> Bool {
@@ -42,7 +42,7 @@ import TestSupport
             let first = try await token(keys)
             let firstKid = try #require(AccessTokenVerifier.header(of: first)?.kid)
 
-            try await Task.sleep(for: .milliseconds(3200))  // past the rotation
+            try await Task.sleep(for: .milliseconds(1700))  // past the rotation
             let second = try await token(keys)
             let secondKid = try #require(AccessTokenVerifier.header(of: second)?.kid)
             #expect(secondKid != firstKid, "a new key signs after the rotation")
@@ -50,8 +50,8 @@ import TestSupport
             #expect(both.first == secondKid && both.contains(firstKid), "the new key first, the retired one still published: \(both)")
             #expect(try await verifies(first, against: keys), "a token of the retired key still verifies")
 
-            // The retired key's tokens have expired (2 s) and every cache has turned over (0.1 s).
-            try await Task.sleep(for: .milliseconds(2400))
+            // The retired key's tokens have expired (4 s) and every cache has turned over (0.1 s).
+            try await Task.sleep(for: .milliseconds(4400))
             let published = try await keys.published().map(\.kid)
             #expect(!published.contains(firstKid), "gone once its tokens cannot be valid: \(published)")
             #expect(published.contains(secondKid), "the key retired just now stays")
