@@ -27,10 +27,12 @@ extension ServiceStackTests {
         // A sign-up through the gateway: auth queues the code in its outbox, pdf-email writes it to the spool.
         let registered = try await http.post("/v1/auth/register", json: #"{"email":"ana@tcd.ie","password":"a long walk by the Liffey","displayName":"Ana","username":"ana"}"#)
         #expect(registered.status == 202, "\(registered.text)")
-        #expect(await eventually(timeout: .seconds(20)) {
-            (try? FileManager.default.contentsOfDirectory(atPath: spool.path).count) == 1
-        }, "the verification mail reaches the spool")
-        let files = try FileManager.default.contentsOfDirectory(at: spool, includingPropertiesForKeys: nil)
+        // Only finished mail: the spool writes each file under a temporary name, then renames it.
+        let spooled = { @Sendable in
+            ((try? FileManager.default.contentsOfDirectory(at: spool, includingPropertiesForKeys: nil)) ?? []).filter { $0.pathExtension == "eml" }
+        }
+        #expect(await eventually(timeout: .seconds(20)) { spooled().count == 1 }, "the verification mail reaches the spool")
+        let files = spooled()
         let seen = try await SMTPSink.inspect(try #require(files.first))
         #expect((seen["subject"] as? String)?.hasPrefix("Your Melon verification code: ") == true)
 
@@ -43,7 +45,7 @@ extension ServiceStackTests {
                 try await client.call(PdfEmail.Mail.Status.self, .init(id: reply.id)).status == .sent
             })
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).count == 2)
+        #expect(await eventually(timeout: .seconds(5)) { spooled().count == 2 })
         #expect(melon.terminate() == 0)
     }
 }

@@ -22,6 +22,13 @@ enum AccountRules {
 
     static let notSignedIn = OperationError(.unauthenticated, "this needs a signed-in caller whose session is live")
 
+    /// The normalized address to look an account up by, or nil when `raw` cannot be anyone's address
+    /// (the callers answer as for an unknown address, which also keeps NUL bytes away from the database).
+    static func lookupEmail(_ raw: String) -> String? {
+        let email = EmailAddress.normalized(raw)
+        return EmailAddress.problem(email) == nil ? email : nil
+    }
+
     /// Throws `unauthenticated` unless the caller's session is live (not ended, account not deleted).
     static func requireLive(_ caller: (account: UUID, session: UUID), sessions: SessionPostgresRepository,
                             on connection: PostgresConnection) async throws {

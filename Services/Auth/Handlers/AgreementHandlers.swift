@@ -49,7 +49,9 @@ struct AgreementHandlers: Sendable {
     }
 
     private func policy(_ id: String, of account: UUID, on connection: PostgresConnection) async throws -> Auth.Agreement {
-        guard let agreement = try await agreements.list(account: account, policy: id, on: connection).first else {
+        guard id.wholeMatch(of: /[a-z0-9][a-z0-9-]{0,63}/) != nil,
+              let agreement = try await agreements.list(account: account, policy: id, on: connection).first
+        else {
             throw OperationError(.notFound, "data.policy: there is no policy \(id)", fields: [.init(field: "data.policy", message: "is not a policy")])
         }
         return agreement

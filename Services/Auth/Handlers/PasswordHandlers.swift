@@ -39,13 +39,13 @@ struct PasswordHandlers: Sendable {
         validation.check(request.code.wholeMatch(of: /[0-9]{6}/) != nil, "data.code", "must be the 6 digits from the mail")
         if let problem = policy.problem(request.newPassword) { validation.fail("data.newPassword", problem) }
         try validation.finish()
-        let email = EmailAddress.normalized(request.email)
+        let email = AccountRules.lookupEmail(request.email)
         let attempt = limits.keys(.code, account: email, context)
         try await limits.check(attempt)
         let newHash = try await hasher.hash(request.newPassword)
         enum Outcome { case reset(Int), wrong(String) }
         let outcome: Outcome = try await database.transaction { connection in
-            guard let account = try await accounts.account(email: email, on: connection, lock: true), account.verified else {
+            guard let email, let account = try await accounts.account(email: email, on: connection, lock: true), account.verified else {
                 return .wrong(CodeCheck.wrongOrExpired)
             }
             switch try await CodeCheck.check(

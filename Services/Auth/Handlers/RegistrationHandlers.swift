@@ -65,13 +65,15 @@ struct RegistrationHandlers: Sendable {
     @Sendable
     func verify(_ request: Auth.Email.Verify.Request, _ context: RequestContext) async throws -> Auth.Email.Verify.Response {
         guard request.code.wholeMatch(of: /[0-9]{6}/) != nil else { throw OperationError.invalid(field: "data.code", "must be the 6 digits from the mail") }
-        let email = EmailAddress.normalized(request.email)
+        let email = AccountRules.lookupEmail(request.email)
         let attempt = limits.keys(.code, account: email, context)
         try await limits.check(attempt)
         enum Outcome { case verified, wrong(String) }
         // A wrong guess is counted in a transaction that commits; the refusal comes after it.
         let outcome: Outcome = try await database.transaction { connection in
-            guard let account = try await accounts.account(email: email, on: connection, lock: true) else { return .wrong(CodeCheck.wrongOrExpired) }
+            guard let email, let account = try await accounts.account(email: email, on: connection, lock: true) else {
+                return .wrong(CodeCheck.wrongOrExpired)
+            }
             if account.verified { return .verified }
             switch try await CodeCheck.check(
                 request.code, account: account.id, purpose: "verify-email", attempts: configuration.codeAttempts, accounts: accounts, on: connection)

@@ -24,10 +24,12 @@ struct SessionHandlers: Sendable {
 
     @Sendable
     func login(_ request: Auth.Session.Login.Request, _ context: RequestContext) async throws -> Auth.Tokens {
-        let email = EmailAddress.normalized(request.email)
+        // Not an address (a NUL byte, say): no account has it, and the answer is the same.
+        let email = AccountRules.lookupEmail(request.email)
         let attempt = limits.keys(.login, account: email, context)
         try await limits.check(attempt)
-        let account = try await database.transaction { try await accounts.account(email: email, on: $0) }
+        var account: AccountPostgresRepository.Account?
+        if let email { account = try await database.transaction { try await accounts.account(email: email, on: $0) } }
         guard let account else {
             _ = try await hasher.verify(request.password, against: decoyHash)
             try await limits.count(attempt)

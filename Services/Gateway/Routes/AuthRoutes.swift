@@ -14,6 +14,10 @@ enum AuthRoutes {
         ],
     ]
     static let sessionsEnded: JSONValue = ["type": "object", "required": ["sessionsEnded"], "properties": ["sessionsEnded": ["type": "integer"]]]
+    static let displayName: JSONValue = [
+        "type": "string", "minLength": 1, "maxLength": 80, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$",
+        "description": "no control characters; surrounding spaces are trimmed",
+    ]
     static let sent: JSONValue = ["type": "object", "required": ["status"], "properties": ["status": ["type": "string", "enum": ["verification_sent"]]]]
 
     static let university: JSONValue = [
@@ -57,7 +61,7 @@ enum AuthRoutes {
                 "properties": [
                     "email": email,
                     "password": ["type": "string", "minLength": 8, "maxLength": 256, "description": "not one of the most common passwords"],
-                    "displayName": ["type": "string", "minLength": 1, "maxLength": 80],
+                    "displayName": displayName,
                     "username": ["type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_.]{2,29}$", "description": "unique; stored in lowercase"],
                 ],
             ],
@@ -196,7 +200,7 @@ enum AuthRoutes {
             requestBody: [
                 "type": "object",
                 "properties": [
-                    "displayName": ["type": "string", "minLength": 1, "maxLength": 80],
+                    "displayName": displayName,
                     "username": ["type": "string", "pattern": "^[A-Za-z][A-Za-z0-9_.]{2,29}$"],
                 ],
             ],

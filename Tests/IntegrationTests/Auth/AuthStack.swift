@@ -18,10 +18,13 @@ struct AuthStack {
     let auth: ChildProcess
     let keyEncryptionKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
 
-    init(authEnvironment: [String: String] = [:]) async throws {
+    init(authEnvironment: [String: String] = [:], configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
         broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 3))
         // One trusted proxy: a test poses as different clients with X-Forwarded-For.
-        (gateway, address) = try GatewayHarness.gateway(broker.endpoint, routes: GatewayRoutes.all, verifyTokens: true) { $0.trustedProxies = 1 }
+        (gateway, address) = try GatewayHarness.gateway(broker.endpoint, routes: GatewayRoutes.all, verifyTokens: true) {
+            $0.trustedProxies = 1
+            configureGateway(&$0)
+        }
         databaseURL = try await TestDatabase.freshDatabase()
         sink = try await SMTPSink()
         let common = ["BROKER_ENDPOINT": broker.endpoint, "HEARTBEAT_INTERVAL": "250", "DATABASE_URL": databaseURL]
