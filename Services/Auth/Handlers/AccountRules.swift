@@ -3,6 +3,7 @@ import Contracts
 import Envelope
 import Foundation
 import PostgresNIO
+import PostgresSupport
 
 /// The rules shared by sign-up and profile changes, and who a signed-in request comes from.
 enum AccountRules {
@@ -33,6 +34,18 @@ enum AccountRules {
     static func requireLive(_ caller: (account: UUID, session: UUID), sessions: SessionPostgresRepository,
                             on connection: PostgresConnection) async throws {
         guard try await sessions.isLive(session: caller.session, account: caller.account, on: connection) else { throw notSignedIn }
+    }
+
+    /// Runs `body` in one transaction for the signed-in caller, once its session is known to be live.
+    static func withLiveCaller<Result: Sendable>(
+        _ context: RequestContext, database: Database, sessions: SessionPostgresRepository,
+        _ body: (_ caller: (account: UUID, session: UUID), _ connection: PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let caller = try self.caller(context)
+        return try await database.transaction { connection in
+            try await requireLive(caller, sessions: sessions, on: connection)
+            return try await body(caller, connection)
+        }
     }
 
     /// The account and session the gateway verified (`authid`, `authclaims.sid`).

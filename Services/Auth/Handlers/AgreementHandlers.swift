@@ -14,18 +14,14 @@ struct AgreementHandlers: Sendable {
 
     @Sendable
     func list(_ request: Empty, _ context: RequestContext) async throws -> Auth.Agreements.List.Response {
-        let caller = try AccountRules.caller(context)
-        return try await database.transaction { connection in
-            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
-            return .init(agreements: try await agreements.list(account: caller.account, on: connection))
+        try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { caller, connection in
+            .init(agreements: try await agreements.list(account: caller.account, on: connection))
         }
     }
 
     @Sendable
     func sign(_ request: Auth.Agreements.Sign.Request, _ context: RequestContext) async throws -> Auth.Agreement {
-        let caller = try AccountRules.caller(context)
-        return try await database.transaction { connection in
-            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+        try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { caller, connection in
             let current = try await policy(request.policy, of: caller.account, on: connection)
             guard request.version == current.version else {
                 throw OperationError(
@@ -39,9 +35,7 @@ struct AgreementHandlers: Sendable {
 
     @Sendable
     func withdraw(_ request: Auth.Agreements.Withdraw.Request, _ context: RequestContext) async throws -> Auth.Agreement {
-        let caller = try AccountRules.caller(context)
-        return try await database.transaction { connection in
-            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+        try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { caller, connection in
             let current = try await policy(request.policy, of: caller.account, on: connection)
             try await agreements.withdraw(account: caller.account, policy: current.policy, on: connection)
             return try await policy(request.policy, of: caller.account, on: connection)

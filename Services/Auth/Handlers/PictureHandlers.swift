@@ -18,20 +18,18 @@ struct PictureHandlers: Sendable {
 
     @Sendable
     func set(_ request: Auth.Picture.Set.Request, _ context: RequestContext) async throws -> Auth.PictureInfo {
-        let caller = try AccountRules.caller(context)
+        _ = try AccountRules.caller(context)
         let facts = try Self.check(request, maxBytes: configuration.pictureMaxBytes)
-        return try await database.transaction { connection in
-            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
-            return try await pictures.save(account: caller.account, facts: facts, content: request.content, on: connection)
+        return try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { caller, connection in
+            try await pictures.save(account: caller.account, facts: facts, content: request.content, on: connection)
         }
     }
 
     @Sendable
     func get(_ request: Auth.Picture.Get.Request, _ context: RequestContext) async throws -> Auth.Picture.Get.Response {
-        let caller = try AccountRules.caller(context)
+        _ = try AccountRules.caller(context)
         guard let account = UUID(uuidString: request.account) else { throw OperationError.invalid(field: "data.account", "must be an account id") }
-        return try await database.transaction { connection in
-            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+        return try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { _, connection in
             guard let picture = try await pictures.picture(of: account, on: connection) else {
                 throw OperationError(.notFound, "this account has no picture")
             }
@@ -41,10 +39,8 @@ struct PictureHandlers: Sendable {
 
     @Sendable
     func delete(_ request: Empty, _ context: RequestContext) async throws -> Auth.Picture.Delete.Response {
-        let caller = try AccountRules.caller(context)
-        return try await database.transaction { connection in
-            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
-            return .init(deleted: try await pictures.delete(account: caller.account, on: connection))
+        try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { caller, connection in
+            .init(deleted: try await pictures.delete(account: caller.account, on: connection))
         }
     }
 
