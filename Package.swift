@@ -131,6 +131,14 @@ let services: [Target] = [
         resources: [.copy("Templates"), .copy("Migrations")],
         swiftSettings: swiftSettings
     ),
+    // The Irish PAYE refund estimator: rules as data per tax year, the estimate in integer cents.
+    .target(
+        name: "RefundCalculatorService",
+        dependencies: ["Contracts", "Envelope"],
+        path: "Services/RefundCalculator",
+        resources: [.copy("Data")],
+        swiftSettings: swiftSettings
+    ),
     .executableTarget(
         name: "PdfEmail",
         dependencies: ["PdfEmailService", "Bus", "PostgresSupport", "ServiceSupport"],
@@ -224,6 +232,8 @@ let tests: [Target] = [
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
     .testTarget(name: "GatewayTests", dependencies: ["GatewayService"], swiftSettings: swiftSettings),
+    .testTarget(
+        name: "RefundCalculatorTests", dependencies: ["RefundCalculatorService", "Contracts", "Envelope"], swiftSettings: swiftSettings),
     .testTarget(
         name: "AuthTests",
         dependencies: [

@@ -1,0 +1,274 @@
+import Contracts
+import Envelope
+import Foundation
+
+/// An estimate from a user's answers and the year's rules, in integer cents, in Revenue's order
+/// (../shared/reference/ireland-paye.md, "Order of calculation"): taxable income, gross tax by band,
+/// less credits (never below zero), against the tax paid.
+public struct Estimator: Sendable {
+    public typealias Scenario = RefundCalculator.Scenario
+    public typealias Estimate = RefundCalculator.Estimate
+    typealias Line = RefundCalculator.Line
+
+    public let rules: RuleBook
+
+    public init(rules: RuleBook) {
+        self.rules = rules
+    }
+
+    public func estimate(_ scenario: Scenario, today: Date = Date()) throws(OperationError) -> Estimate {
+        let (year, facts) = try check(scenario, today: today)
+        let rules = rules.years[year]!
+        var lines: [Line] = []
+        let warnings = Self.warnings(scenario)
+
+        // 1. Income and the deductions at the marginal rate.
+        lines.append(Line(kind: .income, label: "Your salary", amountCents: facts.salary, rule: "PAYE pay before tax"))
+        if facts.otherIncome > 0 { lines.append(Line(kind: .income, label: "Your other income", amountCents: facts.otherIncome, rule: "taxable income")) }
+        if facts.spouseIncome > 0 {
+            lines.append(Line(kind: .income, label: "Your spouse's or partner's income", amountCents: facts.spouseIncome, rule: "joint assessment"))
+        }
+        var deductions: Int64 = 0
+        for (who, profession, income) in [("Your", facts.profession, facts.salary), ("Your spouse's", facts.spouseProfession, facts.spouseIncome)] {
+            guard let profession, profession.euros > 0, income > 0 else { continue }
+            let amount = min(Self.cents(profession.euros), income)
+            deductions += amount
+            lines.append(Line(kind: .deduction, label: "\(who) flat-rate expenses (\(profession.name))", amountCents: amount,
+                              rule: rules.reliefs.flatRateExpensesSource))
+        }
+        if facts.nursingHome > 0 {
+            deductions += facts.nursingHome
+            lines.append(Line(kind: .deduction, label: "Nursing home fees", amountCents: facts.nursingHome, rule: rules.reliefs.nursingHomeSource))
+        }
+        let taxable = max(0, facts.salary + facts.otherIncome + facts.spouseIncome - deductions)
+
+        // 2-3. Gross tax by band, less credits. A couple with two incomes and children gets the band
+        // increase or the Home Carer credit, whichever leaves less tax (they cannot be combined).
+        let options = [false, true].compactMap { homeCarer in self.tax(taxable: taxable, facts: facts, rules: rules, homeCarer: homeCarer) }
+        let chosen = options.min { $0.due < $1.due }!
+        lines += chosen.lines
+        lines.append(Line(kind: .taxDue, label: "Income tax due", amountCents: chosen.due, rule: "gross tax less credits, not below zero (credits are not refundable)"))
+
+        // 4. Against what was paid.
+        let paid = facts.taxPaid + facts.spouseTaxPaid
+        lines.append(Line(kind: .taxPaid, label: "Income tax paid", amountCents: paid, rule: "the employment detail summary"))
+        let usc = Self.usc(facts.salary + facts.otherIncome, age: facts.age, rules: rules)
+            + (facts.spouseIncome > 0 ? Self.usc(facts.spouseIncome, age: facts.spouseAge, rules: rules) : 0)
+        lines.append(Line(kind: .usc, label: "Universal Social Charge (not part of the refund)", amountCents: usc, rule: rules.usc.source))
+        return Estimate(
+            taxYear: year, currency: "EUR", refundCents: paid - chosen.due, taxDueCents: chosen.due, uscCents: usc, lines: lines,
+            warnings: warnings, missing: Self.missing(scenario))
+    }
+
+    /// The answers as amounts, checked; every problem named at once.
+    struct Facts {
+        var status: RefundCalculator.Status
+        var children: Int
+        var salary: Int64
+        var otherIncome: Int64
+        var taxPaid: Int64
+        var spouseIncome: Int64
+        var spouseTaxPaid: Int64
+        var profession: FlatRateExpenses.Profession?
+        var spouseProfession: FlatRateExpenses.Profession?
+        /// Age reached during the tax year.
+        var age: Int?
+        var spouseAge: Int?
+        var rent: Int64
+        var medical: Int64
+        var nursingHome: Int64
+        var tuition: RefundCalculator.Scenario.Tuition?
+
+        var married: Bool { status == .marriedOneIncome || status == .marriedTwoIncomes }
+    }
+
+    func check(_ s: Scenario, today: Date) throws(OperationError) -> (Int, Facts) {
+        var validation = Validation()
+        let window = rules.window(on: today)
+        let current = Calendar(identifier: .gregorian).component(.year, from: today)
+        var year = s.taxYear ?? (current - 1)
+        if let window, !window.contains(year) {
+            if s.taxYear != nil {
+                validation.fail("data.taxYear", "must be from \(window.lowerBound) to \(window.upperBound) (the refund window)")
+            } else {
+                year = window.upperBound
+            }
+        } else if window == nil {
+            throw OperationError(.unavailable, "no tax-year rules cover the refund window")
+        }
+        func amount(_ value: Int64?, _ field: String) -> Int64 {
+            guard let value else { return 0 }
+            validation.check(value >= 0, field, "must not be negative")
+            validation.check(value <= 100_000_000_00, field, "must be at most 100,000,000.00")
+            return max(0, value)
+        }
+        func profession(_ id: String?, _ field: String) -> FlatRateExpenses.Profession? {
+            guard let id else { return nil }
+            let found = rules.flatRateExpenses.professions.first { $0.id == id }
+            validation.check(found != nil, field, "must be one of \(rules.flatRateExpenses.professions.map(\.id).joined(separator: ", "))")
+            return found
+        }
+        func age(_ text: String?, _ field: String) -> Int? {
+            guard let text else { return nil }
+            guard let match = text.wholeMatch(of: /([0-9]{4})-([0-9]{2})-([0-9]{2})/), let born = Int(match.1),
+                  let month = Int(match.2), let day = Int(match.3), (1...12).contains(month), (1...31).contains(day), (1900...year).contains(born)
+            else {
+                validation.fail(field, "must be a date YYYY-MM-DD, not after the tax year")
+                return nil
+            }
+            return year - born
+        }
+        let married = s.status == .marriedOneIncome || s.status == .marriedTwoIncomes
+        let twoIncomes = s.status == .marriedTwoIncomes
+        if let children = s.dependentChildren { validation.check((0...20).contains(children), "data.dependentChildren", "must be from 0 to 20") }
+        var facts = Facts(
+            status: s.status ?? .single, children: max(0, min(s.dependentChildren ?? 0, 20)),
+            salary: amount(s.salaryCents, "data.salaryCents"), otherIncome: amount(s.otherIncomeCents, "data.otherIncomeCents"),
+            taxPaid: amount(s.taxPaidCents, "data.taxPaidCents"),
+            spouseIncome: amount(s.spouse?.incomeCents, "data.spouse.incomeCents"),
+            spouseTaxPaid: amount(s.spouse?.taxPaidCents, "data.spouse.taxPaidCents"),
+            profession: profession(s.profession, "data.profession"), spouseProfession: profession(s.spouse?.profession, "data.spouse.profession"),
+            age: age(s.dateOfBirth, "data.dateOfBirth"), spouseAge: age(s.spouse?.dateOfBirth, "data.spouse.dateOfBirth"),
+            rent: amount(s.home?.rentPaidCents, "data.home.rentPaidCents"), medical: amount(s.expenses?.medicalCents, "data.expenses.medicalCents"),
+            nursingHome: amount(s.expenses?.nursingHomeCents, "data.expenses.nursingHomeCents"), tuition: s.expenses?.tuition)
+        _ = amount(s.home?.serviceChargesCents, "data.home.serviceChargesCents")
+        _ = amount(s.expenses?.otherEmploymentCents, "data.expenses.otherEmploymentCents")
+        if let tuition = s.expenses?.tuition { _ = amount(tuition.feesCents, "data.expenses.tuition.feesCents") }
+        try validation.finish()
+        // Spouse answers count for a jointly assessed couple only; with one income, the spouse has none.
+        if !twoIncomes {
+            facts.spouseIncome = 0
+            facts.spouseTaxPaid = 0
+            facts.spouseProfession = nil
+        }
+        if !married { facts.spouseAge = nil }
+        return (year, facts)
+    }
+
+    /// Gross tax and credits for one choice between the two-income band increase and the Home Carer
+    /// credit; nil when `homeCarer` does not apply.
+    func tax(taxable: Int64, facts: Facts, rules: TaxYearRules, homeCarer: Bool) -> (due: Int64, lines: [Line])? {
+        let cut = rules.standardRateCutOff, credits = rules.credits
+        var carerCredit: Int64 = 0
+        if homeCarer {
+            guard facts.married, facts.children > 0 else { return nil }
+            // The carer's own income reduces the credit by half the excess over the limit.
+            let carerIncome = facts.status == .marriedTwoIncomes ? min(facts.salary + facts.otherIncome, facts.spouseIncome) : 0
+            carerCredit = max(0, Self.cents(credits.homeCarer) - max(0, carerIncome - Self.cents(credits.homeCarerIncomeLimit)) / 2)
+            if carerCredit == 0 { return nil }
+        }
+        var lines: [Line] = []
+        var cutOff: Int64
+        switch facts.status {
+        case .single, .widowed, .separated:
+            cutOff = Self.cents(facts.children > 0 ? cut.singleChildCarer : cut.single)
+        case .marriedOneIncome:
+            cutOff = Self.cents(cut.marriedOneIncome)
+        case .marriedTwoIncomes:
+            cutOff = Self.cents(cut.marriedOneIncome)
+            if !homeCarer {
+                cutOff += min(Self.cents(cut.marriedSecondIncomeIncreaseMax), min(facts.salary + facts.otherIncome, facts.spouseIncome))
+            }
+        }
+        let atStandard = min(taxable, cutOff), atHigher = taxable - atStandard
+        let gross = Self.rate(atStandard, rules.rates.standard) + Self.rate(atHigher, rules.rates.higher)
+        lines.append(Line(kind: .band, label: "20% on \(Self.euros(atStandard)) (standard-rate band \(Self.euros(cutOff)))",
+                          amountCents: Self.rate(atStandard, rules.rates.standard), rule: cut.source))
+        if atHigher > 0 {
+            lines.append(Line(kind: .band, label: "40% on \(Self.euros(atHigher))", amountCents: Self.rate(atHigher, rules.rates.higher), rule: rules.rates.source))
+        }
+        lines.append(Line(kind: .grossTax, label: "Gross income tax", amountCents: gross, rule: "the bands above"))
+
+        func credit(_ label: String, _ amount: Int64, _ rule: String) {
+            if amount > 0 { lines.append(Line(kind: .credit, label: label, amountCents: amount, rule: rule)) }
+        }
+        let personal = facts.married ? credits.personalMarried : (facts.status == .widowed && facts.children == 0 ? credits.widowedNoChild : credits.personalSingle)
+        credit(facts.married ? "Personal credit (married or civil partners)" : facts.status == .widowed && facts.children == 0
+               ? "Personal credit (widowed, no dependent child)" : "Personal credit", Self.cents(personal), credits.source)
+        credit("Employee credit", min(Self.cents(credits.employee), Self.rate(facts.salary, 2000)), credits.source)
+        if facts.status == .marriedTwoIncomes {
+            credit("Employee credit (spouse or partner)", min(Self.cents(credits.employee), Self.rate(facts.spouseIncome, 2000)), credits.source)
+        }
+        if !facts.married, facts.children > 0 { credit("Single person child carer credit", Self.cents(credits.singleChildCarer), credits.source) }
+        if [facts.age, facts.spouseAge].contains(where: { ($0 ?? 0) >= 65 }) {
+            credit("Age credit (65 or over)", Self.cents(facts.married ? credits.age65Married : credits.age65Single), credits.source)
+        }
+        credit("Home carer credit", carerCredit, credits.source)
+        credit("Rent credit", min(Self.cents(credits.rentSingle) * (facts.married ? 2 : 1), Self.rate(facts.rent, 2000)), credits.source)
+        credit("Medical expenses relief (20%)", Self.rate(facts.medical, rules.reliefs.medicalRate), rules.reliefs.medicalSource)
+        if let tuition = facts.tuition {
+            let r = rules.reliefs
+            let disregard = Self.cents(tuition.fullTime ? r.tuitionDisregardFullTime : r.tuitionDisregardPartTime)
+            credit("Tuition fees relief (20%)", Self.rate(max(0, min(tuition.feesCents, Self.cents(r.tuitionCapPerCourse)) - disregard), r.tuitionRate),
+                   r.tuitionSource)
+        }
+        let totalCredits = lines.filter { $0.kind == .credit }.reduce(0) { $0 + $1.amountCents }
+        return (max(0, gross - totalCredits), lines)
+    }
+
+    /// USC on one person's income: nothing up to the exemption, else each band's rate; people aged
+    /// 70 or over with income up to 60,000 pay at most 2%.
+    static func usc(_ income: Int64, age: Int?, rules: TaxYearRules) -> Int64 {
+        guard income > cents(rules.usc.exemptUpTo) else { return 0 }
+        var total: Int64 = 0, floor: Int64 = 0
+        for band in rules.usc.bands {
+            let top = band.upTo.map(cents) ?? income
+            let slice = max(0, min(income, top) - floor)
+            let rate = (age ?? 0) >= 70 && income <= cents(60_000) ? min(band.rate, 200) : band.rate
+            total += Self.rate(slice, rate)
+            floor = max(floor, top)
+            if income <= top { break }
+        }
+        return total
+    }
+
+    static func warnings(_ s: Scenario) -> [RefundCalculator.Warning] {
+        var warnings: [RefundCalculator.Warning] = []
+        if s.tradeUnionMember == true {
+            warnings.append(.init(field: "data.tradeUnionMember", message: "Trade union subscription relief (TCA s.472C) was abolished from 2011 and has not been brought back (Revenue Note for Guidance; Oireachtas answers of 19 March and 29 July 2025), so membership adds nothing."))
+        }
+        if (s.home?.serviceChargesCents ?? 0) > 0 {
+            warnings.append(.init(field: "data.home.serviceChargesCents", message: "Relief for bin, refuse and water charges (TCA s.477) ended with the 2011 tax year (Revenue IT27; Oireachtas answer of 26 January 2012), so these charges add nothing."))
+        }
+        if s.home?.hasMortgage == true {
+            warnings.append(.init(field: "data.home.hasMortgage", message: "Mortgage interest relief is not in this estimator's rules yet, so the estimate leaves it out."))
+        }
+        if (s.expenses?.otherEmploymentCents ?? 0) > 0 {
+            warnings.append(.init(field: "data.expenses.otherEmploymentCents", message: "Only your profession's flat-rate expenses are counted here; other employment expenses need a claim to Revenue with receipts."))
+        }
+        if s.spouse != nil, s.status != .marriedTwoIncomes {
+            warnings.append(.init(field: "data.spouse", message: "A spouse's or partner's income and tax count only for a jointly assessed couple with two incomes."))
+        }
+        return warnings
+    }
+
+    /// Answers not given that would change the estimate, most telling first.
+    static func missing(_ s: Scenario) -> [String] {
+        var missing: [String] = []
+        func need(_ value: Any?, _ field: String) { if value == nil { missing.append(field) } }
+        need(s.taxYear, "taxYear")
+        need(s.taxPaidCents, "taxPaidCents")
+        need(s.salaryCents, "salaryCents")
+        need(s.status, "status")
+        need(s.dependentChildren, "dependentChildren")
+        need(s.dateOfBirth, "dateOfBirth")
+        need(s.profession, "profession")
+        need(s.home?.rentPaidCents, "home.rentPaidCents")
+        need(s.expenses?.medicalCents, "expenses.medicalCents")
+        if s.status == .marriedTwoIncomes {
+            need(s.spouse?.incomeCents, "spouse.incomeCents")
+            need(s.spouse?.taxPaidCents, "spouse.taxPaidCents")
+        }
+        return missing
+    }
+
+    static func cents(_ euros: Int) -> Int64 { Int64(euros) * 100 }
+
+    /// `amount` at `basisPoints` (2000 = 20%), rounded half up to the cent.
+    static func rate(_ amount: Int64, _ basisPoints: Int) -> Int64 { (amount * Int64(basisPoints) + 5_000) / 10_000 }
+
+    static func euros(_ cents: Int64) -> String {
+        let whole = cents / 100, part = cents % 100
+        return part == 0 ? "€\(whole)" : "€\(whole).\(part < 10 ? "0" : "")\(part)"
+    }
+}

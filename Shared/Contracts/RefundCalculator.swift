@@ -1,0 +1,165 @@
+import Foundation
+
+/// The `refund-calculator` service: Irish PAYE income-tax refund estimates.
+public enum RefundCalculator {
+    public static let service = "refund-calculator"
+
+    /// Filing status and assessment.
+    public enum Status: String, Codable, Sendable, CaseIterable {
+        case single
+        /// Married or civil partners, jointly assessed, one income.
+        case marriedOneIncome = "married-one-income"
+        /// Married or civil partners, jointly assessed, two incomes.
+        case marriedTwoIncomes = "married-two-incomes"
+        case widowed
+        case separated
+    }
+
+    /// A user's answers; every one optional, so a partial answer already gives an estimate. Money is
+    /// in euro cents.
+    public struct Scenario: Codable, Sendable, Equatable {
+        public struct Spouse: Codable, Sendable, Equatable {
+            public var incomeCents: Int64?
+            public var taxPaidCents: Int64?
+            /// `YYYY-MM-DD`.
+            public var dateOfBirth: String?
+            public var profession: String?
+
+            public init(incomeCents: Int64? = nil, taxPaidCents: Int64? = nil, dateOfBirth: String? = nil, profession: String? = nil) {
+                self.incomeCents = incomeCents
+                self.taxPaidCents = taxPaidCents
+                self.dateOfBirth = dateOfBirth
+                self.profession = profession
+            }
+        }
+
+        public struct Home: Codable, Sendable, Equatable {
+            public var rentPaidCents: Int64?
+            public var hasMortgage: Bool?
+            /// Bin, refuse or water charges paid.
+            public var serviceChargesCents: Int64?
+
+            public init(rentPaidCents: Int64? = nil, hasMortgage: Bool? = nil, serviceChargesCents: Int64? = nil) {
+                self.rentPaidCents = rentPaidCents
+                self.hasMortgage = hasMortgage
+                self.serviceChargesCents = serviceChargesCents
+            }
+        }
+
+        public struct Tuition: Codable, Sendable, Equatable {
+            public var feesCents: Int64
+            public var fullTime: Bool
+
+            public init(feesCents: Int64, fullTime: Bool) {
+                self.feesCents = feesCents
+                self.fullTime = fullTime
+            }
+        }
+
+        public struct Expenses: Codable, Sendable, Equatable {
+            /// Net of what insurance or anyone else paid back.
+            public var medicalCents: Int64?
+            public var nursingHomeCents: Int64?
+            public var tuition: Tuition?
+            /// Employment expenses besides the flat-rate ones (not claimable through this estimate).
+            public var otherEmploymentCents: Int64?
+
+            public init(medicalCents: Int64? = nil, nursingHomeCents: Int64? = nil, tuition: Tuition? = nil, otherEmploymentCents: Int64? = nil) {
+                self.medicalCents = medicalCents
+                self.nursingHomeCents = nursingHomeCents
+                self.tuition = tuition
+                self.otherEmploymentCents = otherEmploymentCents
+            }
+        }
+
+        public var taxYear: Int?
+        public var status: Status?
+        public var dateOfBirth: String?
+        public var dependentChildren: Int?
+        /// Annual salary before tax (PAYE).
+        public var salaryCents: Int64?
+        /// Income tax deducted in the year (the employment detail summary).
+        public var taxPaidCents: Int64?
+        /// A flat-rate expenses class (`nurse`, `teacher`, ... `none`).
+        public var profession: String?
+        public var tradeUnionMember: Bool?
+        public var otherIncomeCents: Int64?
+        public var spouse: Spouse?
+        public var home: Home?
+        public var expenses: Expenses?
+
+        public init(taxYear: Int? = nil, status: Status? = nil, dateOfBirth: String? = nil, dependentChildren: Int? = nil,
+                    salaryCents: Int64? = nil, taxPaidCents: Int64? = nil, profession: String? = nil, tradeUnionMember: Bool? = nil,
+                    otherIncomeCents: Int64? = nil, spouse: Spouse? = nil, home: Home? = nil, expenses: Expenses? = nil) {
+            self.taxYear = taxYear
+            self.status = status
+            self.dateOfBirth = dateOfBirth
+            self.dependentChildren = dependentChildren
+            self.salaryCents = salaryCents
+            self.taxPaidCents = taxPaidCents
+            self.profession = profession
+            self.tradeUnionMember = tradeUnionMember
+            self.otherIncomeCents = otherIncomeCents
+            self.spouse = spouse
+            self.home = home
+            self.expenses = expenses
+        }
+    }
+
+    /// One line of an estimate's breakdown.
+    public struct Line: Codable, Sendable, Equatable {
+        public enum Kind: String, Codable, Sendable {
+            case income, deduction, band, grossTax = "gross-tax", credit, taxDue = "tax-due", taxPaid = "tax-paid", usc
+        }
+
+        public var kind: Kind
+        public var label: String
+        public var amountCents: Int64
+        /// The rule the figure comes from.
+        public var rule: String
+
+        public init(kind: Kind, label: String, amountCents: Int64, rule: String) {
+            self.kind = kind
+            self.label = label
+            self.amountCents = amountCents
+            self.rule = rule
+        }
+    }
+
+    /// An answer that adds nothing, and why.
+    public struct Warning: Codable, Sendable, Equatable {
+        public var field: String
+        public var message: String
+
+        public init(field: String, message: String) {
+            self.field = field
+            self.message = message
+        }
+    }
+
+    public struct Estimate: Codable, Sendable, Equatable {
+        public var taxYear: Int
+        public var currency: String
+        /// Tax paid less tax due: positive is a refund, negative an underpayment.
+        public var refundCents: Int64
+        public var taxDueCents: Int64
+        /// Universal Social Charge for the year (not reduced by credits; shown for the full picture).
+        public var uscCents: Int64
+        public var lines: [Line]
+        public var warnings: [Warning]
+        /// Answers not given that would change the estimate.
+        public var missing: [String]
+
+        public init(taxYear: Int, currency: String, refundCents: Int64, taxDueCents: Int64, uscCents: Int64, lines: [Line],
+                    warnings: [Warning], missing: [String]) {
+            self.taxYear = taxYear
+            self.currency = currency
+            self.refundCents = refundCents
+            self.taxDueCents = taxDueCents
+            self.uscCents = uscCents
+            self.lines = lines
+            self.warnings = warnings
+            self.missing = missing
+        }
+    }
+}
