@@ -120,7 +120,7 @@ public final class OutboxRelay: Service {
         do {
             if Self.isFinal(outcome) {
                 try await database.transaction { connection in
-                    try await connection.query(
+                    _ = try await connection.query(
                         "UPDATE outbox SET delivered_at = now(), outcome = \(outcome.description) WHERE id = \(row.id) AND attempts = \(row.attempts)",
                         logger: database.logger)
                 }
@@ -131,7 +131,7 @@ public final class OutboxRelay: Service {
             } else {
                 let delay = Double(configuration.retry.delay(afterAttempt: row.attempts).milliseconds) / 1000
                 try await database.transaction { connection in
-                    try await connection.query(
+                    _ = try await connection.query(
                         """
                         UPDATE outbox SET next_attempt_at = now() + make_interval(secs => \(delay)), last_error = \(detail)
                         WHERE id = \(row.id) AND attempts = \(row.attempts)

@@ -91,7 +91,7 @@ struct AttemptLimits: Sendable {
     func clear(_ keys: Keys) async throws {
         guard let account = keys.account else { return }
         try await database.transaction { connection in
-            try await connection.query(
+            _ = try await connection.query(
                 "DELETE FROM attempts WHERE action = \(keys.action.rawValue) AND scope = 'account' AND key = \(account)",
                 logger: database.logger)
         }
@@ -101,7 +101,7 @@ struct AttemptLimits: Sendable {
     func sweep() async throws {
         let window = Double(backoff.window.milliseconds) / 1000
         try await database.transaction { connection in
-            try await connection.query(
+            _ = try await connection.query(
                 """
                 DELETE FROM attempts WHERE last_at < now() - make_interval(secs => \(window))
                   AND (blocked_until IS NULL OR blocked_until < now())
