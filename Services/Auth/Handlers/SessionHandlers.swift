@@ -63,19 +63,19 @@ struct SessionHandlers: Sendable {
             guard let token = try await sessions.presented(request.refreshToken, on: connection) else { return .refused(nil) }
             guard !token.sessionRevoked, !token.expired, let facts = try await accounts.tokenFacts(of: token.account, on: connection)
             else { return .refused(token.account) }
-            try await limits.check(limits.keys(.refresh, account: token.account.uuidString.lowercased(), context), on: connection)
             if let usedAgo = token.usedAgo {
                 // Used before: a concurrent refresh if it was moments ago and its rotation is still the
-                // latest; otherwise someone replays a stolen token, and the whole session ends.
+                // latest; otherwise someone replays a stolen token, and the whole session ends (even
+                // while the account is rate-limited).
                 guard usedAgo <= grace, !token.childUsed else {
                     _ = try await sessions.revoke(session: token.session, reason: "refresh token reused", on: connection)
                     try await events.record(
                         .refreshTokenReused, account: token.account, ip: context.attributes.clientIP, session: token.session, on: connection)
                     return .reused(token.account)
                 }
-            } else {
-                try await sessions.markUsed(token.hash, on: connection)
             }
+            try await limits.check(limits.keys(.refresh, account: token.account.uuidString.lowercased(), context), on: connection)
+            if token.usedAgo == nil { try await sessions.markUsed(token.hash, on: connection) }
             let refresh = try await sessions.issueToken(
                 session: token.session, parent: token.hash, lifetime: configuration.refreshTokenLifetime, on: connection)
             return .issued(account: token.account, session: token.session, refresh: refresh, university: facts.university, roles: facts.roles)
