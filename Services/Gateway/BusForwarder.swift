@@ -77,7 +77,13 @@ struct BusForwarder: HTTPResponder {
         var members: [(key: String, json: [UInt8])] = []
         for parameter in route.parameters {
             let value: String? = switch parameter.location {
-            case .path: context.parameters.get(parameter.name)
+            // The router hands path segments over as sent, percent-encoded.
+            case .path: try context.parameters.get(parameter.name).map { raw throws(OperationError) in
+                guard let decoded = raw.removingPercentEncoding else {
+                    throw OperationError.invalid(field: parameter.name, "is not valid percent-encoded UTF-8")
+                }
+                return decoded
+            }
             case .query: request.uri.queryParameters.get(parameter.name)
             }
             guard let value else {

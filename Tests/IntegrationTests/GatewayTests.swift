@@ -121,6 +121,16 @@ import TestSupport
         try await withStack { http in
             #expect(try await http.get("/v1/echo?text=hello%20there").json?["text"] == "hello there")
             #expect(try await http.get("/v1/echo/hello").json?["text"] == "hello")
+            #expect(try await http.get("/v1/echo/h%C3%A9llo%20there").json?["text"] == "héllo there", "path parameters are percent-decoded")
+            let astral = String(repeating: "𝒒", count: 200)
+            let long = try await http.get("/v1/echo/\(astral.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!)")
+            #expect(long.status == 200 && long.json?["text"] == .string(astral), "200 characters outside the BMP: \(long.text.prefix(300))")
+            let naughty = "𝑻𝒉𝒆 𝒒𝒖𝒊𝒄𝒌 𝒃𝒓𝒐𝒘𝒏 𝒇𝒐𝒙 𝒋𝒖𝒎𝒑𝒔 𝒐𝒗𝒆𝒓 𝒕𝒉𝒆 𝒍𝒂𝒛𝒚 𝒅𝒐𝒈"
+            let fox = try await http.get("/v1/echo/\(naughty.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+            #expect(fox.status == 200 && fox.json?["text"] == .string(naughty), "\(fox.text.prefix(400))")
+            let badEncoding = try await http.get("/v1/echo/%FF%FE")
+            #expect(badEncoding.status == 400 && badEncoding.json?["fields"] == [["field": "text", "message": "is not valid percent-encoded UTF-8"]],
+                    "\(badEncoding.text)")
             let missing = try await http.get("/v1/echo")
             #expect(missing.status == 400)
             #expect(missing.json?["fields"] == [["field": "text", "message": "is required"]])
