@@ -18,7 +18,7 @@ struct PictureHandlers: Sendable {
 
     @Sendable
     func set(_ request: Auth.Picture.Set.Request, _ context: RequestContext) async throws -> Auth.PictureInfo {
-        _ = try AccountRules.caller(context)
+        _ = try AccountRules.caller(context)  // a caller without a session learns nothing about the file
         let facts = try Self.check(request, maxBytes: configuration.pictureMaxBytes)
         return try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { caller, connection in
             try await pictures.save(account: caller.account, facts: facts, content: request.content, on: connection)
