@@ -16,6 +16,9 @@ struct ProfileHandlers: Sendable {
     let events: SecurityEventPostgresRepository
     let hasher: PasswordHasher
     let limits: AttemptLimits
+    var confirmation: PasswordConfirmation {
+        PasswordConfirmation(database: database, accounts: accounts, sessions: sessions, hasher: hasher, limits: limits)
+    }
 
     @Sendable
     func get(_ request: Empty, _ context: RequestContext) async throws -> Auth.Profile {
@@ -44,19 +47,9 @@ struct ProfileHandlers: Sendable {
 
     @Sendable
     func delete(_ request: Auth.Me.Delete.Request, _ context: RequestContext) async throws -> Auth.Me.Delete.Response {
-        let caller = try AccountRules.caller(context)
-        let attempt = limits.keys(.login, account: caller.account.uuidString.lowercased(), context)
-        try await limits.check(attempt)
-        let (email, hash) = try await database.transaction { connection -> (String, String) in
-            let email = try await profile(of: caller, on: connection).email
-            guard let hash = try await accounts.passwordHash(of: caller.account, on: connection) else { throw AccountRules.notSignedIn }
-            return (email, hash)
-        }
-        guard try await hasher.verify(request.password, against: hash) else {
-            try await limits.count(attempt)
-            throw OperationError.invalid(field: "data.password", "is not this account's password")
-        }
+        let (caller, _) = try await confirmation.confirm(request.password, field: "data.password", context)
         try await database.transaction { connection in
+            let email = try await profile(of: caller, on: connection).email
             try await accounts.delete(caller.account, on: connection)
             try await AccountErasure.notify(account: caller.account, email: email, database: database, on: connection)
         }
@@ -80,9 +73,8 @@ struct ProfileHandlers: Sendable {
 
     /// The caller's profile, or `unauthenticated` when the session ended or the account is gone.
     private func profile(of caller: (account: UUID, session: UUID), on connection: PostgresConnection) async throws -> Auth.Profile {
-        guard try await sessions.isLive(session: caller.session, account: caller.account, on: connection),
-              let profile = try await accounts.profile(of: caller.account, on: connection)
-        else { throw AccountRules.notSignedIn }
+        try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+        guard let profile = try await accounts.profile(of: caller.account, on: connection) else { throw AccountRules.notSignedIn }
         return profile
     }
 }

@@ -14,6 +14,9 @@ struct RegistrationHandlers: Sendable {
     let policy: PasswordPolicy
     let limits: AttemptLimits
     let configuration: AuthConfiguration
+    var codes: CodeRedemption {
+        CodeRedemption(database: database, accounts: accounts, limits: limits, attempts: configuration.codeAttempts)
+    }
 
     @Sendable
     func register(_ request: Auth.Account.Register.Request, _ context: RequestContext) async throws -> Auth.Account.Register.Response {
@@ -65,33 +68,12 @@ struct RegistrationHandlers: Sendable {
     @Sendable
     func verify(_ request: Auth.Email.Verify.Request, _ context: RequestContext) async throws -> Auth.Email.Verify.Response {
         guard request.code.wholeMatch(of: /[0-9]{6}/) != nil else { throw OperationError.invalid(field: "data.code", "must be the 6 digits from the mail") }
-        let email = AccountRules.lookupEmail(request.email)
-        let attempt = limits.keys(.code, account: email, context)
-        try await limits.check(attempt)
-        enum Outcome { case verified, wrong(String) }
-        // A wrong guess is counted in a transaction that commits; the refusal comes after it.
-        let outcome: Outcome = try await database.transaction { connection in
-            guard let email, let account = try await accounts.account(email: email, on: connection, lock: true) else {
-                return .wrong(CodeCheck.wrongOrExpired)
-            }
-            if account.verified { return .verified }
-            switch try await CodeCheck.check(
-                request.code, account: account.id, purpose: "verify-email", attempts: configuration.codeAttempts, accounts: accounts, on: connection)
-            {
-            case .accepted:
-                try await accounts.markVerified(account.id, on: connection)
-                return .verified
-            case .refused(let message):
-                return .wrong(message)
-            }
-        }
-        switch outcome {
-        case .verified:
-            try await limits.clear(attempt)
+        let guess = try await codes.admit(email: request.email, context)
+        return try await codes.redeem(request.code, guess, purpose: "verify-email", alreadyDone: { account in
+            account.verified ? Auth.Email.Verify.Response(verified: true) : nil
+        }) { account, connection in
+            try await accounts.markVerified(account.id, on: connection)
             return .init(verified: true)
-        case .wrong(let message):
-            try await limits.count(attempt)
-            throw OperationError.invalid(field: "data.code", message)
         }
     }
 

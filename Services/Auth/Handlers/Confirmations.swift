@@ -1,0 +1,89 @@
+import Bus
+import Envelope
+import Foundation
+import PostgresNIO
+import PostgresSupport
+
+/// Redeems a mailed code (email verification, password reset) the one way both use: guesses limited
+/// per account and IP, each guess counted in a transaction that commits, a wrong one answered
+/// `invalid` naming `data.code`, the limit cleared once a code is accepted.
+struct CodeRedemption: Sendable {
+    let database: Database
+    let accounts: AccountPostgresRepository
+    let limits: AttemptLimits
+    let attempts: Int
+
+    /// A guess at the code of `email`, admitted while its limits are not blocked (`rate_limited`
+    /// otherwise): check this before any costly work the redemption needs.
+    struct Guess: Sendable {
+        /// Nil when the text cannot be anyone's address: answered like an unknown one.
+        let email: String?
+        let attempt: AttemptLimits.Keys
+    }
+
+    func admit(email raw: String, _ context: RequestContext) async throws -> Guess {
+        let email = AccountRules.lookupEmail(raw)
+        let attempt = limits.keys(.code, account: email, context)
+        try await limits.check(attempt)
+        return Guess(email: email, attempt: attempt)
+    }
+
+    /// Runs `accept` in the transaction that accepts the code. An account `eligible` refuses is
+    /// answered like an unknown email; `alreadyDone` answers without a code (a verified address).
+    func redeem<Value: Sendable>(
+        _ code: String, _ guess: Guess, purpose: String,
+        eligible: (AccountPostgresRepository.Account) -> Bool = { _ in true },
+        alreadyDone: (AccountPostgresRepository.Account) -> Value? = { _ in nil },
+        accept: (AccountPostgresRepository.Account, PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let email = guess.email, attempt = guess.attempt
+        let outcome: Result<Value, OperationError> = try await database.transaction { connection in
+            guard let email, let account = try await accounts.account(email: email, on: connection, lock: true), eligible(account) else {
+                return .failure(.invalid(field: "data.code", CodeCheck.wrongOrExpired))
+            }
+            if let done = alreadyDone(account) { return .success(done) }
+            switch try await CodeCheck.check(code, account: account.id, purpose: purpose, attempts: attempts, accounts: accounts, on: connection) {
+            case .accepted: return .success(try await accept(account, connection))
+            case .refused(let message): return .failure(.invalid(field: "data.code", message))
+            }
+        }
+        switch outcome {
+        case .success(let value):
+            try await limits.clear(attempt)
+            return value
+        case .failure(let wrong):
+            try await limits.count(attempt)
+            throw wrong
+        }
+    }
+}
+
+/// The signed-in caller confirms a sensitive change with their password (change it, delete the
+/// account): guesses with a stolen token are limited like guesses at login.
+struct PasswordConfirmation: Sendable {
+    let database: Database
+    let accounts: AccountPostgresRepository
+    let sessions: SessionPostgresRepository
+    let hasher: PasswordHasher
+    let limits: AttemptLimits
+
+    /// The caller, once `password` (the request's `field`) is theirs and their session is live;
+    /// `invalid` naming `field` otherwise. `attempt` is the limit to clear after the change.
+    func confirm(_ password: String, field: String, _ context: RequestContext) async throws
+        -> (caller: (account: UUID, session: UUID), attempt: AttemptLimits.Keys)
+    {
+        let caller = try AccountRules.caller(context)
+        let attempt = limits.keys(.login, account: caller.account.uuidString.lowercased(), context)
+        try await limits.check(attempt)
+        let hash = try await database.transaction { connection -> String in
+            try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
+            guard let hash = try await accounts.passwordHash(of: caller.account, on: connection) else { throw AccountRules.notSignedIn }
+            return hash
+        }
+        guard try await hasher.verify(password, against: hash) else {
+            try await limits.count(attempt)
+            throw OperationError.invalid(field: field, "is not this account's password")
+        }
+        return (caller, attempt)
+    }
+}
