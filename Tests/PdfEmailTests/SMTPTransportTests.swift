@@ -90,25 +90,27 @@ import TestSupport
         let certificate = try await TestCertificate()
         let sink = try await SMTPSink(options: ["--starttls", certificate.certificate, certificate.key, "--auth", "melon:s3cret"])
         let error = await send(.init(url: "smtp://127.0.0.1:\(sink.port)", user: "melon", password: "s3cret", caFile: certificate.certificate))
+        try Self.expectOneMailOverTLS(as: "melon", error: error, sink: sink)
+    }
+
+    /// One mail arrived, over TLS, after logging in as `login`; returns it.
+    @discardableResult
+    static func expectOneMailOverTLS(as login: String, error: (any Error)?, sink: SMTPSink) throws -> URL {
         #expect(error == nil, "\(String(describing: error))")
         let files = try sink.messages()
         try #require(files.count == 1)
         let envelope = try SMTPSink.envelope(of: files[0])
         #expect(envelope["tls"] as? Bool == true)
-        #expect(envelope["login"] as? String == "melon")
+        #expect(envelope["login"] as? String == login)
+        return files[0]
     }
 
     @Test func smtpsIsTLSFromTheStartWithCredentialsInTheURL() async throws {
         let certificate = try await TestCertificate()
         let sink = try await SMTPSink(options: ["--tls", certificate.certificate, certificate.key, "--auth", "melon:s3cret"])
         let error = await send(.init(url: "smtps://melon:s3cret@127.0.0.1:\(sink.port)", caFile: certificate.certificate))
-        #expect(error == nil, "\(String(describing: error))")
-        let files = try sink.messages()
-        try #require(files.count == 1)
-        let envelope = try SMTPSink.envelope(of: files[0])
-        #expect(envelope["tls"] as? Bool == true)
-        #expect(envelope["login"] as? String == "melon")
-        #expect(try await SMTPSink.inspect(files[0])["subject"] as? String == Self.message.subject)
+        let file = try Self.expectOneMailOverTLS(as: "melon", error: error, sink: sink)
+        #expect(try await SMTPSink.inspect(file)["subject"] as? String == Self.message.subject)
     }
 
     @Test func aRefusedLoginIsTemporarySoMailWaitsForTheFix() async throws {
