@@ -13,9 +13,14 @@ struct AuthHousekeeping: Service {
 
     func run() async throws {
         await LeasedQueue.poll(every: interval, logger: database.logger) {
-            try await limits.sweep()
-            try await database.transaction { try await events.prune(olderThan: retention, on: $0) }
+            try await sweep()
             return 0
         }
+    }
+
+    /// One round.
+    func sweep() async throws {
+        try await limits.sweep()
+        try await database.transaction { try await events.prune(olderThan: retention, on: $0) }
     }
 }

@@ -1,0 +1,49 @@
+@testable import AuthService
+import Foundation
+import PostgresNIO
+import PostgresSupport
+import Testing
+import TestSupport
+
+/// What housekeeping drops: attempt counters past their window whose block has ended, and
+/// security events past their retention; nothing still in force.
+@Suite struct HousekeepingTests {
+    @Test func oldCountersAndEventsGoWhileLiveOnesStay() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(AuthWorker.migrations())
+            let account = UUID()
+            try await database.transaction { connection in
+                _ = try await connection.query(
+                    """
+                    INSERT INTO accounts (id, email, username, display_name, password_hash) VALUES (\(account), 'a@tcd.ie', 'a', 'A', 'x')
+                    """, logger: database.logger)
+                _ = try await connection.query(
+                    """
+                    INSERT INTO attempts (action, scope, key, count, last_at, blocked_until) VALUES
+                        ('login', 'account', 'stale', 3, now() - interval '2 hours', NULL),
+                        ('login', 'account', 'stale-but-blocked', 9, now() - interval '2 hours', now() + interval '5 minutes'),
+                        ('login', 'ip', 'recent', 1, now() - interval '10 minutes', NULL)
+                    """, logger: database.logger)
+                _ = try await connection.query(
+                    """
+                    INSERT INTO security_events (account_id, kind, at) VALUES
+                        (\(account), 'login', now() - interval '200 days'), (\(account), 'login_failed', now() - interval '1 day')
+                    """, logger: database.logger)
+            }
+            let housekeeping = AuthHousekeeping(
+                database: database, limits: AttemptLimits(database: database, backoff: Backoff(window: .seconds(3600))),
+                events: SecurityEventPostgresRepository(database: database), retention: .seconds(180 * 86_400))
+            try await housekeeping.sweep()
+            let (keys, kinds) = try await database.transaction { connection in
+                let keys = try await connection.query("SELECT key FROM attempts ORDER BY key", logger: database.logger)
+                    .decode(String.self).reduce(into: [String]()) { $0.append($1) }
+                let kinds = try await connection.query("SELECT kind FROM security_events", logger: database.logger)
+                    .decode(String.self).reduce(into: [String]()) { $0.append($1) }
+                return (keys, kinds)
+            }
+            #expect(keys == ["recent", "stale-but-blocked"], "a block in force stays, however old the last attempt")
+            #expect(kinds == ["login_failed"])
+        }
+    }
+}
