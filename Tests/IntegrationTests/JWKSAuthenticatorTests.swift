@@ -28,7 +28,9 @@ import TestSupport
             registry: registry, configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: 4, heartbeat: BusHarness.fastHeartbeat),
             logger: Logger(label: "keys"))
         let client = try BusHarness.client(broker.endpoint)
-        let authenticator = JWKSAuthenticator(bus: client, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"))
+        // A minute between refetches, so "moments later" holds however slow a loaded machine is.
+        let authenticator = JWKSAuthenticator(
+            bus: client, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"), minimumRefetch: .seconds(60))
         func claims() -> AccessTokenClaims {
             AccessTokenClaims(subject: "acct", session: "sess", university: nil, roles: ["user"], audience: "melon", issuer: "urn:melon:auth",
                               issuedAt: Date(), expiresAt: Date().addingTimeInterval(60))
