@@ -134,9 +134,20 @@ let services: [Target] = [
     // The Irish PAYE refund estimator: rules as data per tax year, the estimate in integer cents.
     .target(
         name: "RefundCalculatorService",
-        dependencies: ["Contracts", "Envelope"],
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, lifecycle,
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
         path: "Services/RefundCalculator",
-        resources: [.copy("Data")],
+        exclude: ["App"],
+        resources: [.copy("Data"), .copy("Migrations")],
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+        name: "RefundCalculator",
+        dependencies: ["RefundCalculatorService", "Bus", "PostgresSupport", "ServiceSupport"],
+        path: "Services/RefundCalculator/App",
         swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -174,7 +185,7 @@ let services: [Target] = [
     // Everything in one process: the local default (deploy/run.sh) and small installs.
     .executableTarget(
         name: "Melon",
-        dependencies: ["GatewayService", "PdfEmailService", "AuthService", "Bus", "PostgresSupport", "ServiceSupport"],
+        dependencies: ["GatewayService", "PdfEmailService", "AuthService", "RefundCalculatorService", "Bus", "PostgresSupport", "ServiceSupport"],
         path: "Services/Melon",
         swiftSettings: swiftSettings
     ),
@@ -261,7 +272,7 @@ let tests: [Target] = [
     .testTarget(
         name: "ContractTests",
         dependencies: [
-            "AuthService", "Bus", "Contracts", "Envelope", "PdfEmailService", "PostgresSupport", "TestSupport",
+            "AuthService", "Bus", "Contracts", "Envelope", "PdfEmailService", "PostgresSupport", "RefundCalculatorService", "TestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
@@ -289,6 +300,7 @@ let package = Package(
         .executable(name: "melon", targets: ["Melon"]),
         .executable(name: "pdf-email", targets: ["PdfEmail"]),
         .executable(name: "auth", targets: ["Auth"]),
+        .executable(name: "refund-calculator", targets: ["RefundCalculator"]),
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
         .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),

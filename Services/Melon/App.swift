@@ -3,6 +3,7 @@ import Bus
 import GatewayService
 import PdfEmailService
 import PostgresSupport
+import RefundCalculatorService
 import ServiceSupport
 
 /// `melon`: the broker, every service and the gateway in one process, the local default and the
@@ -13,6 +14,7 @@ struct MelonApp {
     static func main() async throws {
         var settings: [Setting] = []
         for setting in Setting.brokerSettings + Setting.gatewaySettings + [.workers, .gracePeriod] + Setting.pdfEmailSettings + Setting.authSettings
+            + Setting.refundCalculatorSettings
         where setting != .healthPort && setting != .healthHost && !settings.contains(setting) {
             settings.append(setting)
         }
@@ -40,12 +42,23 @@ struct MelonApp {
                     url: DatabaseURL(process.databaseURL(service: "auth")), schema: AuthWorker.schema, maximumConnections: 4, logger: logger),
                 bus: authBus, logger: logger)
         }
+        let refundBus = require { try BusClient(configuration: process.clientConfiguration(), logger: logger) }
+        let refunds = require {
+            try RefundCalculatorWorker(
+                configuration: process.refundCalculatorConfiguration(), worker: worker,
+                database: Database(
+                    url: DatabaseURL(process.databaseURL(service: "refund-calculator")), schema: RefundCalculatorWorker.schema,
+                    maximumConnections: 4, logger: logger),
+                bus: refundBus, logger: logger)
+        }
         let gateway = buildApplication(
             configuration: require(process.gatewayConfiguration),
             routes: GatewayRoutes.all, bus: bus, authenticator: require { try process.tokenAuthenticator(bus: bus, logger: logger) },
-            readinessChecks: pdfEmail.readiness.map { ("pdf-email.\($0.name)", $0.check) } + auth.readiness.map { ("auth.\($0.name)", $0.check) },
+            readinessChecks: pdfEmail.readiness.map { ("pdf-email.\($0.name)", $0.check) } + auth.readiness.map { ("auth.\($0.name)", $0.check) }
+                + refunds.readiness.map { ("refund-calculator.\($0.name)", $0.check) },
             logger: logger)
         // Each product service joins this list as it arrives (see ARCHITECTURE.md), after the broker.
-        try await ProcessBootstrap.run([broker] + require(pdfEmail.services) + [authBus] + require(auth.services) + [gateway], logger: logger)
+        try await ProcessBootstrap.run([broker] + require(pdfEmail.services) + [authBus] + require(auth.services) + [refundBus] + require(refunds.services)
+            + [gateway], logger: logger)
     }
 }

@@ -27,5 +27,15 @@ public enum ContractCatalog {
         Auth.Me.Update.self,
         Auth.Me.Delete.self,
         Auth.Keys.Jwks.self,
+        RefundCalculator.EstimateMake.self,
+        RefundCalculator.RulesVersion.self,
+        RefundCalculator.HelpGet.self,
+        RefundCalculator.Scenarios.Save.self,
+        RefundCalculator.Scenarios.List.self,
+        RefundCalculator.Scenarios.Get.self,
+        RefundCalculator.Scenarios.Update.self,
+        RefundCalculator.Scenarios.Delete.self,
+        RefundCalculator.Contact.Create.self,
+        RefundCalculator.Account.Erase.self,
     ]
 }

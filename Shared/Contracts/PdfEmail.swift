@@ -8,7 +8,7 @@ public enum PdfEmail {
         /// A mail template and the values of its `{{placeholders}}`.
         public struct TemplateChoice: Codable, Sendable, Equatable {
             /// A template folder name: `verification-code`, `password-reset`, `tax-form-ready`,
-            /// `refund-contact-request` or `generic-notice`.
+            /// `refund-contact-request`, `refund-contact-confirmation` or `generic-notice`.
             public var name: String
             /// Every placeholder the template uses, as text; extra values are ignored.
             public var variables: [String: String]

@@ -139,6 +139,8 @@ public enum RefundCalculator {
 
     public struct Estimate: Codable, Sendable, Equatable {
         public var taxYear: Int
+        /// The rules the estimate was made with (see `refund-calculator.rules.version.v1`).
+        public var rulesVersion: String
         public var currency: String
         /// Tax paid less tax due: positive is a refund, negative an underpayment.
         public var refundCents: Int64
@@ -150,9 +152,10 @@ public enum RefundCalculator {
         /// Answers not given that would change the estimate.
         public var missing: [String]
 
-        public init(taxYear: Int, currency: String, refundCents: Int64, taxDueCents: Int64, uscCents: Int64, lines: [Line],
-                    warnings: [Warning], missing: [String]) {
+        public init(taxYear: Int, rulesVersion: String, currency: String, refundCents: Int64, taxDueCents: Int64, uscCents: Int64,
+                    lines: [Line], warnings: [Warning], missing: [String]) {
             self.taxYear = taxYear
+            self.rulesVersion = rulesVersion
             self.currency = currency
             self.refundCents = refundCents
             self.taxDueCents = taxDueCents

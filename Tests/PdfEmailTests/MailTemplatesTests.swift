@@ -5,12 +5,13 @@ import Testing
 @Suite struct MailTemplatesTests {
     static let templates = try! MailTemplates.bundled()
 
-    @Test func theFiveTemplatesShipWithTheirVariables() {
+    @Test func theSixTemplatesShipWithTheirVariables() {
         #expect(Self.templates.templates.mapValues { $0.variables.sorted() } == [
             "verification-code": ["code", "minutes", "name"],
             "password-reset": ["code", "minutes", "name"],
             "tax-form-ready": ["deadline", "forms", "name", "taxYear"],
             "refund-contact-request": ["email", "name", "phone", "preferredTime", "summary"],
+            "refund-contact-confirmation": ["name", "phone", "preferredTime", "summary"],
             "generic-notice": ["message", "title"],
         ])
     }

@@ -52,9 +52,9 @@ import Testing
         }
         // 2024: 51,000 plus the lower income up to 33,000.
         let small = try estimate(.init(taxYear: 2024, status: .marriedTwoIncomes, salaryCents: 90_000_00, spouse: .init(incomeCents: 10_000_00)))
-        #expect(small.lines.first { $0.kind == .band }?.label.contains("€61000") == true, "\(small.lines)")
+        #expect(small.lines.first { $0.kind == .band }?.label.contains("€61,000") == true, "\(small.lines)")
         let large = try estimate(.init(taxYear: 2024, status: .marriedTwoIncomes, salaryCents: 90_000_00, spouse: .init(incomeCents: 50_000_00)))
-        #expect(large.lines.first { $0.kind == .band }?.label.contains("€84000") == true, "\(large.lines)")
+        #expect(large.lines.first { $0.kind == .band }?.label.contains("€84,000") == true, "\(large.lines)")
         #expect(try due(50_000_00) > due(40_000_00))
     }
 
@@ -69,7 +69,7 @@ import Testing
         #expect(credit(try result(7_600_00), "Home carer") == 1_600_00, "tapered by 200, still beats 1,520")
         let banded = try result(8_200_00)
         #expect(credit(banded, "Home carer") == nil, "1,300 loses to 8,200 at 20% (1,640)")
-        #expect(banded.lines.first { $0.kind == .band }?.label.contains("€59200") == true, "\(banded.lines)")
+        #expect(banded.lines.first { $0.kind == .band }?.label.contains("€59,200") == true, "\(banded.lines)")
         let oneIncome = try estimate(.init(taxYear: 2024, status: .marriedOneIncome, dependentChildren: 2, salaryCents: 60_000_00))
         #expect(credit(oneIncome, "Home carer") == 1_800_00)
         let noChildren = try estimate(.init(taxYear: 2024, status: .marriedOneIncome, salaryCents: 60_000_00))

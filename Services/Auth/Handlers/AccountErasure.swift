@@ -12,5 +12,7 @@ enum AccountErasure {
         let id = account.uuidString.lowercased()
         try await database.enqueue(
             PdfEmail.Account.Erase.self, .init(account: id, email: email), on: connection, idempotencyKey: "erase-\(id)")
+        try await database.enqueue(
+            RefundCalculator.Account.Erase.self, .init(account: id, email: email), on: connection, idempotencyKey: "erase-\(id)")
     }
 }

@@ -56,7 +56,7 @@ public struct Estimator: Sendable {
             + (facts.spouseIncome > 0 ? Self.usc(facts.spouseIncome, age: facts.spouseAge, rules: rules) : 0)
         lines.append(Line(kind: .usc, label: "Universal Social Charge (not part of the refund)", amountCents: usc, rule: rules.usc.source))
         return Estimate(
-            taxYear: year, currency: "EUR", refundCents: paid - chosen.due, taxDueCents: chosen.due, uscCents: usc, lines: lines,
+            taxYear: year, rulesVersion: self.rules.version, currency: "EUR", refundCents: paid - chosen.due, taxDueCents: chosen.due, uscCents: usc, lines: lines,
             warnings: warnings, missing: Self.missing(scenario))
     }
 
@@ -84,18 +84,7 @@ public struct Estimator: Sendable {
 
     func check(_ s: Scenario, today: Date) throws(OperationError) -> (Int, Facts) {
         var validation = Validation()
-        let window = rules.window(on: today)
-        let current = Calendar(identifier: .gregorian).component(.year, from: today)
-        var year = s.taxYear ?? (current - 1)
-        if let window, !window.contains(year) {
-            if s.taxYear != nil {
-                validation.fail("data.taxYear", "must be from \(window.lowerBound) to \(window.upperBound) (the refund window)")
-            } else {
-                year = window.upperBound
-            }
-        } else if window == nil {
-            throw OperationError(.unavailable, "no tax-year rules cover the refund window")
-        }
+        let year = try taxYear(s.taxYear, today: today, &validation)
         func amount(_ value: Int64?, _ field: String) -> Int64 {
             guard let value else { return 0 }
             validation.check(value >= 0, field, "must not be negative")
@@ -143,6 +132,26 @@ public struct Estimator: Sendable {
         }
         if !married { facts.spouseAge = nil }
         return (year, facts)
+    }
+
+    /// The tax year an answer is for: `requested`, which must be in the refund window, or else
+    /// last year (the window's newest year with rules, if last year has none).
+    public func taxYear(_ requested: Int?, today: Date) throws(OperationError) -> Int {
+        var validation = Validation()
+        let year = try taxYear(requested, today: today, &validation)
+        try validation.finish()
+        return year
+    }
+
+    func taxYear(_ requested: Int?, today: Date, _ validation: inout Validation) throws(OperationError) -> Int {
+        guard let window = rules.window(on: today) else { throw OperationError(.unavailable, "no tax-year rules cover the refund window") }
+        let lastYear = Calendar(identifier: .gregorian).component(.year, from: today) - 1
+        guard let requested else { return window.contains(lastYear) ? lastYear : window.upperBound }
+        if !window.contains(requested) {
+            validation.fail("data.taxYear", "must be from \(window.lowerBound) to \(window.upperBound) (the refund window)")
+            return window.upperBound
+        }
+        return requested
     }
 
     /// Gross tax and credits for one choice between the two-income band increase and the Home Carer
@@ -267,8 +276,5 @@ public struct Estimator: Sendable {
     /// `amount` at `basisPoints` (2000 = 20%), rounded half up to the cent.
     static func rate(_ amount: Int64, _ basisPoints: Int) -> Int64 { (amount * Int64(basisPoints) + 5_000) / 10_000 }
 
-    static func euros(_ cents: Int64) -> String {
-        let whole = cents / 100, part = cents % 100
-        return part == 0 ? "€\(whole)" : "€\(whole).\(part < 10 ? "0" : "")\(part)"
-    }
+    static func euros(_ cents: Int64) -> String { EuroText.format(cents: cents) }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// One tax year's figures, as `Data/rules/<year>.json` holds them: whole euros, rates in basis
@@ -78,31 +79,52 @@ public struct FlatRateExpenses: Codable, Sendable, Equatable {
     public var professions: [Profession]
 }
 
-/// Every tax year's rules and the flat-rate expense list, read from the bundled data.
+/// Every tax year's rules, the flat-rate expense list and the help text, read from the bundled data.
 public struct RuleBook: Sendable {
     public let years: [Int: TaxYearRules]
     public let flatRateExpenses: FlatRateExpenses
+    public let help: FieldHelpTexts
+    /// The first 16 hex digits of a SHA-256 over every data file: any change to a figure, a source
+    /// or a help text gives a new version.
+    public let version: String
 
-    public init(years: [Int: TaxYearRules], flatRateExpenses: FlatRateExpenses) {
+    public init(years: [Int: TaxYearRules], flatRateExpenses: FlatRateExpenses, help: FieldHelpTexts, version: String) {
         self.years = years
         self.flatRateExpenses = flatRateExpenses
+        self.help = help
+        self.version = version
     }
 
     /// The data shipped in the module's `Data` folder.
     public static func bundled() throws -> RuleBook {
-        try load(from: Bundle.module.resourceURL!.appendingPathComponent("Data"))
+        try load(from: bundledData)
     }
 
+    /// The folder the shipped data is in.
+    public static var bundledData: URL { Bundle.module.resourceURL!.appendingPathComponent("Data") }
+
+    /// Reads `rules/<year>.json`, `flat-rate-expenses.json` and `help.json` from `folder`, and checks
+    /// that the help renders for every year.
     public static func load(from folder: URL) throws -> RuleBook {
         let decoder = JSONDecoder()
+        var hash = SHA256()
+        func read(_ file: URL) throws -> Data {
+            let data = try Data(contentsOf: file)
+            hash.update(data: Data("\(file.lastPathComponent)\n\(data.count)\n".utf8))
+            hash.update(data: data)
+            return data
+        }
         var years: [Int: TaxYearRules] = [:]
         let files = try FileManager.default.contentsOfDirectory(at: folder.appendingPathComponent("rules"), includingPropertiesForKeys: nil)
-        for file in files where file.pathExtension == "json" {
-            let rules = try decoder.decode(TaxYearRules.self, from: Data(contentsOf: file))
+        for file in files.sorted(by: { $0.lastPathComponent < $1.lastPathComponent }) where file.pathExtension == "json" {
+            let rules = try decoder.decode(TaxYearRules.self, from: read(file))
             years[rules.year] = rules
         }
-        let expenses = try decoder.decode(FlatRateExpenses.self, from: Data(contentsOf: folder.appendingPathComponent("flat-rate-expenses.json")))
-        return RuleBook(years: years, flatRateExpenses: expenses)
+        let expenses = try decoder.decode(FlatRateExpenses.self, from: read(folder.appendingPathComponent("flat-rate-expenses.json")))
+        let help = try decoder.decode(FieldHelpTexts.self, from: read(folder.appendingPathComponent("help.json")))
+        for rules in years.values { _ = try help.render(for: rules, professions: expenses.professions) }
+        let version = hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+        return RuleBook(years: years, flatRateExpenses: expenses, help: help, version: version)
     }
 
     /// The years an estimate may be for on `today`: the current year and the four before it

@@ -21,6 +21,9 @@ extension ServiceStackTests {
             "name": awkwardName, "email": "ana@student.example.edu", "phone": "+353 1 555 0100", "preferredTime": "weekday mornings",
             "summary": "PAYE 2024, estimated refund €412.50",
         ], "Refund contact request from \(awkwardName)"),
+        ("refund-contact-confirmation", [
+            "name": awkwardName, "phone": "+353 1 555 0100", "preferredTime": "in the morning", "summary": "Estimated refund for 2024: €412.50",
+        ], "Your tax refund contact request"),
         ("generic-notice", ["title": "Rent is due <today>", "message": "Pay \(awkwardName) by 5 pm."], "Rent is due <today>"),
     ]
 

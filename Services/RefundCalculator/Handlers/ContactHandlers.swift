@@ -1,0 +1,108 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import PostgresNIO
+import PostgresSupport
+
+/// `refund-calculator.contact-request.create.v1`: a user asks the refund company to call. The
+/// request is stored and both mails (to the company, and the user's confirmation) are queued for
+/// pdf-email in the same transaction, so an accepted request is always mailed, and only once.
+struct ContactHandlers: Sendable {
+    let database: Database
+    let contacts: ContactRequestPostgresRepository
+    let estimates: EstimateHandlers
+    let configuration: RefundCalculatorConfiguration
+
+    static let window: Duration = .seconds(86_400)
+
+    @Sendable
+    func create(_ request: RefundCalculator.Contact.Create.Request, _ context: RequestContext) async throws -> RefundCalculator.Contact.Create.Response {
+        var request = request
+        request.name = request.name.trimmingCharacters(in: .whitespaces)
+        request.phone = request.phone.trimmingCharacters(in: .whitespaces)
+        let email = EmailAddress.normalized(request.email)
+        var validation = Validation()
+        ScenarioHandlers.checkName(request.name, "data.name", &validation)
+        if let problem = EmailAddress.problem(email) { validation.fail("data.email", problem) }
+        validation.check(Self.isPhoneNumber(request.phone), "data.phone", "must be 7 to 15 digits, optionally with a leading + and spaces, dashes or brackets")
+        let checked = try estimates.estimate(nested: request.scenario, &validation)
+        try validation.finish()
+        guard let estimate = checked else { throw OperationError(.internal, "the scenario was refused without naming a field") }
+
+        let account = context.attributes.authID.flatMap(UUID.init(uuidString:))
+        let clientIP = context.attributes.clientIP
+        let codec = EnvelopeCodec()
+        let reply = try await database.transaction { connection in
+            try await database.idempotent(
+                key: "contact:\(context.attributes.idempotencyKey ?? context.attributes.id)", request: try codec.encode(request), on: connection
+            ) {
+                try await contacts.lock(email: email, on: connection)
+                try await limit(email: email, clientIP: clientIP, on: connection)
+                let id = UUID()
+                try await contacts.insert(
+                    .init(id: id, account: account, request: request, email: email, estimate: estimate, clientIP: clientIP), on: connection)
+                try await mail(request, email: email, estimate: estimate, id: id, on: connection)
+                return try codec.encode(RefundCalculator.Contact.Create.Response(id: id.uuidString.lowercased(), status: "received", estimate: estimate))
+            }
+        }
+        return try codec.decode(RefundCalculator.Contact.Create.Response.self, from: reply)
+    }
+
+    /// `rate_limited` once the address or the client IP has made its requests for the day.
+    private func limit(email: String, clientIP: String?, on connection: PostgresConnection) async throws {
+        let byEmail = try await contacts.recent(email: email, clientIP: nil, within: Self.window, on: connection)
+        if byEmail.count >= configuration.contactsPerEmail {
+            throw OperationError(
+                .rateLimited, "this address has asked to be contacted \(byEmail.count) times today; the refund company will be in touch",
+                retryAfter: byEmail.frees)
+        }
+        guard let clientIP else { return }
+        let byIP = try await contacts.recent(email: nil, clientIP: clientIP, within: Self.window, on: connection)
+        if byIP.count >= configuration.contactsPerIP {
+            throw OperationError(.rateLimited, "too many contact requests from this network today; try again later", retryAfter: byIP.frees)
+        }
+    }
+
+    /// The request to the company (replies go to the user) and the confirmation to the user.
+    private func mail(_ request: RefundCalculator.Contact.Create.Request, email: String, estimate: RefundCalculator.Estimate, id: UUID,
+                      on connection: PostgresConnection) async throws {
+        let summary = Self.summary(estimate), key = id.uuidString.lowercased()
+        let time = Self.preferredTimes[request.preferredTime]!
+        try await database.enqueue(
+            PdfEmail.Mail.Send.self,
+            .init(to: [configuration.contactEmail], replyTo: email, template: .init(name: "refund-contact-request", variables: [
+                "name": request.name, "email": email, "phone": request.phone, "preferredTime": time, "summary": summary,
+            ])),
+            on: connection, idempotencyKey: "contact-\(key)")
+        try await database.enqueue(
+            PdfEmail.Mail.Send.self,
+            .init(to: [email], template: .init(name: "refund-contact-confirmation", variables: [
+                "name": request.name, "phone": request.phone, "preferredTime": time, "summary": summary,
+            ])),
+            on: connection, idempotencyKey: "contact-confirmation-\(key)")
+    }
+
+    static let preferredTimes: [RefundCalculator.Contact.PreferredTime: String] = [
+        .morning: "in the morning", .afternoon: "in the afternoon", .evening: "in the evening", .anytime: "at any time",
+    ]
+
+    /// The estimate as plain text for the mails: the result, then each line with its rule.
+    static func summary(_ estimate: RefundCalculator.Estimate) -> String {
+        let outcome = estimate.refundCents >= 0
+            ? "Estimated refund for \(estimate.taxYear): \(EuroText.format(cents: estimate.refundCents))"
+            : "Estimated underpayment for \(estimate.taxYear): \(EuroText.format(cents: -estimate.refundCents))"
+        var lines = [outcome, ""]
+        lines += estimate.lines.map { "\($0.label): \(EuroText.format(cents: $0.amountCents))" }
+        if !estimate.warnings.isEmpty { lines += [""] + estimate.warnings.map { "Note: \($0.message)" } }
+        if !estimate.missing.isEmpty { lines += ["", "Not answered yet: \(estimate.missing.joined(separator: ", "))"] }
+        lines += ["", "Rules version \(estimate.rulesVersion)"]
+        return lines.joined(separator: "\n")
+    }
+
+    /// 7 to 15 digits (E.164 at most), with an optional leading + and spaces, dashes, dots or brackets.
+    static func isPhoneNumber(_ text: String) -> Bool {
+        guard text.count <= 30, text.wholeMatch(of: /\+?[0-9 ().-]+/) != nil else { return false }
+        return (7...15).contains(text.filter(\.isASCII).filter(\.isNumber).count)
+    }
+}

@@ -1,0 +1,45 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+
+/// `refund-calculator.estimate.make.v1`, `refund-calculator.rules.version.v1` and
+/// `refund-calculator.help.get.v1`: answers from the rules alone, for anyone, storing nothing.
+struct EstimateHandlers: Sendable {
+    let estimator: Estimator
+    /// Today, which decides the refund window.
+    let today: @Sendable () -> Date
+
+    @Sendable
+    func estimate(_ scenario: RefundCalculator.Scenario, _ context: RequestContext) async throws -> RefundCalculator.Estimate {
+        try estimator.estimate(scenario, today: today())
+    }
+
+    /// The estimate of a scenario sent inside another request as `data.scenario`, or nil with its
+    /// problems recorded in `validation` under that name.
+    func estimate(nested scenario: RefundCalculator.Scenario, _ validation: inout Validation) throws(OperationError) -> RefundCalculator.Estimate? {
+        do {
+            return try estimator.estimate(scenario, today: today())
+        } catch {
+            guard !error.fields.isEmpty else { throw error }
+            for issue in error.fields { validation.fail("data.scenario." + issue.field.dropFirst("data.".count), issue.message) }
+            return nil
+        }
+    }
+
+    @Sendable
+    func rulesVersion(_ request: Empty, _ context: RequestContext) async throws -> RefundCalculator.RulesVersion.Response {
+        let today = today()
+        guard let window = estimator.rules.window(on: today) else { throw OperationError(.unavailable, "no tax-year rules cover the refund window") }
+        return .init(version: estimator.rules.version, taxYears: Array(window), defaultTaxYear: try estimator.taxYear(nil, today: today))
+    }
+
+    @Sendable
+    func help(_ request: RefundCalculator.HelpGet.Request, _ context: RequestContext) async throws -> RefundCalculator.HelpGet.Response {
+        let rules = estimator.rules
+        let year = try estimator.taxYear(request.taxYear, today: today())
+        // The rule book checked at load that the help renders for every year.
+        let fields = try rules.help.render(for: rules.years[year]!, professions: rules.flatRateExpenses.professions)
+        return .init(taxYear: year, rulesVersion: rules.version, fields: fields)
+    }
+}

@@ -1,0 +1,120 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import PostgresSupport
+
+/// `refund-calculator.scenario.*`: a signed-in user's saved scenarios. Every lookup is by owner
+/// and id, so another account's scenario is `not_found`, never shown.
+struct ScenarioHandlers: Sendable {
+    let database: Database
+    let scenarios: ScenarioPostgresRepository
+    let estimates: EstimateHandlers
+    let configuration: RefundCalculatorConfiguration
+
+    @Sendable
+    func save(_ request: RefundCalculator.Scenarios.Save.Request, _ context: RequestContext) async throws -> RefundCalculator.SavedScenario {
+        let account = try Self.caller(context)
+        let name = try check(name: request.name, scenario: request.scenario)
+        let codec = EnvelopeCodec()
+        // The key is the caller's own: another account's request under the same key is not theirs to replay.
+        let key = "\(account.uuidString.lowercased()):\(context.attributes.idempotencyKey ?? context.attributes.id)"
+        let reply = try await database.transaction { connection in
+            try await database.idempotent(key: key, request: try codec.encode(request), on: connection) {
+                let count = try await scenarios.lockAndCount(account: account, on: connection)
+                guard count < configuration.scenariosPerAccount else {
+                    throw OperationError(
+                        .conflict, "an account keeps at most \(configuration.scenariosPerAccount) scenarios; delete one to save another")
+                }
+                let row = try await scenarios.insert(id: UUID(), account: account, name: name, scenario: request.scenario, on: connection)
+                return try codec.encode(row.saved)
+            }
+        }
+        return withEstimate(try codec.decode(RefundCalculator.SavedScenario.self, from: reply))
+    }
+
+    @Sendable
+    func list(_ request: RefundCalculator.Scenarios.List.Request, _ context: RequestContext) async throws -> RefundCalculator.Scenarios.List.Response {
+        let account = try Self.caller(context)
+        var validation = Validation()
+        let limit = request.limit ?? 20
+        validation.check((1...100).contains(limit), "data.limit", "must be from 1 to 100")
+        if let before = request.before { validation.check(before > 0, "data.before", "must be a nextBefore from a previous page") }
+        try validation.finish()
+        let rows = try await database.transaction { connection in
+            try await scenarios.list(account: account, before: request.before, limit: limit + 1, on: connection)
+        }
+        let page = rows.prefix(limit)
+        return .init(scenarios: page.map(\.saved), nextBefore: rows.count > limit ? page.last?.seq : nil)
+    }
+
+    @Sendable
+    func get(_ request: RefundCalculator.Scenarios.Reference, _ context: RequestContext) async throws -> RefundCalculator.SavedScenario {
+        let account = try Self.caller(context), id = try Self.id(request.id)
+        let row = try await database.transaction { connection in try await scenarios.find(id: id, account: account, on: connection) }
+        guard let row else { throw Self.notFound }
+        return withEstimate(row.saved)
+    }
+
+    @Sendable
+    func update(_ request: RefundCalculator.Scenarios.Update.Request, _ context: RequestContext) async throws -> RefundCalculator.SavedScenario {
+        let account = try Self.caller(context), id = try Self.id(request.id)
+        let name = try check(name: request.name, scenario: request.scenario)
+        let row = try await database.transaction { connection in
+            try await scenarios.update(id: id, account: account, name: name, scenario: request.scenario, on: connection)
+        }
+        guard let row else { throw Self.notFound }
+        return withEstimate(row.saved)
+    }
+
+    @Sendable
+    func delete(_ request: RefundCalculator.Scenarios.Reference, _ context: RequestContext) async throws -> RefundCalculator.Scenarios.Delete.Response {
+        let account = try Self.caller(context), id = try Self.id(request.id)
+        let deleted = try await database.transaction { connection in try await scenarios.delete(id: id, account: account, on: connection) }
+        guard deleted else { throw Self.notFound }
+        return .init(deleted: true)
+    }
+
+    /// The trimmed name, once the name and the answers are known to be acceptable (the answers as
+    /// the estimator checks them, so a saved scenario always loads).
+    private func check(name raw: String, scenario: RefundCalculator.Scenario) throws(OperationError) -> String {
+        let name = raw.trimmingCharacters(in: .whitespaces)
+        var validation = Validation()
+        Self.checkName(name, "data.name", &validation)
+        _ = try estimates.estimate(nested: scenario, &validation)
+        try validation.finish()
+        return name
+    }
+
+    /// `saved` with its estimate under today's rules, or the reason there is none.
+    private func withEstimate(_ saved: RefundCalculator.SavedScenario) -> RefundCalculator.SavedScenario {
+        var saved = saved
+        do {
+            saved.estimate = try estimates.estimator.estimate(saved.scenario, today: estimates.today())
+        } catch {
+            saved.problem = error.message.replacingOccurrences(of: "data.", with: "scenario.")
+        }
+        return saved
+    }
+
+    static func checkName(_ name: String, _ field: String, _ validation: inout Validation) {
+        validation.check(
+            (1...80).contains(name.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control },
+            field, "must be 1 to 80 characters without control characters")
+    }
+
+    static let notFound = OperationError(.notFound, "data.id: you have no saved scenario with this id", fields: [.init(field: "data.id", message: "is not one of your scenarios")])
+
+    static func id(_ text: String) throws(OperationError) -> UUID {
+        guard let id = UUID(uuidString: text) else { throw notFound }
+        return id
+    }
+
+    /// The account the gateway verified the token of.
+    static func caller(_ context: RequestContext) throws(OperationError) -> UUID {
+        guard let account = context.attributes.authID.flatMap(UUID.init(uuidString:)) else {
+            throw OperationError(.unauthenticated, "saved scenarios need a signed-in caller")
+        }
+        return account
+    }
+}

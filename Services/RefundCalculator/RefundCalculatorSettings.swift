@@ -1,0 +1,54 @@
+import Contracts
+import Foundation
+import ServiceSupport
+
+/// What the refund-calculator service is configured with.
+public struct RefundCalculatorConfiguration: Sendable {
+    /// Where contact requests go: the refund company's address.
+    public var contactEmail: String
+    /// Contact requests one email address may make in a day.
+    public var contactsPerEmail = 3
+    /// Contact requests one client IP may make in a day (campus networks share addresses).
+    public var contactsPerIP = 20
+    /// Contact requests are deleted this long after they were made.
+    public var contactRetention: Duration = .seconds(90 * 86_400)
+    /// The most scenarios one account keeps.
+    public var scenariosPerAccount = 100
+
+    public init(contactEmail: String) {
+        self.contactEmail = contactEmail
+    }
+}
+
+extension Setting {
+    public static let refundContactEmail = Setting(
+        "refund.contact.email", default: nil, help: "The refund company's address: contact requests are mailed there (and confirmed to the user).")
+    public static let refundContactsPerEmail = Setting(
+        "refund.contacts.per.email", default: "3", help: "Contact requests one email address may make in 24 hours.")
+    public static let refundContactsPerIP = Setting(
+        "refund.contacts.per.ip", default: "20", help: "Contact requests one client IP may make in 24 hours.")
+    public static let refundContactRetention = Setting(
+        "refund.contact.retention", default: "7776000000", help: "Milliseconds a contact request is kept (90 days).")
+    public static let refundScenariosPerAccount = Setting(
+        "refund.scenarios.per.account", default: "100", help: "The most saved scenarios one account keeps.")
+
+    public static let refundCalculatorSettings: [Setting] = [
+        .databaseURL, .databaseURL(service: "refund-calculator"), .refundContactEmail, .refundContactsPerEmail, .refundContactsPerIP,
+        .refundContactRetention, .refundScenariosPerAccount,
+    ]
+}
+
+extension ProcessSettings {
+    public func refundCalculatorConfiguration() throws -> RefundCalculatorConfiguration {
+        let email = EmailAddress.normalized(try requiredString(.refundContactEmail))
+        if let problem = EmailAddress.problem(email) {
+            throw InvalidValue(setting: .refundContactEmail, value: email, expected: "an address like refunds@example.org (\(problem))")
+        }
+        var configuration = RefundCalculatorConfiguration(contactEmail: email)
+        configuration.contactsPerEmail = try int(.refundContactsPerEmail, in: 1...1_000)
+        configuration.contactsPerIP = try int(.refundContactsPerIP, in: 1...100_000)
+        configuration.contactRetention = try milliseconds(.refundContactRetention, in: 86_400_000...(3_650 * 86_400_000))
+        configuration.scenariosPerAccount = try int(.refundScenariosPerAccount, in: 1...10_000)
+        return configuration
+    }
+}

@@ -1,0 +1,66 @@
+import Contracts
+import Foundation
+import PostgresNIO
+import PostgresSupport
+
+/// `refund_calculator.contact_requests`: what users asked the refund company, kept as sent. Every
+/// method runs on the caller's connection, in its transaction.
+struct ContactRequestPostgresRepository: Sendable {
+    let database: Database
+
+    struct NewRequest: Sendable {
+        var id: UUID
+        var account: UUID?
+        var request: RefundCalculator.Contact.Create.Request
+        var email: String
+        var estimate: RefundCalculator.Estimate
+        var clientIP: String?
+    }
+
+    func insert(_ new: NewRequest, on connection: PostgresConnection) async throws {
+        let json = try ScenarioPostgresRepository.json(new.request.scenario)
+        try await connection.query(
+            """
+            INSERT INTO contact_requests
+                (id, account_id, name, email, phone, preferred_time, scenario, refund_cents, tax_year, rules_version, client_ip)
+            VALUES (\(new.id), \(new.account), \(new.request.name), \(new.email), \(new.request.phone), \(new.request.preferredTime.rawValue),
+                    \(json)::jsonb, \(new.estimate.refundCents), \(new.estimate.taxYear), \(new.estimate.rulesVersion), \(new.clientIP))
+            """,
+            logger: database.logger)
+    }
+
+    /// Serialises requests for one address, so its limit holds under concurrency.
+    func lock(email: String, on connection: PostgresConnection) async throws {
+        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(email), 8))", logger: database.logger)
+    }
+
+    /// How many requests came from `email`, or from `clientIP`, in the last `window`, and when the
+    /// oldest of them leaves it (seconds from now).
+    func recent(email: String?, clientIP: String?, within window: Duration, on connection: PostgresConnection) async throws -> (count: Int, frees: Int) {
+        let seconds = Double(window.milliseconds) / 1000
+        let rows = try await connection.query(
+            """
+            SELECT count(*)::int8, coalesce(ceil(extract(epoch FROM min(created_at) + make_interval(secs => \(seconds)) - now())), 0)::int8
+            FROM contact_requests
+            WHERE created_at > now() - make_interval(secs => \(seconds))
+              AND ((\(email)::text IS NOT NULL AND email = \(email)) OR (\(clientIP)::text IS NOT NULL AND client_ip = \(clientIP)))
+            """,
+            logger: database.logger)
+        for try await (count, frees) in rows.decode((Int64, Int64).self) { return (Int(count), max(1, Int(frees))) }
+        return (0, 1)
+    }
+
+    /// Deletes the requests made by `account` or from `email`; returns how many went.
+    func deleteAll(account: UUID, email: String, on connection: PostgresConnection) async throws -> Int {
+        try await connection.query(
+            "DELETE FROM contact_requests WHERE account_id = \(account) OR email = \(email) RETURNING 1", logger: database.logger
+        ).collect().count
+    }
+
+    /// Drops requests older than `retention`.
+    func prune(olderThan retention: Duration, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            "DELETE FROM contact_requests WHERE created_at < now() - make_interval(secs => \(Double(retention.milliseconds) / 1000))",
+            logger: database.logger)
+    }
+}

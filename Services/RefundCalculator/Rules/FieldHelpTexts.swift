@@ -1,0 +1,89 @@
+import Contracts
+import Foundation
+
+/// Help for every scenario field (`Data/help.json`), with `{{placeholders}}` filled from one tax
+/// year's figures, so the text always states the figures the estimate uses.
+public struct FieldHelpTexts: Codable, Sendable, Equatable {
+    public struct Entry: Codable, Sendable, Equatable {
+        public var field: String
+        public var label: String
+        public var help: String
+    }
+
+    public var fields: [Entry]
+
+    /// The help for `rules`' year: placeholders filled, and the choices of `status` and the
+    /// professions attached. Throws for a placeholder the year has no figure for.
+    public func render(for rules: TaxYearRules, professions: [FlatRateExpenses.Profession]) throws -> [RefundCalculator.FieldHelp] {
+        let figures = Self.figures(rules)
+        let professionOptions = professions.map { profession in
+            RefundCalculator.Option(
+                value: profession.id, label: profession.euros > 0 ? "\(profession.name) (\(EuroText.format(cents: Int64(profession.euros) * 100)))" : profession.name)
+        }
+        return try fields.map { entry in
+            var unknown: String?
+            let help = entry.help.replacing(/\{\{([A-Za-z0-9]+)\}\}/) { match in
+                let name = String(match.1)
+                if figures[name] == nil { unknown = name }
+                return figures[name] ?? ""
+            }
+            if let unknown { throw UnknownPlaceholder(field: entry.field, name: unknown, year: rules.year) }
+            let options: [RefundCalculator.Option]? = switch entry.field {
+            case "status": RefundCalculator.Status.allCases.map { .init(value: $0.rawValue, label: Self.statusLabels[$0]!) }
+            case "profession", "spouse.profession": professionOptions
+            default: nil
+            }
+            return .init(field: entry.field, label: entry.label, help: help, options: options)
+        }
+    }
+
+    struct UnknownPlaceholder: Error, CustomStringConvertible {
+        var field: String, name: String, year: Int
+        var description: String { "help for \(field) uses {{\(name)}}, which \(year) has no figure for" }
+    }
+
+    static let statusLabels: [RefundCalculator.Status: String] = [
+        .single: "Single",
+        .marriedOneIncome: "Married or civil partners, jointly assessed, one income",
+        .marriedTwoIncomes: "Married or civil partners, jointly assessed, two incomes",
+        .widowed: "Widowed",
+        .separated: "Separated or divorced",
+    ]
+
+    /// The figures help text may name, formatted as the user reads them.
+    static func figures(_ rules: TaxYearRules) -> [String: String] {
+        func euros(_ amount: Int) -> String { EuroText.format(cents: Int64(amount) * 100) }
+        func percent(_ basisPoints: Int) -> String {
+            basisPoints % 100 == 0 ? "\(basisPoints / 100)%" : "\(basisPoints / 100).\(String(format: "%02d", basisPoints % 100))%"
+        }
+        let credits = rules.credits, cut = rules.standardRateCutOff, reliefs = rules.reliefs
+        return [
+            "year": String(rules.year),
+            "standardRate": percent(rules.rates.standard), "higherRate": percent(rules.rates.higher),
+            "cutOffSingle": euros(cut.single), "cutOffSingleChildCarer": euros(cut.singleChildCarer),
+            "cutOffMarriedOneIncome": euros(cut.marriedOneIncome), "cutOffIncreaseMax": euros(cut.marriedSecondIncomeIncreaseMax),
+            "personalSingle": euros(credits.personalSingle), "personalMarried": euros(credits.personalMarried),
+            "widowedNoChild": euros(credits.widowedNoChild), "employee": euros(credits.employee),
+            "singleChildCarer": euros(credits.singleChildCarer), "homeCarer": euros(credits.homeCarer),
+            "age65Single": euros(credits.age65Single), "age65Married": euros(credits.age65Married),
+            "rentSingle": euros(credits.rentSingle), "rentCouple": euros(2 * credits.rentSingle),
+            "medicalRate": percent(reliefs.medicalRate), "tuitionCap": euros(reliefs.tuitionCapPerCourse),
+            "tuitionDisregardFullTime": euros(reliefs.tuitionDisregardFullTime), "tuitionDisregardPartTime": euros(reliefs.tuitionDisregardPartTime),
+        ]
+    }
+}
+
+/// Euro amounts as people read them: `€42,000`, `€1,234.50`, `-€12.00`.
+public enum EuroText {
+    public static func format(cents: Int64) -> String {
+        let sign = cents < 0 ? "-" : "", magnitude = cents.magnitude
+        let digits = String(magnitude / 100)
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        let part = magnitude % 100
+        return part == 0 ? "\(sign)€\(grouped)" : "\(sign)€\(grouped).\(part < 10 ? "0" : "")\(part)"
+    }
+}

@@ -1,0 +1,92 @@
+import Contracts
+import Foundation
+import RefundCalculatorService
+import Testing
+
+/// The data beside the rules: help for every field in every year, and a version that follows the data.
+@Suite struct RuleBookTests {
+    static let book = try! RuleBook.bundled()
+
+    /// Every answer a scenario can hold, as a dotted path.
+    static let scenarioFields: [String] = {
+        let full = RefundCalculator.Scenario(
+            taxYear: 2024, status: .single, dateOfBirth: "1990-01-01", dependentChildren: 0, salaryCents: 1, taxPaidCents: 1, profession: "none",
+            tradeUnionMember: false, otherIncomeCents: 1,
+            spouse: .init(incomeCents: 1, taxPaidCents: 1, dateOfBirth: "1990-01-01", profession: "none"),
+            home: .init(rentPaidCents: 1, hasMortgage: false, serviceChargesCents: 1),
+            expenses: .init(medicalCents: 1, nursingHomeCents: 1, tuition: .init(feesCents: 1, fullTime: true), otherEmploymentCents: 1))
+        func leaves(_ value: Any, _ prefix: String) -> [String] {
+            guard let object = value as? [String: Any] else { return [prefix] }
+            return object.flatMap { key, child in leaves(child, prefix.isEmpty ? key : "\(prefix).\(key)") }
+        }
+        return leaves(try! JSONSerialization.jsonObject(with: JSONEncoder().encode(full)), "").sorted()
+    }()
+
+    @Test func everyAnswerHasHelpAndEveryHelpAnAnswer() {
+        #expect(Self.scenarioFields.count == 21)
+        #expect(Self.book.help.fields.map(\.field).sorted() == Self.scenarioFields)
+    }
+
+    @Test(arguments: [2022, 2023, 2024, 2025, 2026])
+    func helpStatesTheYearsOwnFigures(year: Int) throws {
+        let rules = try #require(Self.book.years[year])
+        let help = try Self.book.help.render(for: rules, professions: Self.book.flatRateExpenses.professions)
+        let text = Dictionary(uniqueKeysWithValues: help.map { ($0.field, $0.help) })
+        #expect(help.allSatisfy { !$0.help.contains("{{") && !$0.label.isEmpty })
+        #expect(text["home.rentPaidCents"]?.contains(EuroText.format(cents: Int64(rules.credits.rentSingle) * 100)) == true)
+        #expect(text["status"]?.contains(EuroText.format(cents: Int64(rules.standardRateCutOff.single) * 100)) == true)
+        #expect(text["taxYear"]?.contains(String(year)) == true)
+        let professions = try #require(help.first { $0.field == "profession" }?.options)
+        #expect(professions.contains(.init(value: "nurse", label: "Nurses and midwives (€733)")))
+        #expect(help.first { $0.field == "status" }?.options?.map(\.value) == RefundCalculator.Status.allCases.map(\.rawValue))
+    }
+
+    @Test func rentCreditHelpFollowsTheBudget() throws {
+        let help2023 = try Self.book.help.render(for: #require(Self.book.years[2023]), professions: [])
+        let help2024 = try Self.book.help.render(for: #require(Self.book.years[2024]), professions: [])
+        #expect(help2023.first { $0.field == "home.rentPaidCents" }?.help.contains("up to €500 (€1,000 for a jointly assessed couple)") == true)
+        #expect(help2024.first { $0.field == "home.rentPaidCents" }?.help.contains("up to €1,000 (€2,000 for a jointly assessed couple)") == true)
+    }
+
+    /// Copies the bundled data to a folder, lets `change` edit it, and loads it.
+    func load(changing change: (URL) throws -> Void) throws -> RuleBook {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("refund-rules-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: RuleBook.bundledData, to: folder)
+        try change(folder)
+        return try RuleBook.load(from: folder)
+    }
+
+    @Test func theVersionChangesWithAnyFigureOrTextAndAddingAYearIsAFile() throws {
+        let same = try load { _ in }
+        #expect(same.version == Self.book.version)
+        #expect(Self.book.version.wholeMatch(of: /[0-9a-f]{16}/) != nil)
+
+        let help = try load { folder in
+            let file = folder.appendingPathComponent("help.json")
+            try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Rent paid", with: "Rent you paid").write(to: file, atomically: true, encoding: .utf8)
+        }
+        #expect(help.version != Self.book.version)
+
+        let added = try load { folder in
+            let text = try String(contentsOf: folder.appendingPathComponent("rules/2026.json"), encoding: .utf8)
+            try text.replacingOccurrences(of: "\"year\": 2026", with: "\"year\": 2027")
+                .write(to: folder.appendingPathComponent("rules/2027.json"), atomically: true, encoding: .utf8)
+        }
+        #expect(added.years.keys.sorted() == [2022, 2023, 2024, 2025, 2026, 2027])
+        #expect(added.version != Self.book.version)
+        let nextYear = ISO8601DateFormatter().date(from: "2027-06-01T12:00:00Z")!
+        #expect(added.window(on: nextYear) == 2023...2027)
+        #expect(try Estimator(rules: added).estimate(.init(taxYear: 2027, salaryCents: 30_000_00), today: nextYear).taxYear == 2027)
+    }
+
+    @Test func helpNamingAFigureNoYearHasFailsToLoad() {
+        #expect(throws: (any Error).self) {
+            try load { folder in
+                let file = folder.appendingPathComponent("help.json")
+                try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "{{rentSingle}}", with: "{{rentTriple}}")
+                    .write(to: file, atomically: true, encoding: .utf8)
+            }
+        }
+    }
+}
