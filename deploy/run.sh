@@ -30,6 +30,8 @@ export MAIL_SPOOL_DIR=${MAIL_SPOOL_DIR:-$PWD/$data/mail}
 kek_file=$data/auth-key-encryption-key
 [ -s "$kek_file" ] || (umask 077 && head -c 32 /dev/urandom | base64 > "$kek_file")
 export AUTH_KEY_ENCRYPTION_KEY=${AUTH_KEY_ENCRYPTION_KEY:-$(cat "$kek_file")}
+# Contact requests from the refund estimator go to this address (locally: into the mail folder too).
+export REFUND_CONTACT_EMAIL=${REFUND_CONTACT_EMAIL:-refunds@melon.localhost}
 mail="written to $MAIL_SPOOL_DIR as .eml files"
 [ -z "${SMTP_URL:-}" ] || mail="sent over SMTP (SMTP_URL)"
 
@@ -41,6 +43,8 @@ Melon is starting: http://127.0.0.1:$HTTP_PORT
   curl -s http://127.0.0.1:$HTTP_PORT/v1/auth/register -H 'content-type: application/json' \
     -d '{"email":"you@tcd.ie","password":"a long pass phrase","displayName":"You","username":"you"}'
     (the verification code arrives as an .eml file in the mail folder below)
+  curl -s http://127.0.0.1:$HTTP_PORT/v1/refunds/estimate -H 'content-type: application/json' \
+    -d '{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}'
 PostgreSQL: .data/postgres (127.0.0.1:$pg_port).
 Mail: $mail. Ctrl-C stops everything.
 

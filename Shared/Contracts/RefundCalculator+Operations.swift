@@ -77,12 +77,13 @@ extension RefundCalculator {
         public struct Response: Codable, Sendable, Equatable {
             public var taxYear: Int
             public var rulesVersion: String
-            public var fields: [FieldHelp]
+            /// One entry per scenario answer.
+            public var answers: [FieldHelp]
 
-            public init(taxYear: Int, rulesVersion: String, fields: [FieldHelp]) {
+            public init(taxYear: Int, rulesVersion: String, answers: [FieldHelp]) {
                 self.taxYear = taxYear
                 self.rulesVersion = rulesVersion
-                self.fields = fields
+                self.answers = answers
             }
         }
     }

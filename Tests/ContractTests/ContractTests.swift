@@ -7,6 +7,7 @@ import Foundation
 import PdfEmailService
 import PostgresNIO
 import PostgresSupport
+import RefundCalculatorService
 import Testing
 import TestSupport
 
@@ -40,6 +41,18 @@ import TestSupport
                 let configuration = AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256))
                 let keys = SigningKeys(database: database, configuration: configuration)
                 try await body(try AuthWorker.registry(configuration: configuration, database: database, keys: keys), database)
+            }
+        case "refund-calculator":
+            let database = try TestDatabase.make()
+            try await BusHarness.with([database]) {
+                try await database.migrate(RefundCalculatorWorker.migrations())
+                // The day the examples were written: the refund window is 2022 to 2026.
+                let today = RFC3339.date(from: "2026-11-21T14:00:00Z")!
+                try await body(
+                    RefundCalculatorWorker.registry(
+                        configuration: .init(contactEmail: "refunds@redoak.example"), database: database, rules: try RuleBook.bundled(),
+                        today: { today }),
+                    database)
             }
         default:
             Issue.record("no provider for \(service)")
@@ -105,7 +118,45 @@ import TestSupport
         "auth.picture.get.v1/no-picture": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "auth.picture.delete.v1/deleted": { database, _ in try await givenPicture(in: database) },
         "auth.agreements.withdraw.v1/unknown-policy": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "refund-calculator.scenario.list.v1/first-page": { database, _ in
+            try await givenScenario(UUID(), in: database)
+            try await givenScenario(exampleScenario, in: database)
+        },
+        "refund-calculator.scenario.get.v1/found": { database, _ in try await givenScenario(exampleScenario, in: database) },
+        "refund-calculator.scenario.get.v1/someone-elses": { database, _ in try await givenScenario(exampleScenario, owner: UUID(), in: database) },
+        "refund-calculator.scenario.update.v1/renamed": { database, _ in try await givenScenario(exampleScenario, in: database) },
+        "refund-calculator.scenario.delete.v1/deleted": { database, _ in try await givenScenario(exampleScenario, in: database) },
+        "refund-calculator.contact-request.create.v1/rate-limited": { database, _ in
+            for _ in 0..<3 { try await givenContactRequest(from: "aoife@example.ie", in: database) }
+        },
+        "refund-calculator.account.erase.v1/erased": { database, _ in
+            try await givenScenario(UUID(), in: database)
+            try await givenScenario(exampleScenario, in: database)
+            try await givenContactRequest(from: "ana.byrne@tcd.ie", in: database)
+        },
     ]
+
+    static let exampleScenario = UUID(uuidString: "2d4f6a8c-1b3e-4c5d-9e7f-0a1b2c3d4e5f")!
+
+    /// A saved scenario of `owner` (the example account unless said).
+    static func givenScenario(_ id: UUID, owner: UUID = exampleAccount, in database: Database) async throws {
+        try await given(
+            """
+            INSERT INTO scenarios (id, account_id, name, scenario)
+            VALUES (\(id), \(owner), '2024 with the rent credit', '{"taxYear": 2024, "status": "single", "salaryCents": 4320000, "taxPaidCents": 550000}')
+            """,
+            in: database)
+    }
+
+    /// A contact request made just now from `email`.
+    static func givenContactRequest(from email: String, in database: Database) async throws {
+        try await given(
+            """
+            INSERT INTO contact_requests (id, name, email, phone, preferred_time, scenario, refund_cents, tax_year, rules_version)
+            VALUES (\(UUID()), 'Aoife Byrne', \(email), '087 555 0100', 'morning', '{}', 0, 2025, 'example')
+            """,
+            in: database)
+    }
 
     /// The example account's session and its picture (the lossless WebP sample).
     static func givenPicture(in database: Database) async throws {

@@ -8,21 +8,25 @@ import TestSupport
 /// `melon`, everything in one process, serves each service like separate processes would.
 extension ServiceStackTests {
 @Suite struct MelonTests {
-    @Test func melonServesAuthAndPdfEmailTogether() async throws {
+    @Test func melonServesAuthPdfEmailAndTheRefundCalculatorTogether() async throws {
         let endpoint = Ports.freeEndpoint(), httpPort = Ports.free()
         let spool = FileManager.default.temporaryDirectory.appendingPathComponent("melon-spool-\(UUID().uuidString)")
         let melon = try ChildProcess(product: "melon", environment: [
             "BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "HTTP_PORT": "\(httpPort)",
             "DATABASE_URL": try await TestDatabase.freshDatabase(), "MAIL_SPOOL_DIR": spool.path,
             "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+            "REFUND_CONTACT_EMAIL": "refunds@redoak.example",
         ])
         let http = HTTPTestClient(base: URL(string: "http://127.0.0.1:\(httpPort)")!)
         #expect(await eventually(timeout: .seconds(30)) { try await http.get("/readyz").status == 200 }, "\(melon.output)")
         let ready = try await http.get("/readyz").json
         #expect(ready?["checks"] == [
             "pdf-email.broker": true, "pdf-email.database": true, "auth.broker": true, "auth.database": true,
+            "refund-calculator.broker": true, "refund-calculator.database": true,
         ])
-        #expect(ready?["services"] == ["auth": true], "every routed service has a worker")
+        #expect(ready?["services"] == ["auth": true, "refund-calculator": true], "every routed service has a worker")
+        let estimate = try await http.post("/v1/refunds/estimate", json: #"{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}"#)
+        #expect(estimate.json?["refundCents"] == 370_00, "\(estimate.text)")
 
         // A sign-up through the gateway: auth queues the code in its outbox, pdf-email writes it to the spool.
         let registered = try await http.post("/v1/auth/register", json: #"{"email":"ana@tcd.ie","password":"a long walk by the Liffey","displayName":"Ana","username":"ana"}"#)

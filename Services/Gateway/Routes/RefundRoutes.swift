@@ -101,10 +101,10 @@ enum RefundRoutes {
             summary: "Help for every answer, with the tax year's figures, and the choices of status and profession",
             parameters: [.init("taxYear", in: .query, .integer, description: "the default tax year when left out", range: 1900...2100)],
             response: [
-                "type": "object", "required": ["taxYear", "rulesVersion", "fields"],
+                "type": "object", "required": ["taxYear", "rulesVersion", "answers"],
                 "properties": [
                     "taxYear": ["type": "integer"], "rulesVersion": ["type": "string"],
-                    "fields": [
+                    "answers": [
                         "type": "array",
                         "items": [
                             "type": "object", "required": ["field", "label", "help"],

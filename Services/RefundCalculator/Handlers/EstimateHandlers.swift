@@ -39,7 +39,7 @@ struct EstimateHandlers: Sendable {
         let rules = estimator.rules
         let year = try estimator.taxYear(request.taxYear, today: today())
         // The rule book checked at load that the help renders for every year.
-        let fields = try rules.help.render(for: rules.years[year]!, professions: rules.flatRateExpenses.professions)
-        return .init(taxYear: year, rulesVersion: rules.version, fields: fields)
+        let answers = try rules.help.render(for: rules.years[year]!, professions: rules.flatRateExpenses.professions)
+        return .init(taxYear: year, rulesVersion: rules.version, answers: answers)
     }
 }
