@@ -51,6 +51,27 @@ public struct EnvelopeCodec: Sendable {
         return [UInt8](bytes)
     }
 
+    private static let canonicalEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(RFC3339.string(from: date))
+        }
+        // Slashes stay escaped: stored fingerprints were made that way.
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    /// `value`'s JSON with sorted keys: the same value always gives the same bytes (plain encoding
+    /// does not promise a key order), as a request's fingerprint for idempotency needs.
+    public func canonical(_ value: some Encodable) throws(OperationError) -> [UInt8] {
+        do {
+            return [UInt8](try Self.canonicalEncoder.encode(value))
+        } catch {
+            throw OperationError(.internal, "the message could not be encoded")
+        }
+    }
+
     /// The JSON of an envelope's `data` (or any value), unlimited: the caller checks the whole message.
     func encodePayload(_ value: some Encodable) throws(OperationError) -> Data {
         do {

@@ -25,7 +25,7 @@ public struct MailHandlers: Sendable {
             id: id, sender: message.senderAddress, recipients: message.to, message: MIMEWriter.render(message),
             template: request.template?.name, requestedBy: context.attributes.source, requestID: context.attributes.id)
         let response = try await repository.enqueue(
-            mail, idempotencyKey: context.attributes.idempotencyKey ?? context.attributes.id, request: Self.canonical(request))
+            mail, idempotencyKey: context.attributes.idempotencyKey ?? context.attributes.id, request: EnvelopeCodec().canonical(request))
         if response.id == id.uuidString.lowercased() {
             accepted.increment()
             context.logger.info("mail accepted", metadata: [
@@ -46,13 +46,6 @@ public struct MailHandlers: Sendable {
         return status
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
-
-    /// The request's bytes with sorted keys, so that the same request always hashes alike.
     /// `pdf-email.account.erase.v1`: idempotent, so a repeat from the outbox changes nothing more.
     @Sendable
     public func erase(_ request: PdfEmail.Account.Erase.Request, _ context: RequestContext) async throws -> PdfEmail.Account.Erase.Response {
@@ -62,9 +55,5 @@ public struct MailHandlers: Sendable {
             "a deleted account's mail erased",
             metadata: ["account": "\(request.account)", "deleted": "\(erased.mailsDeleted)", "anonymised": "\(erased.mailsAnonymised)"])
         return erased
-    }
-
-    static func canonical(_ request: PdfEmail.Mail.Send.Request) throws -> [UInt8] {
-        [UInt8](try encoder.encode(request))
     }
 }

@@ -35,7 +35,7 @@ struct ContactHandlers: Sendable {
         let codec = EnvelopeCodec()
         let reply = try await database.transaction { connection in
             try await database.idempotent(
-                key: "contact:\(context.attributes.idempotencyKey ?? context.attributes.id)", request: try codec.encode(request), on: connection
+                key: "contact:\(context.attributes.idempotencyKey ?? context.attributes.id)", request: try codec.canonical(request), on: connection
             ) {
                 try await contacts.lock(email: email, on: connection)
                 try await limit(email: email, clientIP: clientIP, on: connection)

@@ -20,7 +20,7 @@ struct ScenarioHandlers: Sendable {
         // The key is the caller's own: another account's request under the same key is not theirs to replay.
         let key = "\(account.uuidString.lowercased()):\(context.attributes.idempotencyKey ?? context.attributes.id)"
         let reply = try await database.transaction { connection in
-            try await database.idempotent(key: key, request: try codec.encode(request), on: connection) {
+            try await database.idempotent(key: key, request: try codec.canonical(request), on: connection) {
                 let count = try await scenarios.lockAndCount(account: account, on: connection)
                 guard count < configuration.scenariosPerAccount else {
                     throw OperationError(

@@ -7,7 +7,8 @@ import Testing
 import TestSupport
 
 /// The sign-up stack over real HTTP: the gateway (verifying tokens) in the test process, `auth` and
-/// `pdf-email` processes on a broker and a fresh database, and an SMTP server catching the codes.
+/// `pdf-email` processes on a broker and a fresh database, and an SMTP server catching the codes;
+/// with `refundCalculator`, a `refund-calculator` process too.
 struct AuthStack {
     let broker: Broker
     let gateway: any Service
@@ -16,9 +17,14 @@ struct AuthStack {
     let sink: SMTPSink
     let mail: ChildProcess
     let auth: ChildProcess
+    let refunds: ChildProcess?
     let keyEncryptionKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
 
-    init(authEnvironment: [String: String] = [:], configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
+    /// Where the refund calculator mails contact requests.
+    static let refundCompany = "refunds@redoak.example"
+
+    init(authEnvironment: [String: String] = [:], refundCalculator: [String: String]? = nil,
+         configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
         broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 3))
         // One trusted proxy: a test poses as different clients with X-Forwarded-For.
         (gateway, address) = try GatewayHarness.gateway(broker.endpoint, routes: GatewayRoutes.all, verifyTokens: true) {
@@ -33,6 +39,10 @@ struct AuthStack {
         ]) { $1 })
         auth = try ChildProcess(product: "auth", environment: common.merging(["AUTH_KEY_ENCRYPTION_KEY": keyEncryptionKey]) { $1 }
             .merging(authEnvironment) { $1 })
+        refunds = try refundCalculator.map { environment in
+            try ChildProcess(product: "refund-calculator", environment: common.merging(["REFUND_CONTACT_EMAIL": Self.refundCompany]) { $1 }
+                .merging(environment) { $1 })
+        }
     }
 
     /// Runs `body` with an HTTP client once both services have workers.
@@ -41,6 +51,9 @@ struct AuthStack {
         try await BusHarness.with([broker, gateway, probe]) {
             #expect(await BusHarness.waitForService("auth", client: probe, timeout: .seconds(30)), "\(auth.output)")
             #expect(await BusHarness.waitForService("pdf-email", client: probe, timeout: .seconds(30)), "\(mail.output)")
+            if let refunds {
+                #expect(await BusHarness.waitForService("refund-calculator", client: probe, timeout: .seconds(30)), "\(refunds.output)")
+            }
             try await body(try await address.client())
         }
     }
@@ -59,7 +72,12 @@ struct AuthStack {
 
     /// How many mails went to `address`.
     func mailCount(to address: String) throws -> Int {
-        try sink.messages().filter { try (SMTPSink.envelope(of: $0)["to"] as? [String]) == [address] }.count
+        try mails(to: address).count
+    }
+
+    /// The mails that went to `address` alone, as the sink caught them.
+    func mails(to address: String) throws -> [URL] {
+        try sink.messages().filter { try (SMTPSink.envelope(of: $0)["to"] as? [String]) == [address] }
     }
 }
 

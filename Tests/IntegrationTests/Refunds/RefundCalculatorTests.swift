@@ -1,0 +1,196 @@
+import Envelope
+import Foundation
+import Testing
+import TestSupport
+
+/// The refund estimator as its clients use it: over HTTP through the gateway, to a
+/// `refund-calculator` process on a broker and a real database, with auth for saved scenarios and
+/// pdf-email delivering contact requests to a real SMTP server.
+extension ServiceStackTests {
+@Suite struct RefundCalculatorHTTPTests {
+    typealias Journey = ServiceStackTests.AuthJourneyTests
+
+    static func json(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    static func lines(_ reply: HTTPTestClient.Reply, _ kind: String) -> [JSONValue] {
+        guard case .array(let lines)? = reply.json?["lines"] else { return [] }
+        return lines.filter { $0["kind"] == .string(kind) }.compactMap { $0["amountCents"] }
+    }
+
+    @Test func estimatesHelpAndRulesNeedNoAccountAndBadAnswersNameTheField() async throws {
+        let stack = try await AuthStack(refundCalculator: [:])
+        try await stack.with { http in
+            // The reference's worked examples (Citizens Information, 2024), exactly.
+            let first = try await http.post("/v1/refunds/estimate", json: #"{"taxYear":2024,"status":"single","salaryCents":2800000,"taxPaidCents":185000}"#)
+            #expect(first.status == 200, "\(first.text)")
+            #expect(first.json?["taxDueCents"] == 1_850_00 && first.json?["uscCents"] == 424_62 && first.json?["refundCents"] == 0, "\(first.text)")
+            #expect(Self.lines(first, "gross-tax") == [5_600_00])
+            let second = try await http.post("/v1/refunds/estimate", json: #"{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}"#)
+            #expect(Self.lines(second, "band") == [8_400_00, 480_00], "€42,000 at 20%, €1,200 at 40%: \(second.text)")
+            #expect(second.json?["taxDueCents"] == 5_130_00 && second.json?["uscCents"] == 1_032_62 && second.json?["refundCents"] == 370_00)
+            #expect(second.json?["currency"] == "EUR")
+            // Every line names the rule it came from.
+            if case .array(let lines)? = second.json?["lines"] {
+                #expect(lines.allSatisfy { if case .string(let rule)? = $0["rule"] { !rule.isEmpty } else { false } })
+            } else {
+                Issue.record("no lines: \(second.text)")
+            }
+
+            // A partial answer, as a client sends while the user types: an estimate, and what is missing.
+            let partial = try await http.post("/v1/refunds/estimate", json: #"{"salaryCents":3000000}"#)
+            #expect(partial.status == 200, "\(partial.text)")
+            guard case .array(let missing)? = partial.json?["missing"] else { Issue.record("no missing list"); return }
+            #expect(missing.contains("taxPaidCents") && missing.contains("taxYear"))
+            #expect(try await http.post("/v1/refunds/estimate", json: "{}").status == 200)
+            // Answers that add nothing say why.
+            let union = try await http.post("/v1/refunds/estimate", json: #"{"taxYear":2024,"salaryCents":3000000,"tradeUnionMember":true,"home":{"serviceChargesCents":16000}}"#)
+            guard case .array(let warnings)? = union.json?["warnings"] else { Issue.record("no warnings: \(union.text)"); return }
+            #expect(warnings.compactMap { $0["field"] } == ["data.tradeUnionMember", "data.home.serviceChargesCents"])
+
+            // Bad answers: 400 problem+json naming each field, nothing else.
+            let bad = try await http.post(
+                "/v1/refunds/estimate", json: #"{"taxYear":2019,"salaryCents":-1,"profession":"astronaut","spouse":{"taxPaidCents":-5}}"#)
+            #expect(bad.status == 400 && bad.headers["content-type"] == "application/problem+json", "\(bad.text)")
+            #expect(Journey.fields(bad) == ["taxYear", "salaryCents", "spouse.taxPaidCents", "profession"], "\(bad.text)")
+            let notANumber = try await http.post("/v1/refunds/estimate", json: #"{"salaryCents":"lots"}"#)
+            #expect(notANumber.status == 400 && Journey.fields(notANumber) == ["salaryCents"], "\(notANumber.text)")
+
+            // The rules version and the window; help with the year's own figures.
+            let rules = try await http.get("/v1/refunds/rules")
+            #expect(rules.status == 200 && rules.json?["version"] == second.json?["rulesVersion"], "\(rules.text)")
+            let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+            #expect(rules.json?["taxYears"] == .array((year - 4...year).map { .number(Double($0)) }))
+            let help2023 = try await http.get("/v1/refunds/help?taxYear=2023")
+            let help2024 = try await http.get("/v1/refunds/help?taxYear=2024")
+            func rentHelp(_ reply: HTTPTestClient.Reply) -> String? {
+                guard case .array(let answers)? = reply.json?["answers"] else { return nil }
+                if case .string(let text)? = answers.first(where: { $0["field"] == "home.rentPaidCents" })?["help"] { return text }
+                return nil
+            }
+            #expect(rentHelp(help2023)?.contains("up to €500") == true, "\(help2023.text)")
+            #expect(rentHelp(help2024)?.contains("up to €1,000") == true, "\(help2024.text)")
+            let outside = try await http.get("/v1/refunds/help?taxYear=2015")
+            #expect(outside.status == 400 && Journey.fields(outside) == ["taxYear"], "\(outside.text)")
+
+            // Every route is documented.
+            let document = try await http.get("/openapi.json")
+            for path in ["/v1/refunds/estimate", "/v1/refunds/rules", "/v1/refunds/help", "/v1/refunds/scenarios", "/v1/refunds/scenarios/{id}",
+                         "/v1/refunds/contact-requests"] {
+                #expect(document.json?["paths"]?[path] != nil, "\(path) is not in /openapi.json")
+            }
+        }
+    }
+
+    @Test func savedScenariosAreTheOwnersAloneAndGoWithTheAccount() async throws {
+        let stack = try await AuthStack(refundCalculator: ["REFUND_SCENARIOS_PER_ACCOUNT": "3"])
+        try await stack.with { http in
+            let aoife = try await Journey.signedUp(stack, http, email: "aoife@tcd.ie", username: "aoife")
+            let conor = try await Journey.signedUp(stack, http, email: "conor@tcd.ie", username: "conor")
+            let asAoife = ["Authorization": "Bearer \(aoife.access)"], asConor = ["Authorization": "Bearer \(conor.access)"]
+            let answers = #"{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}"#
+
+            #expect(try await http.send("POST", "/v1/refunds/scenarios", body: Self.json(#"{"name":"x","scenario":{}}"#)).status == 401)
+            let save = { @Sendable (headers: [String: String]) in
+                try await http.send("POST", "/v1/refunds/scenarios", body: Self.json(#"{"name":"  2024 job  ","scenario":\#(answers)}"#), headers: headers)
+            }
+            let retried = asAoife.merging(["Idempotency-Key": "save-2024"]) { $1 }
+            let saved = try await save(retried)
+            #expect(saved.status == 201 && saved.json?["name"] == "2024 job" && saved.json?["estimate"]?["refundCents"] == 370_00, "\(saved.text)")
+            let id = try #require(Journey.string(saved, "id"))
+            // A retry (same Idempotency-Key) saves nothing more and answers the same scenario.
+            #expect(try await Journey.string(save(retried), "id") == id)
+            // Another account's request under the same key is its own.
+            #expect(try await Journey.string(save(asConor.merging(["Idempotency-Key": "save-2024"]) { $1 }), "id") != id)
+
+            // Someone else's scenario does not exist for them, whatever they try.
+            #expect(try await http.send("GET", "/v1/refunds/scenarios/\(id)", headers: asConor).status == 404)
+            #expect(try await http.send("PUT", "/v1/refunds/scenarios/\(id)", body: Self.json(#"{"name":"mine","scenario":{}}"#), headers: asConor).status == 404)
+            #expect(try await http.send("DELETE", "/v1/refunds/scenarios/\(id)", headers: asConor).status == 404)
+            let conorsList = try await http.send("GET", "/v1/refunds/scenarios", headers: asConor)
+            guard case .array(let conors)? = conorsList.json?["scenarios"] else { Issue.record("no list: \(conorsList.text)"); return }
+            #expect(conors.count == 1 && conors.first?["id"] != .string(id), "only Conor's own")
+
+            // Load, update, list in pages, delete.
+            let loaded = try await http.send("GET", "/v1/refunds/scenarios/\(id)", headers: asAoife)
+            #expect(loaded.status == 200 && loaded.json?["scenario"]?["salaryCents"] == 4_320_000, "\(loaded.text)")
+            let raised = answers.replacingOccurrences(of: "550000", with: "600000")
+            let updated = try await http.send("PUT", "/v1/refunds/scenarios/\(id)", body: Self.json(#"{"name":"2024, more tax","scenario":\#(raised)}"#), headers: asAoife)
+            #expect(updated.status == 200 && updated.json?["name"] == "2024, more tax" && updated.json?["estimate"]?["refundCents"] == 870_00, "\(updated.text)")
+            let badUpdate = try await http.send("PUT", "/v1/refunds/scenarios/\(id)", body: Self.json(#"{"name":"","scenario":{"taxYear":1999}}"#), headers: asAoife)
+            #expect(badUpdate.status == 400 && Journey.fields(badUpdate) == ["name", "scenario.taxYear"], "\(badUpdate.text)")
+            for name in ["second", "third"] {
+                #expect(try await http.send("POST", "/v1/refunds/scenarios", body: Self.json(#"{"name":"\#(name)","scenario":{}}"#), headers: asAoife).status == 201)
+            }
+            let full = try await http.send("POST", "/v1/refunds/scenarios", body: Self.json(#"{"name":"fourth","scenario":{}}"#), headers: asAoife)
+            #expect(full.status == 409, "REFUND_SCENARIOS_PER_ACCOUNT is 3: \(full.text)")
+            let page = try await http.send("GET", "/v1/refunds/scenarios?limit=2", headers: asAoife)
+            guard case .array(let first)? = page.json?["scenarios"], case .number(let next)? = page.json?["nextBefore"] else {
+                Issue.record("no page: \(page.text)")
+                return
+            }
+            #expect(first.compactMap { $0["name"] } == ["third", "second"])
+            let rest = try await http.send("GET", "/v1/refunds/scenarios?limit=2&before=\(Int(next))", headers: asAoife)
+            guard case .array(let second)? = rest.json?["scenarios"] else { Issue.record("no second page: \(rest.text)"); return }
+            #expect(second.compactMap { $0["name"] } == ["2024, more tax"] && rest.json?["nextBefore"] == nil, "\(rest.text)")
+            #expect(try await http.send("DELETE", "/v1/refunds/scenarios/\(id)", headers: asAoife).json?["deleted"] == true)
+            #expect(try await http.send("GET", "/v1/refunds/scenarios/\(id)", headers: asAoife).status == 404)
+
+            // Deleting the account deletes its scenarios (auth tells the service through its outbox).
+            let remaining = "SELECT count(*)::int FROM refund_calculator.scenarios"
+            #expect(try await TestDatabase.integer(remaining, on: stack.databaseURL) == 3, "Aoife's two and Conor's one")
+            let deleted = try await http.send(
+                "DELETE", "/v1/me", body: Self.json(#"{"password":"correct horse battery staple aoife"}"#), headers: asAoife)
+            #expect(deleted.status == 200, "\(deleted.text)")
+            #expect(await eventually(timeout: .seconds(20)) { try await TestDatabase.integer(remaining, on: stack.databaseURL) == 1 }, "Conor's stays")
+        }
+    }
+
+    @Test func aContactRequestIsStoredMailedToTheCompanyAndConfirmedToTheUser() async throws {
+        let stack = try await AuthStack(refundCalculator: ["REFUND_CONTACTS_PER_EMAIL": "2"])
+        try await stack.with { http in
+            let request = #"{"name":"Aoife Byrne","email":"Aoife@Example.ie","phone":"+353 87 555 0100","preferredTime":"morning","scenario":{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}}"#
+            let made = try await http.post("/v1/refunds/contact-requests", json: request)
+            #expect(made.status == 202 && made.json?["status"] == "received" && made.json?["estimate"]?["refundCents"] == 370_00, "\(made.text)")
+            let id = try #require(Journey.string(made, "id"))
+            #expect(try await TestDatabase.integer(
+                "SELECT count(*)::int FROM refund_calculator.contact_requests WHERE id = '\(id)' AND email = 'aoife@example.ie' AND refund_cents = 37000",
+                on: stack.databaseURL) == 1)
+
+            // Both mails arrive over SMTP: the company's, answerable to the user, and the confirmation.
+            #expect(await eventually(timeout: .seconds(20)) {
+                try stack.mails(to: AuthStack.refundCompany).count == 1 && stack.mails(to: "aoife@example.ie").count == 1
+            })
+            let company = try await SMTPSink.inspect(try #require(stack.mails(to: AuthStack.refundCompany).first))
+            #expect(company["subject"] as? String == "Refund contact request from Aoife Byrne")
+            #expect((company["replyTo"] as? String)?.contains("aoife@example.ie") == true, "\(company)")
+            let companyText = company["text"] as? String ?? ""
+            #expect(companyText.contains("+353 87 555 0100") && companyText.contains("in the morning"), "\(companyText)")
+            #expect(companyText.contains("Estimated refund for 2024: €370") && companyText.contains("40% on €1,200: €480"), "\(companyText)")
+            let confirmation = try await SMTPSink.inspect(try #require(stack.mails(to: "aoife@example.ie").first))
+            #expect(confirmation["subject"] as? String == "Your tax refund contact request")
+            #expect((confirmation["text"] as? String)?.contains("Estimated refund for 2024: €370") == true)
+
+            // A retry of the same request (same Idempotency-Key) is answered again, not sent again.
+            let key = ["Idempotency-Key": "contact-retry-1"]
+            let once = try await http.post("/v1/refunds/contact-requests", json: request, headers: key)
+            let again = try await http.post("/v1/refunds/contact-requests", json: request, headers: key)
+            #expect(once.status == 202 && again.status == 202 && Journey.string(once, "id") == Journey.string(again, "id"), "\(once.text) \(again.text)")
+            // Two a day per address here: the third is refused until the first leaves the day.
+            let third = try await http.post("/v1/refunds/contact-requests", json: request)
+            #expect(third.status == 429 && Int(third.headers["retry-after"] ?? "") ?? 0 > 86_000, "\(third.text)")
+            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM refund_calculator.contact_requests", on: stack.databaseURL) == 2)
+
+            let bad = try await http.post(
+                "/v1/refunds/contact-requests",
+                json: #"{"name":"","email":"not-an-address","phone":"call me","preferredTime":"midnight","scenario":{}}"#)
+            #expect(bad.status == 400, "\(bad.text)")
+            #expect(Journey.fields(bad) == ["preferredTime"], "an unknown choice is refused while reading: \(bad.text)")
+            let badValues = try await http.post(
+                "/v1/refunds/contact-requests",
+                json: #"{"name":"","email":"not-an-address","phone":"call me","preferredTime":"evening","scenario":{"salaryCents":-1}}"#)
+            #expect(Journey.fields(badValues) == ["name", "email", "phone", "scenario.salaryCents"], "\(badValues.text)")
+            #expect(await eventually(timeout: .seconds(5)) { try stack.mails(to: AuthStack.refundCompany).count == 2 })
+        }
+    }
+}
+}
