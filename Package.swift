@@ -229,8 +229,8 @@ let executables: [Target] = [
     .executableTarget(
         name: "HTTPBenchmark",
         dependencies: [
-            "AuthService", "Bus", "Envelope", "GatewayService", "PostgresSupport", "ServiceSupport", log, lifecycle,
-            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
+            "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorService", "ServiceSupport",
+            log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
         ],
         path: "Benchmarks/HTTPBenchmark",
         swiftSettings: swiftSettings

@@ -6,6 +6,7 @@ import Foundation
 import GatewayService
 import Logging
 import PostgresSupport
+import RefundCalculatorService
 import ServiceLifecycle
 import ServiceSupport
 import Synchronization
@@ -42,6 +43,13 @@ struct HTTPBenchmark {
             configuration: AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256)),
             worker: WorkerConfiguration(endpoint: broker.endpoint, workers: options.connections, heartbeat: heartbeat, gracePeriod: .seconds(5)),
             database: authDatabase, bus: authBus, logger: logger)
+        // The refund calculator: estimates are CPU only, no database on their path.
+        let refundBus = try BusClient(configuration: ClientConfiguration(endpoint: broker.endpoint, processName: "bench-refunds"), logger: logger)
+        let refunds = try RefundCalculatorWorker(
+            configuration: RefundCalculatorConfiguration(contactEmail: "refunds@bench.example"),
+            worker: WorkerConfiguration(endpoint: broker.endpoint, workers: options.connections, heartbeat: heartbeat, gracePeriod: .seconds(5)),
+            database: try Database(url: DatabaseURL(url), schema: RefundCalculatorWorker.schema, maximumConnections: 4, logger: logger),
+            bus: refundBus, logger: logger)
         let port = Mutex<Int?>(nil)
         let gateway = buildApplication(
             configuration: GatewayConfiguration(port: 0), routes: BenchNotes.routes + GatewayRoutes.all, bus: bus,
@@ -52,7 +60,7 @@ struct HTTPBenchmark {
             await group.withLock { $0 }?.triggerGracefulShutdown()
         }
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: ([database, broker, worker, authBus] + (try auth.services()) + [gateway] as [any Service]).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+            services: ([database, broker, worker, authBus] + (try auth.services()) + [refundBus] + (try refunds.services()) + [gateway] as [any Service]).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
                 + [ServiceGroupConfiguration.ServiceConfiguration(service: measurement, successTerminationBehavior: .ignore)],
             logger: logger))
         group.withLock { $0 = services }

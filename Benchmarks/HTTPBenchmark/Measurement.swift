@@ -1,5 +1,6 @@
 import AuthService
 import Bus
+import Contracts
 import Envelope
 import Foundation
 #if canImport(FoundationNetworking)
@@ -7,6 +8,7 @@ import FoundationNetworking
 #endif
 import Logging
 import PostgresSupport
+import RefundCalculatorService
 import ServiceLifecycle
 
 /// The measuring part of the benchmark, run as the last service of the group: it waits for the stack,
@@ -35,6 +37,12 @@ struct Measurement: Service {
         // Argon2id takes ~30 ms of a core per login: a few connections keep both cores busy.
         let loginConnections = min(options.connections, 8)
 
+        // A full answer (every credit and relief in play), the most work one estimate does.
+        let scenario = #"{"taxYear":2024,"status":"married-two-incomes","dateOfBirth":"1958-03-02","dependentChildren":2,"salaryCents":6500000,"taxPaidCents":1400000,"profession":"nurse","tradeUnionMember":true,"otherIncomeCents":120000,"spouse":{"incomeCents":2100000,"taxPaidCents":250000,"dateOfBirth":"1960-07-14","profession":"teacher"},"home":{"rentPaidCents":1500000,"serviceChargesCents":20000},"expenses":{"medicalCents":240000,"nursingHomeCents":0,"tuition":{"feesCents":450000,"fullTime":true}}}"#
+        let estimator = Estimator(rules: try RuleBook.bundled())
+        let answers = try JSONDecoder().decode(RefundCalculator.Scenario.self, from: Data(scenario.utf8))
+        _ = try estimator.estimate(answers)
+
         var results: [String: [Figures]] = [:]
         for run in 1...options.runs {
             let get = BenchNotes.get(database)
@@ -49,6 +57,8 @@ struct Measurement: Service {
             results["GET /v1/me", default: []].append(try await Wrk.run(url: "\(base)/v1/me", headers: signedIn, options: options))
             results["login over HTTP", default: []].append(
                 try await Wrk.run(url: "\(base)/v1/auth/login", body: login, connections: loginConnections, options: options))
+            results["estimate in-process", default: []].append(await inProcess { _ = try estimator.estimate(answers) })
+            results["estimate over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/refunds/estimate", body: scenario, options: options))
             say("run \(run) done")
         }
         report(results)
@@ -101,7 +111,8 @@ struct Measurement: Service {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         say("\nmedians of \(options.runs) runs (each run's figures in brackets)")
         say("series              req/s       p50 µs     p99 µs    errors")
-        for name in ["read in-process", "read over HTTP", "write in-process", "write over HTTP", "signed-in read", "GET /v1/me", "login over HTTP"] {
+        for name in ["read in-process", "read over HTTP", "write in-process", "write over HTTP", "signed-in read", "GET /v1/me", "login over HTTP",
+                     "estimate in-process", "estimate over HTTP"] {
             let figures = results[name] ?? []
             let line = [
                 name.padding(toLength: 18, withPad: " ", startingAt: 0),
@@ -113,7 +124,7 @@ struct Measurement: Service {
             ]
             say(line.joined(separator: " "))
         }
-        for kind in ["read", "write"] {
+        for kind in ["read", "write", "estimate"] {
             let http = median((results["\(kind) over HTTP"] ?? []).map(\.rate))
             let local = median((results["\(kind) in-process"] ?? []).map(\.rate))
             say(String(format: "%@: HTTP through the bus serves %.2f of the in-process rate (%.1fx slower)", kind, http / local, local / http))

@@ -74,7 +74,7 @@ extension ServiceStackTests {
             let http = HTTPTestClient(base: URL(string: "http://127.0.0.1:\(healthPort)")!)
             let metricsSettled = await eventually(timeout: .seconds(10)) {
                 let text = try await http.get("/metrics").text
-                return metric("melon_mail_sent_total", in: text) == 5 && metric("melon_mail_accepted_total", in: text) == 5
+                return metric("melon_mail_sent_total", in: text) == Double(Self.templates.count) && metric("melon_mail_accepted_total", in: text) == Double(Self.templates.count)
                     && metric("melon_mail_queued", in: text) == 0 && metric("melon_mail_oldest_queued_age_seconds", in: text) == 0
             }
             let lines = try await http.get("/metrics").text.split(separator: "\n").filter { $0.hasPrefix("melon_mail") }
