@@ -94,8 +94,8 @@ let shared: [Target] = [
     .target(
         name: "TestSupport",
         dependencies: [
-            "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "ServiceSupport", "ZeroMQ", log, lifecycle,
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorService", "ServiceSupport", "ZeroMQ", log,
+            lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         path: "Shared/TestSupport",
         swiftSettings: swiftSettings
@@ -244,7 +244,7 @@ let tests: [Target] = [
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
     .testTarget(name: "GatewayTests", dependencies: ["GatewayService"], swiftSettings: swiftSettings),
     .testTarget(
-        name: "RefundCalculatorTests", dependencies: ["RefundCalculatorService", "Contracts", "Envelope"], swiftSettings: swiftSettings),
+        name: "RefundCalculatorTests", dependencies: ["RefundCalculatorService", "Contracts", "Envelope", "TestSupport"], swiftSettings: swiftSettings),
     .testTarget(
         name: "AuthTests",
         dependencies: [
@@ -282,7 +282,8 @@ let tests: [Target] = [
     .testTarget(
         name: "IntegrationTests",
         dependencies: [
-            "AccessTokens", "Bus", "Contracts", "Envelope", "GatewayService", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle, log,
+            "AccessTokens", "Bus", "Contracts", "Envelope", "GatewayService", "RefundCalculatorService", "ZeroMQ", "TestSupport", "ServiceSupport",
+            lifecycle, log,
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         ],
         swiftSettings: swiftSettings

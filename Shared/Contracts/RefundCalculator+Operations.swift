@@ -259,7 +259,7 @@ extension RefundCalculator {
 
     public enum Account {
         /// `refund-calculator.account.erase.v1`: an account was deleted; its saved scenarios and the
-        /// contact requests from it or its address go. Sent by `auth` through its outbox; repeats are harmless.
+        /// contact requests from its address go. Sent by `auth` through its outbox; repeats are harmless.
         public enum Erase: BusOperation {
             public static let service = RefundCalculator.service
             public static let type = "refund-calculator.account.erase.v1"

@@ -145,7 +145,7 @@ public struct Estimator: Sendable {
 
     func taxYear(_ requested: Int?, today: Date, _ validation: inout Validation) throws(OperationError) -> Int {
         guard let window = rules.window(on: today) else { throw OperationError(.unavailable, "no tax-year rules cover the refund window") }
-        let lastYear = Calendar(identifier: .gregorian).component(.year, from: today) - 1
+        let lastYear = RuleBook.taxYear(of: today) - 1
         guard let requested else { return window.contains(lastYear) ? lastYear : window.upperBound }
         if !window.contains(requested) {
             validation.fail("data.taxYear", "must be from \(window.lowerBound) to \(window.upperBound) (the refund window)")

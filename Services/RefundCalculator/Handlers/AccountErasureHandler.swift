@@ -5,7 +5,7 @@ import Foundation
 import PostgresSupport
 
 /// `refund-calculator.account.erase.v1`: when auth deletes an account, its saved scenarios and the
-/// contact requests made from it or its address go. Repeats find nothing left and succeed.
+/// contact requests from its address go (contact requests need no account). Repeats find nothing left and succeed.
 struct AccountErasureHandler: Sendable {
     let database: Database
     let scenarios: ScenarioPostgresRepository
@@ -21,7 +21,7 @@ struct AccountErasureHandler: Sendable {
         try validation.finish()
         return try await database.transaction { connection in
             .init(scenariosDeleted: try await scenarios.deleteAll(account: account!, on: connection),
-                  contactRequestsDeleted: try await contacts.deleteAll(account: account!, email: email, on: connection))
+                  contactRequestsDeleted: try await contacts.deleteAll(email: email, on: connection))
         }
     }
 }

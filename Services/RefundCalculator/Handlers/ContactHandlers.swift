@@ -30,7 +30,6 @@ struct ContactHandlers: Sendable {
         try validation.finish()
         guard let estimate = checked else { throw OperationError(.internal, "the scenario was refused without naming a field") }
 
-        let account = context.attributes.authID.flatMap(UUID.init(uuidString:))
         let clientIP = context.attributes.clientIP
         let codec = EnvelopeCodec()
         let reply = try await database.transaction { connection in
@@ -41,7 +40,7 @@ struct ContactHandlers: Sendable {
                 try await limit(email: email, clientIP: clientIP, on: connection)
                 let id = UUID()
                 try await contacts.insert(
-                    .init(id: id, account: account, request: request, email: email, estimate: estimate, clientIP: clientIP), on: connection)
+                    .init(id: id, request: request, email: email, estimate: estimate, clientIP: clientIP), on: connection)
                 try await mail(request, email: email, estimate: estimate, id: id, on: connection)
                 return try codec.encode(RefundCalculator.Contact.Create.Response(id: id.uuidString.lowercased(), status: "received", estimate: estimate))
             }

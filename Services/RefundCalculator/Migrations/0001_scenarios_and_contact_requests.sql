@@ -14,8 +14,6 @@ CREATE INDEX scenarios_by_account ON scenarios (account_id, seq DESC);
 -- Requests to be contacted by the refund company, as sent, with the estimate mailed with them.
 CREATE TABLE contact_requests (
     id uuid PRIMARY KEY,
-    -- The signed-in caller, if any.
-    account_id uuid,
     name text NOT NULL,
     email text NOT NULL,
     phone text NOT NULL,
@@ -29,4 +27,3 @@ CREATE TABLE contact_requests (
 );
 CREATE INDEX contact_requests_by_email ON contact_requests (email, created_at);
 CREATE INDEX contact_requests_by_ip ON contact_requests (client_ip, created_at);
-CREATE INDEX contact_requests_by_account ON contact_requests (account_id) WHERE account_id IS NOT NULL;

@@ -10,7 +10,6 @@ struct ContactRequestPostgresRepository: Sendable {
 
     struct NewRequest: Sendable {
         var id: UUID
-        var account: UUID?
         var request: RefundCalculator.Contact.Create.Request
         var email: String
         var estimate: RefundCalculator.Estimate
@@ -22,8 +21,8 @@ struct ContactRequestPostgresRepository: Sendable {
         try await connection.query(
             """
             INSERT INTO contact_requests
-                (id, account_id, name, email, phone, preferred_time, scenario, refund_cents, tax_year, rules_version, client_ip)
-            VALUES (\(new.id), \(new.account), \(new.request.name), \(new.email), \(new.request.phone), \(new.request.preferredTime.rawValue),
+                (id, name, email, phone, preferred_time, scenario, refund_cents, tax_year, rules_version, client_ip)
+            VALUES (\(new.id), \(new.request.name), \(new.email), \(new.request.phone), \(new.request.preferredTime.rawValue),
                     \(json)::jsonb, \(new.estimate.refundCents), \(new.estimate.taxYear), \(new.estimate.rulesVersion), \(new.clientIP))
             """,
             logger: database.logger)
@@ -50,11 +49,9 @@ struct ContactRequestPostgresRepository: Sendable {
         return (0, 1)
     }
 
-    /// Deletes the requests made by `account` or from `email`; returns how many went.
-    func deleteAll(account: UUID, email: String, on connection: PostgresConnection) async throws -> Int {
-        try await connection.query(
-            "DELETE FROM contact_requests WHERE account_id = \(account) OR email = \(email) RETURNING 1", logger: database.logger
-        ).collect().count
+    /// Deletes the requests from `email`; returns how many went.
+    func deleteAll(email: String, on connection: PostgresConnection) async throws -> Int {
+        try await connection.query("DELETE FROM contact_requests WHERE email = \(email) RETURNING 1", logger: database.logger).collect().count
     }
 
     /// Drops requests older than `retention`.

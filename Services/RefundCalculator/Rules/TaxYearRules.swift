@@ -127,10 +127,20 @@ public struct RuleBook: Sendable {
         return RuleBook(years: years, flatRateExpenses: expenses, help: help, version: version)
     }
 
+    /// Irish time decides which tax year a moment falls in.
+    static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Dublin") ?? TimeZone(secondsFromGMT: 0)!
+        return calendar
+    }()
+
+    /// The tax year (a calendar year in Ireland) `date` falls in.
+    public static func taxYear(of date: Date) -> Int { calendar.component(.year, from: date) }
+
     /// The years an estimate may be for on `today`: the current year and the four before it
     /// (the refund window), where rules exist.
     public func window(on today: Date) -> ClosedRange<Int>? {
-        let current = Calendar(identifier: .gregorian).component(.year, from: today)
+        let current = Self.taxYear(of: today)
         let known = years.keys.filter { (current - 4...current).contains($0) }
         guard let first = known.min(), let last = known.max() else { return nil }
         return first...last

@@ -1,5 +1,7 @@
+import Contracts
 import Envelope
 import Foundation
+import RefundCalculatorService
 import Testing
 import TestSupport
 
@@ -20,28 +22,11 @@ extension ServiceStackTests {
     @Test func estimatesHelpAndRulesNeedNoAccountAndBadAnswersNameTheField() async throws {
         let stack = try await AuthStack(refundCalculator: [:])
         try await stack.with { http in
-            // The reference's worked examples (Citizens Information, 2024), exactly.
-            let first = try await http.post("/v1/refunds/estimate", json: #"{"taxYear":2024,"status":"single","salaryCents":2800000,"taxPaidCents":185000}"#)
-            #expect(first.status == 200, "\(first.text)")
-            #expect(first.json?["taxDueCents"] == 1_850_00 && first.json?["uscCents"] == 424_62 && first.json?["refundCents"] == 0, "\(first.text)")
-            #expect(Self.lines(first, "gross-tax") == [5_600_00])
+            // The second worked example (the rest: theEstimateChecksHoldThroughTheGateway).
             let second = try await http.post("/v1/refunds/estimate", json: #"{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}"#)
+            #expect(second.status == 200 && second.json?["refundCents"] == 370_00 && second.json?["currency"] == "EUR", "\(second.text)")
             #expect(Self.lines(second, "band") == [8_400_00, 480_00], "€42,000 at 20%, €1,200 at 40%: \(second.text)")
-            #expect(second.json?["taxDueCents"] == 5_130_00 && second.json?["uscCents"] == 1_032_62 && second.json?["refundCents"] == 370_00)
-            #expect(second.json?["currency"] == "EUR")
-            // Every line names the rule it came from.
-            if case .array(let lines)? = second.json?["lines"] {
-                #expect(lines.allSatisfy { if case .string(let rule)? = $0["rule"] { !rule.isEmpty } else { false } })
-            } else {
-                Issue.record("no lines: \(second.text)")
-            }
 
-            // A partial answer, as a client sends while the user types: an estimate, and what is missing.
-            let partial = try await http.post("/v1/refunds/estimate", json: #"{"salaryCents":3000000}"#)
-            #expect(partial.status == 200, "\(partial.text)")
-            guard case .array(let missing)? = partial.json?["missing"] else { Issue.record("no missing list"); return }
-            #expect(missing.contains("taxPaidCents") && missing.contains("taxYear"))
-            #expect(try await http.post("/v1/refunds/estimate", json: "{}").status == 200)
             // Answers that add nothing say why.
             let union = try await http.post("/v1/refunds/estimate", json: #"{"taxYear":2024,"salaryCents":3000000,"tradeUnionMember":true,"home":{"serviceChargesCents":16000}}"#)
             guard case .array(let warnings)? = union.json?["warnings"] else { Issue.record("no warnings: \(union.text)"); return }
@@ -58,7 +43,7 @@ extension ServiceStackTests {
             // The rules version and the window; help with the year's own figures.
             let rules = try await http.get("/v1/refunds/rules")
             #expect(rules.status == 200 && rules.json?["version"] == second.json?["rulesVersion"], "\(rules.text)")
-            let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+            let year = RuleBook.taxYear(of: Date())
             #expect(rules.json?["taxYears"] == .array((year - 4...year).map { .number(Double($0)) }))
             let help2023 = try await http.get("/v1/refunds/help?taxYear=2023")
             let help2024 = try await http.get("/v1/refunds/help?taxYear=2024")
@@ -78,6 +63,32 @@ extension ServiceStackTests {
                          "/v1/refunds/contact-requests"] {
                 #expect(document.json?["paths"]?[path] != nil, "\(path) is not in /openapi.json")
             }
+        }
+    }
+
+    /// The estimator's checks (worked examples, properties, each credit per year, refusals), each
+    /// estimate a POST to the gateway: the same checks the unit tests run in process.
+    @Test func theEstimateChecksHoldThroughTheGateway() async throws {
+        let stack = try await AuthStack(refundCalculator: [:])
+        try await stack.with { http in
+            let codec = EnvelopeCodec()
+            let rules = try RuleBook.bundled()
+            let checks = RefundEstimateChecks(rules: rules) { scenario in
+                let reply = try await http.post("/v1/refunds/estimate", json: String(decoding: try codec.encode(scenario), as: UTF8.self))
+                if reply.status == 200 { return try codec.decode(RefundCalculator.Estimate.self, from: Array(reply.text.utf8)) }
+                // A problem names fields as the client sent them; the checks name them under `data`.
+                let fields = Journey.fields(reply).map { OperationError.FieldIssue(field: "data.\($0)", message: "") }
+                throw OperationError(reply.status == 400 ? .invalid : .internal, reply.text, fields: fields)
+            }
+            let today = Date()
+            let window = try #require(rules.window(on: today))
+            #expect(try await checks.workedExamples() == [])
+            #expect(try await checks.partialInput(today: today) == [])
+            #expect(try await checks.marriedTwoIncomeIncreaseIsCappedByTheLowerIncome() == [])
+            #expect(try await checks.homeCarerTapers() == [])
+            for year in window { #expect(try await checks.eachCreditAndReliefOnItsOwn(year: year) == []) }
+            #expect(try await checks.moreTaxPaidOrMoreMedicalNeverLowersTheRefund(count: 100, years: window) == [])
+            #expect(await checks.badAnswersAreInvalidNamingTheField(window: window) == [])
         }
     }
 
@@ -135,13 +146,19 @@ extension ServiceStackTests {
             #expect(try await http.send("DELETE", "/v1/refunds/scenarios/\(id)", headers: asAoife).json?["deleted"] == true)
             #expect(try await http.send("GET", "/v1/refunds/scenarios/\(id)", headers: asAoife).status == 404)
 
-            // Deleting the account deletes its scenarios (auth tells the service through its outbox).
+            // Deleting the account deletes its scenarios and the contact requests from its address
+            // (auth tells the service through its outbox).
+            let contact = try await http.post("/v1/refunds/contact-requests", json: #"{"name":"Aoife","email":"aoife@tcd.ie","phone":"087 555 0100","preferredTime":"anytime","scenario":{}}"#)
+            #expect(contact.status == 202, "\(contact.text)")
             let remaining = "SELECT count(*)::int FROM refund_calculator.scenarios"
+            let contacts = "SELECT count(*)::int FROM refund_calculator.contact_requests"
             #expect(try await TestDatabase.integer(remaining, on: stack.databaseURL) == 3, "Aoife's two and Conor's one")
+            #expect(try await TestDatabase.integer(contacts, on: stack.databaseURL) == 1)
             let deleted = try await http.send(
                 "DELETE", "/v1/me", body: Self.json(#"{"password":"correct horse battery staple aoife"}"#), headers: asAoife)
             #expect(deleted.status == 200, "\(deleted.text)")
             #expect(await eventually(timeout: .seconds(20)) { try await TestDatabase.integer(remaining, on: stack.databaseURL) == 1 }, "Conor's stays")
+            #expect(try await TestDatabase.integer(contacts, on: stack.databaseURL) == 0)
         }
     }
 
