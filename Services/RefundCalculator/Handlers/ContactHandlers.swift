@@ -50,14 +50,14 @@ struct ContactHandlers: Sendable {
 
     /// `rate_limited` once the address or the client IP has made its requests for the day.
     private func limit(email: String, clientIP: String?, on connection: PostgresConnection) async throws {
-        let byEmail = try await contacts.recent(email: email, clientIP: nil, within: Self.window, on: connection)
+        let byEmail = try await contacts.recent(from: .email(email), within: Self.window, on: connection)
         if byEmail.count >= configuration.contactsPerEmail {
             throw OperationError(
                 .rateLimited, "this address has asked to be contacted \(byEmail.count) times today; the refund company will be in touch",
                 retryAfter: byEmail.frees)
         }
         guard let clientIP else { return }
-        let byIP = try await contacts.recent(email: nil, clientIP: clientIP, within: Self.window, on: connection)
+        let byIP = try await contacts.recent(from: .clientIP(clientIP), within: Self.window, on: connection)
         if byIP.count >= configuration.contactsPerIP {
             throw OperationError(.rateLimited, "too many contact requests from this network today; try again later", retryAfter: byIP.frees)
         }

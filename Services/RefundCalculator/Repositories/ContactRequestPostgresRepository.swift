@@ -33,16 +33,25 @@ struct ContactRequestPostgresRepository: Sendable {
         _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(email), 8))", logger: database.logger)
     }
 
-    /// How many requests came from `email`, or from `clientIP`, in the last `window`, and when the
-    /// oldest of them leaves it (seconds from now).
-    func recent(email: String?, clientIP: String?, within window: Duration, on connection: PostgresConnection) async throws -> (count: Int, frees: Int) {
+    /// Who a limit counts requests of.
+    enum Sender {
+        case email(String)
+        case clientIP(String)
+    }
+
+    /// How many requests `sender` made in the last `window`, and in how many seconds the oldest of
+    /// them leaves it.
+    func recent(from sender: Sender, within window: Duration, on connection: PostgresConnection) async throws -> (count: Int, frees: Int) {
         let seconds = Double(window.milliseconds) / 1000
+        let (email, ip): (String?, String?) = switch sender {
+        case .email(let email): (email, nil)
+        case .clientIP(let ip): (nil, ip)
+        }
         let rows = try await connection.query(
             """
             SELECT count(*)::int8, coalesce(ceil(extract(epoch FROM min(created_at) + make_interval(secs => \(seconds)) - now())), 0)::int8
             FROM contact_requests
-            WHERE created_at > now() - make_interval(secs => \(seconds))
-              AND ((\(email)::text IS NOT NULL AND email = \(email)) OR (\(clientIP)::text IS NOT NULL AND client_ip = \(clientIP)))
+            WHERE created_at > now() - make_interval(secs => \(seconds)) AND (email = \(email) OR client_ip = \(ip))
             """,
             logger: database.logger)
         for try await (count, frees) in rows.decode((Int64, Int64).self) { return (Int(count), max(1, Int(frees))) }

@@ -163,7 +163,7 @@ extension ServiceStackTests {
     }
 
     @Test func aContactRequestIsStoredMailedToTheCompanyAndConfirmedToTheUser() async throws {
-        let stack = try await AuthStack(refundCalculator: ["REFUND_CONTACTS_PER_EMAIL": "2"])
+        let stack = try await AuthStack(refundCalculator: ["REFUND_CONTACTS_PER_EMAIL": "2", "REFUND_CONTACTS_PER_IP": "3"])
         try await stack.with { http in
             let request = #"{"name":"Aoife Byrne","email":"Aoife@Example.ie","phone":"+353 87 555 0100","preferredTime":"morning","scenario":{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}}"#
             let made = try await http.post("/v1/refunds/contact-requests", json: request)
@@ -196,6 +196,17 @@ extension ServiceStackTests {
             let third = try await http.post("/v1/refunds/contact-requests", json: request)
             #expect(third.status == 429 && Int(third.headers["retry-after"] ?? "") ?? 0 > 86_000, "\(third.text)")
             #expect(try await TestDatabase.integer("SELECT count(*)::int FROM refund_calculator.contact_requests", on: stack.databaseURL) == 2)
+            // Three a day per client IP here: another address from this network gets one more, then
+            // the network waits; another network does not.
+            let other = { @Sendable (email: String, ip: String?) in
+                try await http.post(
+                    "/v1/refunds/contact-requests", JSONValue.parse(Array(request.replacingOccurrences(of: "Aoife@Example.ie", with: email).utf8)), from: ip)
+            }
+            #expect(try await other("conor@example.ie", nil).status == 202)
+            let network = try await other("niamh@example.ie", nil)
+            #expect(network.status == 429 && network.json?["detail"] == "too many contact requests from this network today; try again later",
+                    "\(network.text)")
+            #expect(try await other("niamh@example.ie", "198.51.100.7").status == 202)
 
             let bad = try await http.post(
                 "/v1/refunds/contact-requests",
@@ -206,7 +217,7 @@ extension ServiceStackTests {
                 "/v1/refunds/contact-requests",
                 json: #"{"name":"","email":"not-an-address","phone":"call me","preferredTime":"evening","scenario":{"salaryCents":-1}}"#)
             #expect(Journey.fields(badValues) == ["name", "email", "phone", "scenario.salaryCents"], "\(badValues.text)")
-            #expect(await eventually(timeout: .seconds(5)) { try stack.mails(to: AuthStack.refundCompany).count == 2 })
+            #expect(await eventually(timeout: .seconds(10)) { try stack.mails(to: AuthStack.refundCompany).count == 4 })
         }
     }
 }
