@@ -110,12 +110,12 @@ struct Measurement: Service {
     private func report(_ results: [String: [Figures]]) {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         say("\nmedians of \(options.runs) runs (each run's figures in brackets)")
-        say("series              req/s       p50 µs     p99 µs    errors")
+        say("series                req/s       p50 µs     p99 µs    errors")
         for name in ["read in-process", "read over HTTP", "write in-process", "write over HTTP", "signed-in read", "GET /v1/me", "login over HTTP",
                      "estimate in-process", "estimate over HTTP"] {
             let figures = results[name] ?? []
             let line = [
-                name.padding(toLength: 18, withPad: " ", startingAt: 0),
+                name.padding(toLength: 20, withPad: " ", startingAt: 0),
                 String(format: "%9.0f", median(figures.map(\.rate))),
                 String(format: "%10.0f", median(figures.map(\.p50))),
                 String(format: "%10.0f", median(figures.map(\.p99))),
