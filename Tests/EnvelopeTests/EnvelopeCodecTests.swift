@@ -34,6 +34,14 @@ import Testing
         #expect(decoded.data == original.data)
     }
 
+    @Test func theCanonicalFormSortsKeysSoOneValueAlwaysGivesTheSameBytes() throws {
+        struct Many: Codable { var zulu = 1, alpha = "a/b", mike: [String: Int] = ["z": 1, "a": 2, "m": 3], when = Date(timeIntervalSince1970: 0) }
+        let bytes = try codec.canonical(Many())
+        #expect(String(decoding: bytes, as: UTF8.self)
+            == #"{"alpha":"a\/b","mike":{"a":2,"m":3,"z":1},"when":"1970-01-01T00:00:00.000Z","zulu":1}"#)
+        for _ in 0..<20 { #expect(try codec.canonical(Many()) == bytes) }
+    }
+
     @Test func unknownAttributesAreTolerated() throws {
         let json = valid.replacingOccurrences(of: #""id":"r1""#, with: #""id":"r1","futureattribute":{"x":[1,2]},"partitionkey":"p""#)
         #expect(try request(json).attributes.id == "r1")
