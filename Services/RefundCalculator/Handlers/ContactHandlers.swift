@@ -45,7 +45,10 @@ struct ContactHandlers: Sendable {
                 return try codec.encode(RefundCalculator.Contact.Create.Response(id: id.uuidString.lowercased(), status: "received", estimate: estimate))
             }
         }
-        return try codec.decode(RefundCalculator.Contact.Create.Response.self, from: reply)
+        let response = try codec.decode(RefundCalculator.Contact.Create.Response.self, from: reply)
+        // No name, address or phone in logs: the id leads to them in the database.
+        context.logger.info("contact request received", metadata: ["contact_request": "\(response.id)", "tax_year": "\(estimate.taxYear)"])
+        return response
     }
 
     /// `rate_limited` once the address or the client IP has made its requests for the day.
