@@ -17,6 +17,14 @@ public struct Validation: Sendable {
         return condition
     }
 
+    /// Records a problem unless `text` is a name people type: 1 to `maxLength` characters, none of
+    /// them a control character (display names, scenario names, contact names).
+    public mutating func checkName(_ text: String, _ field: String, maxLength: Int = 80) {
+        check(
+            (1...maxLength).contains(text.count) && !text.unicodeScalars.contains { $0.properties.generalCategory == .control },
+            field, "must be 1 to \(maxLength) characters without control characters")
+    }
+
     /// Whether nothing was recorded yet.
     public var isValid: Bool { issues.isEmpty }
 

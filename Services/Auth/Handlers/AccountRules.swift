@@ -8,9 +8,7 @@ import PostgresSupport
 /// The rules shared by sign-up and profile changes, and who a signed-in request comes from.
 enum AccountRules {
     static func checkDisplayName(_ name: String, _ validation: inout Validation) {
-        validation.check(
-            (1...80).contains(name.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control },
-            "data.displayName", "must be 1 to 80 characters without control characters")
+        validation.checkName(name, "data.displayName")
     }
 
     static func checkUsername(_ username: String, _ validation: inout Validation) {

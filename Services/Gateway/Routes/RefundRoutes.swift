@@ -10,10 +10,8 @@ enum RefundRoutes {
     static let profession: JSONValue = [
         "type": "string", "maxLength": 64, "description": "a flat-rate expenses class; GET /v1/refunds/help lists them (nurse, teacher, ..., none)",
     ]
-    static let name: JSONValue = [
-        "type": "string", "minLength": 1, "maxLength": 80, "pattern": "^[^\\u0000-\\u001F\\u007F-\\u009F]*$",
-        "description": "no control characters; surrounding spaces are trimmed",
-    ]
+    /// Names people type: the same rule as display names.
+    static let name = AuthRoutes.displayName
 
     /// Every answer optional: a partial scenario already gives an estimate.
     static let scenario: JSONValue = [

@@ -23,7 +23,7 @@ struct ContactHandlers: Sendable {
         request.phone = request.phone.trimmingCharacters(in: .whitespaces)
         let email = EmailAddress.normalized(request.email)
         var validation = Validation()
-        ScenarioHandlers.checkName(request.name, "data.name", &validation)
+        validation.checkName(request.name, "data.name")
         if let problem = EmailAddress.problem(email) { validation.fail("data.email", problem) }
         validation.check(Self.isPhoneNumber(request.phone), "data.phone", "must be 7 to 15 digits, optionally with a leading + and spaces, dashes or brackets")
         let checked = try estimates.estimate(nested: request.scenario, &validation)

@@ -80,7 +80,7 @@ struct ScenarioHandlers: Sendable {
     private func check(name raw: String, scenario: RefundCalculator.Scenario) throws(OperationError) -> String {
         let name = raw.trimmingCharacters(in: .whitespaces)
         var validation = Validation()
-        Self.checkName(name, "data.name", &validation)
+        validation.checkName(name, "data.name")
         _ = try estimates.estimate(nested: scenario, &validation)
         try validation.finish()
         return name
@@ -95,12 +95,6 @@ struct ScenarioHandlers: Sendable {
             saved.problem = error.message.replacingOccurrences(of: "data.", with: "scenario.")
         }
         return saved
-    }
-
-    static func checkName(_ name: String, _ field: String, _ validation: inout Validation) {
-        validation.check(
-            (1...80).contains(name.count) && !name.unicodeScalars.contains { $0.properties.generalCategory == .control },
-            field, "must be 1 to 80 characters without control characters")
     }
 
     static let notFound = OperationError(.notFound, "data.id: you have no saved scenario with this id", fields: [.init(field: "data.id", message: "is not one of your scenarios")])
