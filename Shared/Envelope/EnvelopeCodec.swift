@@ -14,15 +14,20 @@ public struct EnvelopeCodec: Sendable {
     }
 
     // JSONEncoder and JSONDecoder are Sendable and safe to share once configured.
-    private static let encoder: JSONEncoder = {
+    private static let encoder = makeEncoder([.withoutEscapingSlashes])
+    // Slashes stay escaped in the canonical form: stored fingerprints were made that way.
+    private static let canonicalEncoder = makeEncoder([.sortedKeys])
+
+    /// An encoder writing dates in RFC 3339.
+    private static func makeEncoder(_ formatting: JSONEncoder.OutputFormatting) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(RFC3339.string(from: date))
         }
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = formatting
         return encoder
-    }()
+    }
 
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
@@ -50,17 +55,6 @@ public struct EnvelopeCodec: Sendable {
         }
         return [UInt8](bytes)
     }
-
-    private static let canonicalEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(RFC3339.string(from: date))
-        }
-        // Slashes stay escaped: stored fingerprints were made that way.
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
 
     /// `value`'s JSON with sorted keys: the same value always gives the same bytes (plain encoding
     /// does not promise a key order), as a request's fingerprint for idempotency needs.
