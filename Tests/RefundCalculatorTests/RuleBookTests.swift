@@ -30,7 +30,8 @@ import Testing
     @Test(arguments: [2022, 2023, 2024, 2025, 2026])
     func helpStatesTheYearsOwnFigures(year: Int) throws {
         let rules = try #require(Self.book.years[year])
-        let help = try Self.book.help.render(for: rules, professions: Self.book.flatRateExpenses.professions)
+        let help = try #require(Self.book.helpByYear[year])
+        #expect(try help == Self.book.help.render(for: rules, professions: Self.book.flatRateExpenses.professions))
         let text = Dictionary(uniqueKeysWithValues: help.map { ($0.field, $0.help) })
         #expect(help.allSatisfy { !$0.help.contains("{{") && !$0.label.isEmpty })
         #expect(text["home.rentPaidCents"]?.contains(EuroText.format(cents: Int64(rules.credits.rentSingle) * 100)) == true)

@@ -38,8 +38,7 @@ struct EstimateHandlers: Sendable {
     func help(_ request: RefundCalculator.HelpGet.Request, _ context: RequestContext) async throws -> RefundCalculator.HelpGet.Response {
         let rules = estimator.rules
         let year = try estimator.taxYear(request.taxYear, today: today())
-        // The rule book checked at load that the help renders for every year.
-        let answers = try rules.help.render(for: rules.years[year]!, professions: rules.flatRateExpenses.professions)
-        return .init(taxYear: year, rulesVersion: rules.version, answers: answers)
+        // Rendered for every year with rules when the rule book was loaded; the year is one of them.
+        return .init(taxYear: year, rulesVersion: rules.version, answers: rules.helpByYear[year]!)
     }
 }

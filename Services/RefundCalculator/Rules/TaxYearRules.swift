@@ -1,3 +1,4 @@
+import Contracts
 import Crypto
 import Foundation
 
@@ -84,15 +85,19 @@ public struct RuleBook: Sendable {
     public let years: [Int: TaxYearRules]
     public let flatRateExpenses: FlatRateExpenses
     public let help: FieldHelpTexts
+    /// `help` rendered for each year, with the professions attached, as clients get it.
+    public let helpByYear: [Int: [RefundCalculator.FieldHelp]]
     /// The first 16 hex digits of a SHA-256 over every data file: any change to a figure, a source
     /// or a help text gives a new version.
     public let version: String
 
-    public init(years: [Int: TaxYearRules], flatRateExpenses: FlatRateExpenses, help: FieldHelpTexts, version: String) {
+    /// Throws when the help names a figure one of the years lacks.
+    public init(years: [Int: TaxYearRules], flatRateExpenses: FlatRateExpenses, help: FieldHelpTexts, version: String) throws {
         self.years = years
         self.flatRateExpenses = flatRateExpenses
         self.help = help
         self.version = version
+        helpByYear = try years.mapValues { try help.render(for: $0, professions: flatRateExpenses.professions) }
     }
 
     /// The data shipped in the module's `Data` folder.
@@ -122,9 +127,8 @@ public struct RuleBook: Sendable {
         }
         let expenses = try decoder.decode(FlatRateExpenses.self, from: read(folder.appendingPathComponent("flat-rate-expenses.json")))
         let help = try decoder.decode(FieldHelpTexts.self, from: read(folder.appendingPathComponent("help.json")))
-        for rules in years.values { _ = try help.render(for: rules, professions: expenses.professions) }
         let version = hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
-        return RuleBook(years: years, flatRateExpenses: expenses, help: help, version: version)
+        return try RuleBook(years: years, flatRateExpenses: expenses, help: help, version: version)
     }
 
     /// Irish time decides which tax year a moment falls in.

@@ -60,13 +60,9 @@ struct AuthStack {
 
     /// The newest verification code mailed to `address`, waiting for it to arrive.
     func code(for address: String, after count: Int = 0, timeout: Duration = .seconds(20)) async throws -> String {
-        let sink = sink
-        let arrived = await eventually(timeout: timeout) {
-            try sink.messages().filter { try (SMTPSink.envelope(of: $0)["to"] as? [String]) == [address] }.count > count
-        }
+        let arrived = await eventually(timeout: timeout) { try mailCount(to: address) > count }
         try #require(arrived, "no code mailed to \(address)")
-        let mails = try sink.messages().filter { try (SMTPSink.envelope(of: $0)["to"] as? [String]) == [address] }
-        let text = try await SMTPSink.inspect(mails.last!)["text"] as? String ?? ""
+        let text = try await SMTPSink.inspect(try mails(to: address).last!)["text"] as? String ?? ""
         return try #require(text.firstMatch(of: /\sis ([0-9]{6})\./).map { String($0.1) }, "no code in: \(text)")
     }
 
