@@ -49,11 +49,12 @@ let shared: [Target] = [
     ),
     .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: swiftSettings),
     .target(name: "Envelope", path: "Shared/Envelope", swiftSettings: swiftSettings),
+    // What every contract shares: the operation declaration, HTTP bindings, schemas from types.
     .target(name: "Contracts", dependencies: ["Envelope"], path: "Shared/Contracts", swiftSettings: swiftSettings),
     .target(
         name: "Bus",
         dependencies: [
-            "ZeroMQ", "Envelope", "Contracts", log, metrics, lifecycle,
+            "ZeroMQ", "Envelope", log, metrics, lifecycle,
             .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "HeapModule", package: "swift-collections"),
         ],
@@ -91,25 +92,38 @@ let shared: [Target] = [
         path: "Shared/AccessTokens",
         swiftSettings: swiftSettings
     ),
-    .target(
-        name: "TestSupport",
-        dependencies: [
-            "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorService", "ServiceSupport", "ZeroMQ", log,
-            lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
-        ],
-        path: "Shared/TestSupport",
-        swiftSettings: swiftSettings
-    ),
 ]
 
 // MARK: - Services
 
+/// A product service in `Services/<folder>`: its contract target `<name>Contract` (the messages
+/// callers import, in `Contract/`), its library `<name>Service` and its executable (in `App/`).
+func service(
+    _ name: String, folder: String, dependencies: [Target.Dependency], resources: [Resource] = [], contractDependencies: [Target.Dependency] = []
+) -> [Target] {
+    [
+        .target(
+            name: "\(name)Contract", dependencies: [.target(name: "Contracts"), .target(name: "Envelope")] + contractDependencies, path: "Services/\(folder)/Contract",
+            swiftSettings: swiftSettings),
+        .target(
+            name: "\(name)Service", dependencies: [.target(name: "\(name)Contract")] + dependencies, path: "Services/\(folder)",
+            exclude: ["App", "Contract"], resources: resources, swiftSettings: swiftSettings),
+        .executableTarget(
+            name: name, dependencies: [.target(name: "\(name)Service"), "Bus", "PostgresSupport", "ServiceSupport"], path: "Services/\(folder)/App",
+            swiftSettings: swiftSettings),
+    ]
+}
+
 let services: [Target] = [
+    // The catalog of every product service's contract: the gateway's routes, auth's erase fan-out.
+    .target(
+        name: "ServiceCatalog", dependencies: ["Contracts", "AuthContract", "PdfEmailContract", "RefundCalculatorContract"],
+        path: "Services/Catalog", swiftSettings: swiftSettings),
     // The HTTP API: the only Hummingbird user. A library so `melon` and the tests build the same app.
     .target(
         name: "GatewayService",
         dependencies: [
-            "AccessTokens", "Bus", "Contracts", "Envelope", "ServiceSupport", log, metrics,
+            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "ServiceSupport", log, metrics,
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -118,74 +132,45 @@ let services: [Target] = [
         exclude: ["App"],
         swiftSettings: swiftSettings
     ),
-    // Outgoing mail (and, with the tax-form work, PDF filling).
-    .target(
-        name: "PdfEmailService",
-        dependencies: [
-            "Bus", "CCurl", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, metrics, lifecycle,
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-        ],
-        path: "Services/PdfEmail",
-        exclude: ["App"],
-        resources: [.copy("Templates"), .copy("Migrations")],
-        swiftSettings: swiftSettings
-    ),
-    // The Irish PAYE refund estimator: rules as data per tax year, the estimate in integer cents.
-    .target(
-        name: "RefundCalculatorService",
-        dependencies: [
-            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, lifecycle,
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ],
-        path: "Services/RefundCalculator",
-        exclude: ["App"],
-        resources: [.copy("Data"), .copy("Migrations")],
-        swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-        name: "RefundCalculator",
-        dependencies: ["RefundCalculatorService", "Bus", "PostgresSupport", "ServiceSupport"],
-        path: "Services/RefundCalculator/App",
-        swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-        name: "PdfEmail",
-        dependencies: ["PdfEmailService", "Bus", "PostgresSupport", "ServiceSupport"],
-        path: "Services/PdfEmail/App",
-        swiftSettings: swiftSettings
-    ),
-    // Accounts, email verification, sessions and the access-token keys.
-    .target(
-        name: "AuthService",
-        dependencies: [
-            "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, lifecycle,
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "Crypto", package: "swift-crypto"),
-        ],
-        path: "Services/Auth",
-        exclude: ["App"],
-        resources: [.copy("Migrations"), .copy("Data")],
-        swiftSettings: swiftSettings
-    ),
-    .executableTarget(
-        name: "Auth",
-        dependencies: ["AuthService", "Bus", "PostgresSupport", "ServiceSupport"],
-        path: "Services/Auth/App",
-        swiftSettings: swiftSettings
-    ),
     .executableTarget(
         name: "Gateway",
-        dependencies: ["GatewayService", "Bus", "ServiceSupport"],
+        dependencies: ["GatewayService", "Bus", "ServiceCatalog", "ServiceSupport"],
         path: "Services/Gateway/App",
         swiftSettings: swiftSettings
     ),
+] + service(
+    // Outgoing mail (and, with the tax-form work, PDF filling).
+    "PdfEmail", folder: "PdfEmail",
+    dependencies: [
+        "Bus", "CCurl", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, metrics, lifecycle,
+        .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
+    ],
+    resources: [.copy("Templates"), .copy("Migrations")]
+) + service(
+    // Accounts, email verification, sessions and the access-token keys.
+    "Auth", folder: "Auth",
+    dependencies: [
+        "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceCatalog", "ServiceSupport", log,
+        lifecycle,
+        .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "Crypto", package: "swift-crypto"),
+    ],
+    resources: [.copy("Migrations"), .copy("Data")]
+) + service(
+    // The Irish PAYE refund estimator: rules as data per tax year, the estimate in integer cents.
+    "RefundCalculator", folder: "RefundCalculator",
+    dependencies: [
+        "Bus", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceSupport", log, lifecycle,
+        .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
+    ],
+    resources: [.copy("Data"), .copy("Migrations")]
+) + [
     // Everything in one process: the local default (deploy/run.sh) and small installs.
     .executableTarget(
         name: "Melon",
-        dependencies: ["GatewayService", "PdfEmailService", "AuthService", "RefundCalculatorService", "Bus", "PostgresSupport", "ServiceSupport"],
+        dependencies: [
+            "GatewayService", "PdfEmailService", "AuthService", "RefundCalculatorService", "Bus", "PostgresSupport", "ServiceCatalog", "ServiceSupport",
+        ],
         path: "Services/Melon",
         swiftSettings: swiftSettings
     ),
@@ -198,6 +183,16 @@ let executables: [Target] = [
         name: "Broker",
         dependencies: ["Bus", "ServiceSupport", log, lifecycle],
         path: "Services/Broker",
+        swiftSettings: swiftSettings
+    ),
+    // Test support: the test database, the stack launcher, harnesses and the `echo` fixture service.
+    .target(
+        name: "TestSupport",
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
+            "ServiceSupport", "ZeroMQ", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
+        path: "Tests/Support",
         swiftSettings: swiftSettings
     ),
     // A worker of the test-only `echo` service: used by integration tests and the bus benchmark.
@@ -229,8 +224,9 @@ let executables: [Target] = [
     .executableTarget(
         name: "HTTPBenchmark",
         dependencies: [
-            "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorService", "ServiceSupport",
-            log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
+            "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
+            "ServiceCatalog", "ServiceSupport", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ],
         path: "Benchmarks/HTTPBenchmark",
         swiftSettings: swiftSettings
@@ -243,12 +239,14 @@ let tests: [Target] = [
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
     .testTarget(name: "GatewayTests", dependencies: ["GatewayService"], swiftSettings: swiftSettings),
+    .testTarget(name: "ContractsTests", dependencies: ["Contracts", "Envelope", "ServiceCatalog"], swiftSettings: swiftSettings),
     .testTarget(
-        name: "RefundCalculatorTests", dependencies: ["RefundCalculatorService", "Contracts", "Envelope", "TestSupport"], swiftSettings: swiftSettings),
+        name: "RefundCalculatorTests", dependencies: ["RefundCalculatorContract", "RefundCalculatorService", "Contracts", "Envelope", "TestSupport"],
+        swiftSettings: swiftSettings),
     .testTarget(
         name: "AuthTests",
         dependencies: [
-            "AuthService", "AccessTokens", "Contracts", "Envelope", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+            "AuthContract", "AuthService", "AccessTokens", "Contracts", "Envelope", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         swiftSettings: swiftSettings
@@ -256,7 +254,7 @@ let tests: [Target] = [
     .testTarget(
         name: "PdfEmailTests",
         dependencies: [
-            "PdfEmailService", "Bus", "Contracts", "Envelope", "PostgresSupport", "TestSupport",
+            "PdfEmailContract", "PdfEmailService", "Bus", "Contracts", "Envelope", "PostgresSupport", "TestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         swiftSettings: swiftSettings
@@ -272,8 +270,8 @@ let tests: [Target] = [
     .testTarget(
         name: "ContractTests",
         dependencies: [
-            "AuthService", "Bus", "Contracts", "Envelope", "PdfEmailService", "PostgresSupport", "RefundCalculatorService", "TestSupport",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            "AuthService", "Bus", "Contracts", "Envelope", "PdfEmailContract", "PdfEmailService", "PostgresSupport", "RefundCalculatorContract",
+            "RefundCalculatorService", "ServiceCatalog", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         resources: [.copy("Examples")],
@@ -282,8 +280,8 @@ let tests: [Target] = [
     .testTarget(
         name: "IntegrationTests",
         dependencies: [
-            "AccessTokens", "Bus", "Contracts", "Envelope", "GatewayService", "RefundCalculatorService", "ZeroMQ", "TestSupport", "ServiceSupport",
-            lifecycle, log,
+            "AccessTokens", "Bus", "Contracts", "Envelope", "GatewayService", "PdfEmailContract", "RefundCalculatorContract", "RefundCalculatorService",
+            "ServiceCatalog", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle, log,
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         ],
         swiftSettings: swiftSettings

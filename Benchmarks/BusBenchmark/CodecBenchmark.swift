@@ -1,3 +1,4 @@
+import TestSupport
 import Contracts
 import Envelope
 import Foundation

@@ -1,4 +1,5 @@
 import Bus
+import Contracts
 import Envelope
 import Foundation
 import GatewayService
@@ -10,17 +11,27 @@ import PostgresSupport
 enum BenchNotes {
     struct Note: Codable, Sendable { var id: Int64; var text: String }
 
-    enum Put: BusOperation {
+    enum Put: OperationDeclaration {
         static let service = "bench"
         static let type = "bench.note.put.v1"
+        static let http = [HTTPBinding(.post, "/v1/bench/notes", status: .created, summary: "Stores a note")]
+        static let idempotency: Idempotency? = .stored()
         struct Request: Codable, Sendable { var text: String }
         typealias Response = Note
     }
 
-    enum Get: BusOperation {
+    enum Get: OperationDeclaration {
         static let service = "bench"
         static let type = "bench.note.get.v1"
-        struct Request: Codable, Sendable { var id: Int64 }
+        static let http = [
+            HTTPBinding(.get, "/v1/bench/notes/{id}", summary: "Reads a note"),
+            // The same read for signed-in callers only: the difference is the gateway's token check.
+            HTTPBinding(.get, "/v1/bench/signed-in/notes/{id}", access: .signedIn, summary: "Reads a note, signed in"),
+        ]
+        struct Request: Codable, Sendable, FieldRules {
+            var id: Int64
+            static let fieldRules: [String: FieldRule] = ["id": FieldRule.minimum(1).described("The note")]
+        }
         typealias Response = Note
     }
 
@@ -28,23 +39,7 @@ enum BenchNotes {
         Migration(version: 1, name: "create_notes", sql: "CREATE TABLE notes (id bigserial PRIMARY KEY, text text NOT NULL)"),
     ]
 
-    static let routes: [BusRoute] = [
-        BusRoute(.post, "/v1/bench/notes", to: Put.self, summary: "Stores a note",
-                 requestBody: ["type": "object", "required": ["text"], "properties": ["text": ["type": "string"]]],
-                 response: note, successStatus: .created),
-        BusRoute(.get, "/v1/bench/notes/{id}", to: Get.self, summary: "Reads a note",
-                 parameters: [.init("id", in: .path, .integer, description: "The note", range: 1...Int64.max)],
-                 response: note),
-        // The same read for signed-in callers only: the difference is the gateway's token check.
-        BusRoute(.get, "/v1/bench/signed-in/notes/{id}", to: Get.self, summary: "Reads a note, signed in", access: .signedIn,
-                 parameters: [.init("id", in: .path, .integer, description: "The note", range: 1...Int64.max)],
-                 response: note),
-    ]
-
-    static let note: JSONValue = [
-        "type": "object", "required": ["id", "text"],
-        "properties": ["id": ["type": "integer"], "text": ["type": "string"]],
-    ]
+    static let operations: [any OperationDeclaration.Type] = [Put.self, Get.self]
 
     static func registry(_ database: Database) -> OperationRegistry {
         var registry = OperationRegistry(service: "bench")

@@ -7,6 +7,7 @@ import GatewayService
 import Logging
 import PostgresSupport
 import RefundCalculatorService
+import ServiceCatalog
 import ServiceLifecycle
 import ServiceSupport
 import Synchronization
@@ -52,7 +53,7 @@ struct HTTPBenchmark {
             bus: refundBus, logger: logger)
         let port = Mutex<Int?>(nil)
         let gateway = buildApplication(
-            configuration: GatewayConfiguration(port: 0), routes: BenchNotes.routes + GatewayRoutes.all, bus: bus,
+            configuration: GatewayConfiguration(port: 0), operations: BenchNotes.operations + ServiceCatalog.operations, bus: bus,
             authenticator: JWKSAuthenticator(bus: bus, audience: "melon", issuer: "urn:melon:auth", logger: logger), logger: logger,
             onServerRunning: { bound in port.withLock { $0 = bound } })
         let group = Mutex<ServiceGroup?>(nil)

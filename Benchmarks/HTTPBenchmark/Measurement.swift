@@ -1,3 +1,4 @@
+import RefundCalculatorContract
 import AuthService
 import Bus
 import Contracts

@@ -1,4 +1,5 @@
 import Bus
+import AuthContract
 import Contracts
 import Envelope
 import Foundation
@@ -46,7 +47,7 @@ public struct AuthWorker: Sendable {
         let agreements = AgreementHandlers(database: database, sessions: sessionStore, agreements: AgreementPostgresRepository(database: database))
         let pictures = PictureHandlers(
             database: database, sessions: sessionStore, pictures: PicturePostgresRepository(database: database), configuration: configuration)
-        var registry = OperationRegistry(service: Auth.service)
+        var registry = OperationRegistry(service: Auth.name)
         registry.register(Auth.Account.Register.self, handler: registration.register)
         registry.register(Auth.Email.Verify.self, handler: registration.verify)
         registry.register(Auth.Email.Resend.self, handler: registration.resend)

@@ -1,4 +1,5 @@
 import Bus
+import Contracts
 import Envelope
 import Foundation
 import HTTPTypes
@@ -7,12 +8,12 @@ import Logging
 import NIOCore
 import ServiceSupport
 
-/// Builds the gateway: the platform endpoints, one forwarder per route, and the middleware every
-/// request passes (CORS, then ids, errors as problems, logs and metrics). The `gateway` and `melon`
-/// executables and the tests all call this.
+/// Builds the gateway: the platform endpoints, one forwarder per HTTP route of `operations`, and the
+/// middleware every request passes (CORS, then ids, errors as problems, logs and metrics). The
+/// `gateway` and `melon` executables and the tests all call this.
 public func buildApplication(
     configuration: GatewayConfiguration,
-    routes: [BusRoute],
+    operations: [any OperationDeclaration.Type],
     bus: BusClient,
     authenticator: (any RequestAuthenticator)? = nil,
     readinessChecks: [(name: String, check: HealthServer.Check)] = [],
@@ -20,6 +21,7 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
+    let routes = BusRoute.all(operations)
     let availability = ServiceAvailability(bus: bus, ttl: configuration.availabilityCacheTTL)
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins))

@@ -1,4 +1,5 @@
 import Bus
+import Contracts
 import Envelope
 import Foundation
 import HTTPTypes
@@ -38,7 +39,7 @@ struct BusForwarder: HTTPResponder {
     }
 
     private func authenticate(_ request: Request) async throws -> AuthenticatedCaller? {
-        guard route.access == .signedIn else { return nil }
+        guard route.access.needsToken else { return nil }
         guard let authenticator, let caller = try await authenticator.authenticate(request) else {
             throw OperationError(.unauthenticated, "this route needs a valid access token in the Authorization header")
         }
@@ -72,8 +73,21 @@ struct BusForwarder: HTTPResponder {
         return route.isMutating ? context.requestID : nil
     }
 
-    /// The operation's `data`: parameters as typed JSON members, then the body's members.
+    /// The operation's `data`: parameters as typed JSON members, then the body's members, checked
+    /// against the operation's schema so that a request the service would refuse for its shape never
+    /// reaches the bus.
     private func data(_ request: Request, context: Context) async throws -> [UInt8] {
+        let data = try await members(request, context: context)
+        guard let value = try? JSONValue.parse(data) else {
+            throw OperationError(.invalid, "the body has a value JSON numbers cannot hold", fields: [.init(field: "body", message: "has a number out of range")])
+        }
+        var validation = Validation()
+        for problem in route.requestSchema.problems(value, at: "data") { validation.fail(problem.field, problem.message) }
+        try validation.finish()
+        return data
+    }
+
+    private func members(_ request: Request, context: Context) async throws -> [UInt8] {
         var members: [(key: String, json: [UInt8])] = []
         for parameter in route.parameters {
             let value: String? = switch parameter.location {
@@ -92,7 +106,7 @@ struct BusForwarder: HTTPResponder {
             }
             members.append((parameter.name, try parameter.json(value)))
         }
-        guard route.requestBody != nil else { return JSONObjectBody.object(members) }
+        guard route.body != nil else { return JSONObjectBody.object(members) }
 
         if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
             throw GatewayHTTPError(status: .unsupportedMediaType, code: "unsupported_media_type",

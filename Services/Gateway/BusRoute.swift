@@ -1,119 +1,100 @@
+import Contracts
 import Envelope
 import HTTPTypes
 
-/// One HTTP endpoint of the API and the bus operation behind it, with everything the OpenAPI
-/// document says about it. The service's route file builds these; the gateway serves them.
-public struct BusRoute: Sendable {
-    /// Who may call the route.
-    public enum Access: Sendable {
-        case anyone
-        /// A verified access token is required; without one the answer is 401.
-        case signedIn
-    }
+/// One HTTP endpoint and the bus operation behind it, made from the operation's declaration: its
+/// binding, and its request schema split into path parameters, query parameters and body.
+struct BusRoute: Sendable {
+    /// A path or query parameter: a member of the request, copied into the operation's `data` under
+    /// its own name, with its kind and limits from the request's schema.
+    struct Parameter: Sendable {
+        enum Location: String, Sendable { case path, query }
 
-    /// A path or query parameter, copied into the operation's `data` under its own name. The gateway
-    /// checks it against its constraints (the same ones the OpenAPI document states).
-    public struct Parameter: Sendable {
-        public enum Location: String, Sendable { case path, query }
-        public enum Kind: String, Sendable { case string, integer, boolean }
+        var name: String
+        var location: Location
+        var schema: Schema
+        var required: Bool
 
-        public var name: String
-        public var location: Location
-        public var kind: Kind
-        public var required: Bool
-        public var description: String
-        /// Length bounds of a string, in Unicode scalars (as JSON Schema counts).
-        public var length: ClosedRange<Int>?
-        /// Bounds of an integer.
-        public var range: ClosedRange<Int64>?
-        /// The values a string may take.
-        public var allowed: [String]?
-
-        public init(_ name: String, in location: Location, _ kind: Kind = .string, required: Bool? = nil,
-                    description: String, length: ClosedRange<Int>? = nil, range: ClosedRange<Int64>? = nil,
-                    allowed: [String]? = nil) {
-            self.name = name
-            self.location = location
-            self.kind = kind
-            self.required = required ?? (location == .path)
-            self.description = description
-            self.length = length
-            self.range = range
-            self.allowed = allowed
-        }
-
-        /// The parameter's JSON Schema.
-        var schema: JSONValue {
-            var schema: [String: JSONValue] = ["type": .string(kind.rawValue)]
-            if let length {
-                schema["minLength"] = .number(Double(length.lowerBound))
-                schema["maxLength"] = .number(Double(length.upperBound))
-            }
-            if let range {
-                schema["minimum"] = .number(Double(range.lowerBound))
-                schema["maximum"] = .number(Double(range.upperBound))
-            }
-            if let allowed { schema["enum"] = .array(allowed.map(JSONValue.string)) }
-            return .object(schema)
-        }
-
-        /// `text` as the JSON value of this parameter, or `invalid` naming it.
+        /// `text` as the JSON value of this parameter, or `invalid` naming it; its limits are checked
+        /// with the rest of the request.
         func json(_ text: String) throws(OperationError) -> [UInt8] {
-            switch kind {
-            case .string:
-                if let length, !length.contains(text.unicodeScalars.count) {
-                    throw OperationError.invalid(field: name, "must be \(length.lowerBound) to \(length.upperBound) characters")
-                }
-                if let allowed, !allowed.contains(text) {
-                    throw OperationError.invalid(field: name, "must be one of \(allowed.joined(separator: ", "))")
-                }
-                return JSONObjectBody.stringLiteral(text)
+            switch schema.kind {
             case .integer:
                 guard let value = Int64(text) else { throw OperationError.invalid(field: name, "must be a whole number") }
-                if let range, !range.contains(value) {
-                    throw OperationError.invalid(field: name, "must be from \(range.lowerBound) to \(range.upperBound)")
-                }
                 return Array("\(value)".utf8)
             case .boolean:
                 guard text == "true" || text == "false" else { throw OperationError.invalid(field: name, "must be true or false") }
                 return Array(text.utf8)
+            default:
+                return JSONObjectBody.stringLiteral(text)
             }
         }
     }
 
-    public var method: HTTPRequest.Method
+    var method: HTTPRequest.Method
     /// OpenAPI form: `/v1/items/{id}`.
-    public var path: String
-    public var service: String
-    public var type: String
-    public var summary: String
-    public var access: Access
-    public var parameters: [Parameter]
-    /// JSON Schema of the body; nil for routes without one.
-    public var requestBody: JSONValue?
-    /// JSON Schema of the success body.
-    public var response: JSONValue
-    public var successStatus: HTTPResponse.Status
+    var path: String
+    var service: String
+    var type: String
+    /// Unique in the document: the type, with `-2`, `-3` for further routes to the same operation.
+    var operationID: String
+    var summary: String
+    var access: HTTPBinding.Access
+    var parameters: [Parameter]
+    /// The whole `data` (parameters and body members), as the gateway checks it before the bus.
+    var requestSchema: Schema
+    /// The body's schema; nil for routes without one.
+    var body: Schema?
+    var response: Schema
+    var successStatus: HTTPResponse.Status
     /// The error codes this operation answers with besides those every route can give.
-    public var errors: [ErrorCode]
+    var errors: [ErrorCode]
 
-    /// A route to `Op`.
-    public init<Op: BusOperation>(
-        _ method: HTTPRequest.Method, _ path: String, to operation: Op.Type, summary: String,
-        access: Access = .anyone, parameters: [Parameter] = [], requestBody: JSONValue? = nil,
-        response: JSONValue, successStatus: HTTPResponse.Status = .ok, errors: [ErrorCode] = []
-    ) {
-        self.method = method
-        self.path = path
-        self.service = Op.service
-        self.type = Op.type
-        self.summary = summary
-        self.access = access
+    /// Every route of `operations`, in their order.
+    static func all(_ operations: [any OperationDeclaration.Type]) -> [BusRoute] {
+        operations.flatMap { operation in
+            operation.http.enumerated().map { index, binding in
+                BusRoute(operation, binding, operationID: index == 0 ? operation.type : "\(operation.type)-\(index + 1)")
+            }
+        }
+    }
+
+    init(_ operation: any OperationDeclaration.Type, _ binding: HTTPBinding, operationID: String) {
+        method = HTTPRequest.Method(binding.method.rawValue)!
+        path = binding.path
+        service = operation.service
+        type = operation.type
+        self.operationID = operationID
+        summary = binding.summary
+        access = binding.access
+        successStatus = HTTPResponse.Status(code: binding.status.rawValue)
+        errors = binding.errors
+        response = operation.responseSchema
+
+        var schema = operation.requestSchema
+        for (name, rule) in binding.parameterRules {
+            guard let index = schema.properties.firstIndex(where: { $0.name == name }) else {
+                preconditionFailure("\(operation.type): \(binding.path) has a rule for \(name), which is not a request member")
+            }
+            rule.apply(to: &schema.properties[index].schema)
+        }
+        requestSchema = schema
+        let inPath = Set(binding.pathParameters)
+        for name in inPath where schema[property: name] == nil {
+            preconditionFailure("\(operation.type): \(binding.path) names {\(name)}, which is not a request member")
+        }
+        var parameters: [Parameter] = []
+        for property in schema.properties {
+            if inPath.contains(property.name) {
+                parameters.append(Parameter(name: property.name, location: .path, schema: property.schema, required: true))
+            } else if binding.method == .get {
+                precondition([.string, .integer, .boolean].contains(property.schema.kind), "\(operation.type): \(property.name) cannot be a query parameter")
+                parameters.append(Parameter(name: property.name, location: .query, schema: property.schema, required: property.isRequired))
+            }
+        }
         self.parameters = parameters
-        self.requestBody = requestBody
-        self.response = response
-        self.successStatus = successStatus
-        self.errors = errors
+        let bodyMembers = schema.keeping { name in !parameters.contains { $0.name == name } }
+        body = bodyMembers.properties.isEmpty ? nil : bodyMembers
     }
 
     /// Hummingbird form of `path`: `/v1/items/:id`.
@@ -129,8 +110,8 @@ public struct BusRoute: Sendable {
     /// Every error code this route can answer with, in a stable order.
     var possibleErrors: [ErrorCode] {
         var codes: Set<ErrorCode> = [.invalid, .internal, .unavailable, .deadlineExceeded, .notFound]
-        if requestBody != nil { codes.insert(.tooLarge) }
-        if access == .signedIn { codes.insert(.unauthenticated) }
+        if body != nil { codes.insert(.tooLarge) }
+        if access.needsToken { codes.insert(.unauthenticated) }
         codes.formUnion(errors)
         return ErrorCode.allCases.filter(codes.contains)
     }

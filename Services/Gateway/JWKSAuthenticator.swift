@@ -1,3 +1,4 @@
+import AuthContract
 import AccessTokens
 import Bus
 import Contracts

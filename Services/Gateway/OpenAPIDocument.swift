@@ -1,3 +1,4 @@
+import Contracts
 import Envelope
 import Foundation
 import HTTPTypes
@@ -51,32 +52,35 @@ enum OpenAPIDocument {
             "\(route.successStatus.code)": [
                 "description": .string(route.summary),
                 "headers": commonResponseHeaders,
-                "content": ["application/json": ["schema": route.response]],
+                "content": ["application/json": ["schema": route.response.json]],
             ],
         ]
         for code in route.possibleErrors {
             responses["\(Problem.status(for: code).code)"] = ["$ref": .string("#/components/responses/\(responseName(code))")]
         }
-        if route.requestBody != nil { responses["415"] = ["$ref": "#/components/responses/UnsupportedMediaType"] }
+        if route.body != nil { responses["415"] = ["$ref": "#/components/responses/UnsupportedMediaType"] }
         var parameters: [JSONValue] = route.parameters.map { parameter in
-            [
+            var schema = parameter.schema
+            let description = schema.description
+            schema.description = nil
+            return [
                 "name": .string(parameter.name), "in": .string(parameter.location.rawValue),
-                "required": .bool(parameter.required), "description": .string(parameter.description),
-                "schema": parameter.schema,
+                "required": .bool(parameter.required), "description": .string(description ?? parameter.name),
+                "schema": schema.json,
             ]
         }
         parameters.append(contentsOf: commonRequestHeaders(mutating: route.isMutating, deadlines: deadlines))
         var operation: [String: JSONValue] = [
-            "operationId": .string(route.type),
+            "operationId": .string(route.operationID),
             "summary": .string(route.summary),
             "tags": [.string(route.service)],
             "parameters": .array(parameters),
             "responses": .object(responses),
         ]
-        if let body = route.requestBody {
-            operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": body]]]
+        if let body = route.body {
+            operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": body.json]]]
         }
-        if route.access == .signedIn { operation["security"] = [["bearer": []]] }
+        if route.access.needsToken { operation["security"] = [["bearer": []]] }
         return .object(operation)
     }
 

@@ -4,6 +4,7 @@ import GatewayService
 import PdfEmailService
 import PostgresSupport
 import RefundCalculatorService
+import ServiceCatalog
 import ServiceSupport
 
 /// `melon`: the broker, every service and the gateway in one process, the local default and the
@@ -53,7 +54,7 @@ struct MelonApp {
         }
         let gateway = buildApplication(
             configuration: require(process.gatewayConfiguration),
-            routes: GatewayRoutes.all, bus: bus, authenticator: require { try process.tokenAuthenticator(bus: bus, logger: logger) },
+            operations: ServiceCatalog.operations, bus: bus, authenticator: require { try process.tokenAuthenticator(bus: bus, logger: logger) },
             readinessChecks: pdfEmail.readiness.map { ("pdf-email.\($0.name)", $0.check) } + auth.readiness.map { ("auth.\($0.name)", $0.check) }
                 + refunds.readiness.map { ("refund-calculator.\($0.name)", $0.check) },
             logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import PdfEmailContract
 import Contracts
 import PostgresSupport
 import ServiceSupport

@@ -1,4 +1,5 @@
 import Bus
+import PdfEmailContract
 import Contracts
 import Envelope
 import Foundation
@@ -19,7 +20,7 @@ public struct PdfEmailWorker: Sendable {
 
     /// The operations of `pdf-email`, ready for a `WorkerRuntime` or a contract test.
     public static func registry(handlers: MailHandlers, codec: EnvelopeCodec = EnvelopeCodec()) -> OperationRegistry {
-        var registry = OperationRegistry(service: PdfEmail.Mail.Send.service, codec: codec)
+        var registry = OperationRegistry(service: PdfEmail.name, codec: codec)
         registry.register(PdfEmail.Mail.Send.self, handler: handlers.send)
         registry.register(PdfEmail.Mail.Status.self, handler: handlers.status)
         registry.register(PdfEmail.Account.Erase.self, handler: handlers.erase)

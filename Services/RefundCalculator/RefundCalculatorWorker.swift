@@ -1,4 +1,5 @@
 import Bus
+import RefundCalculatorContract
 import Contracts
 import Envelope
 import Foundation
@@ -33,16 +34,16 @@ public struct RefundCalculatorWorker: Sendable {
         let scenarios = ScenarioHandlers(database: database, scenarios: scenarioStore, estimates: estimates, configuration: configuration)
         let contacts = ContactHandlers(database: database, contacts: contactStore, estimates: estimates, configuration: configuration)
         let erasure = AccountErasureHandler(database: database, scenarios: scenarioStore, contacts: contactStore)
-        var registry = OperationRegistry(service: RefundCalculator.service)
-        registry.register(RefundCalculator.EstimateMake.self, handler: estimates.estimate)
-        registry.register(RefundCalculator.RulesVersion.self, handler: estimates.rulesVersion)
-        registry.register(RefundCalculator.HelpGet.self, handler: estimates.help)
-        registry.register(RefundCalculator.Scenarios.Save.self, handler: scenarios.save)
-        registry.register(RefundCalculator.Scenarios.List.self, handler: scenarios.list)
-        registry.register(RefundCalculator.Scenarios.Get.self, handler: scenarios.get)
-        registry.register(RefundCalculator.Scenarios.Update.self, handler: scenarios.update)
-        registry.register(RefundCalculator.Scenarios.Delete.self, handler: scenarios.delete)
-        registry.register(RefundCalculator.Contact.Create.self, handler: contacts.create)
+        var registry = OperationRegistry(service: RefundCalculator.name)
+        registry.register(RefundCalculator.Estimate.Make.self, handler: estimates.estimate)
+        registry.register(RefundCalculator.Rules.Version.self, handler: estimates.rulesVersion)
+        registry.register(RefundCalculator.Help.Get.self, handler: estimates.help)
+        registry.register(RefundCalculator.Scenario.Save.self, handler: scenarios.save)
+        registry.register(RefundCalculator.Scenario.List.self, handler: scenarios.list)
+        registry.register(RefundCalculator.Scenario.Get.self, handler: scenarios.get)
+        registry.register(RefundCalculator.Scenario.Update.self, handler: scenarios.update)
+        registry.register(RefundCalculator.Scenario.Delete.self, handler: scenarios.delete)
+        registry.register(RefundCalculator.ContactRequest.Create.self, handler: contacts.create)
         registry.register(RefundCalculator.Account.Erase.self, handler: erasure.erase)
         return registry
     }

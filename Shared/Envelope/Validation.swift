@@ -17,12 +17,16 @@ public struct Validation: Sendable {
         return condition
     }
 
-    /// Records a problem unless `text` is a name people type: 1 to `maxLength` characters, none of
+    /// How long a name people type may be, in Unicode scalars (as JSON Schema counts).
+    public static let nameLength = 1...80
+
+    /// Records a problem unless `text` is a name people type: `nameLength` Unicode scalars, none of
     /// them a control character (display names, scenario names, contact names).
-    public mutating func checkName(_ text: String, _ field: String, maxLength: Int = 80) {
+    public mutating func checkName(_ text: String, _ field: String) {
+        let bounds = Self.nameLength
         check(
-            (1...maxLength).contains(text.count) && !text.unicodeScalars.contains { $0.properties.generalCategory == .control },
-            field, "must be 1 to \(maxLength) characters without control characters")
+            bounds.contains(text.unicodeScalars.count) && !text.unicodeScalars.contains { $0.properties.generalCategory == .control },
+            field, "must be \(bounds.lowerBound) to \(bounds.upperBound) characters without control characters")
     }
 
     /// Whether nothing was recorded yet.

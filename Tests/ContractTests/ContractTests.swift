@@ -1,19 +1,26 @@
+import AuthContract
 import Bus
 import Contracts
 import Envelope
 import AuthService
 import Crypto
 import Foundation
+import PdfEmailContract
 import PdfEmailService
 import PostgresNIO
 import PostgresSupport
+import RefundCalculatorContract
 import RefundCalculatorService
+import ServiceCatalog
 import Testing
 import TestSupport
 
 /// Every bus operation's examples, checked on the provider side (the real handler) and the consumer
 /// side (the caller's types).
 @Suite struct ContractTests {
+    /// Every operation: the products' and the echo fixture's.
+    static let operations = ServiceCatalog.operations + Echo.operations
+
     static let examples: [ContractExample] = {
         let directory = Bundle.module.resourceURL!.appendingPathComponent("Examples")
         return (try? ContractExample.all(in: directory)) ?? []
@@ -243,7 +250,7 @@ import TestSupport
 
     /// Each operation type's consumer check, bound to its Swift types.
     static let consumers: [String: @Sendable (ContractExample) throws -> [String]] = Dictionary(
-        uniqueKeysWithValues: ContractCatalog.operations.map { operation in (operation.type, consumerCheck(operation)) })
+        uniqueKeysWithValues: Self.operations.map { operation in (operation.type, consumerCheck(operation)) })
 
     private static func consumerCheck<Op: BusOperation>(_ operation: Op.Type) -> @Sendable (ContractExample) throws -> [String] {
         { try ContractCheck.consumer(Op.self, $0) }
@@ -251,7 +258,7 @@ import TestSupport
 
     @Test func everyOperationHasAnExampleAndEveryExampleAnOperation() {
         let exampleTypes = Set(Self.examples.map(\.type))
-        let operationTypes = Set(ContractCatalog.operations.map { $0.type })
+        let operationTypes = Set(Self.operations.map { $0.type })
         #expect(operationTypes.subtracting(exampleTypes).isEmpty, "operations without examples")
         // An example whose type left the catalog means an operation was removed or renamed without
         // a new version: delete its examples deliberately, with the operation.
@@ -260,7 +267,7 @@ import TestSupport
 
     @Test(arguments: examples)
     func providerAnswersLikeTheExample(_ example: ContractExample) async throws {
-        let service = try #require(ContractCatalog.operations.first { $0.type == example.type }).service
+        let service = try #require(Self.operations.first { $0.type == example.type }).service
         try await Self.withProvider(service) { registry, database in
             if let given = Self.providerStates[example.description] {
                 try await given(try #require(database), try JSONValue.parse(example.request))
@@ -268,6 +275,17 @@ import TestSupport
             let problems = try await ContractCheck.provider(registry, example)
             #expect(problems == [], "\(problems)")
         }
+    }
+
+    /// A successful example's request and reply are what the operation's schema (the gateway's check
+    /// and the API document) says.
+    @Test(arguments: examples)
+    func successfulExamplesMatchTheSchema(_ example: ContractExample) throws {
+        let operation = try #require(Self.operations.first { $0.type == example.type })
+        let request = try JSONValue.parse(example.request), reply = try JSONValue.parse(example.reply)
+        guard reply["outcome"] == "ok" else { return }
+        #expect(operation.requestSchema.problems(request["data"] ?? .null, at: "data") == [])
+        #expect(operation.responseSchema.problems(reply["data"] ?? .null, at: "data") == [])
     }
 
     @Test(arguments: examples)

@@ -206,9 +206,8 @@ import TestSupport
             #expect(metrics.text.contains(#"melon_gateway_http_requests_total{method="POST",route="/v1/echo",status="200"}"#))
             let document = try #require(try await http.get("/openapi.json").json)
             #expect(document["openapi"] == "3.1.0")
-            for route in EchoRoutes.all {
-                #expect(document["paths"]?[route.path]?[route.method.rawValue.lowercased()]?["operationId"] == .string(route.type))
-            }
+            let operationIDs = Echo.Message.Repeat.http.map { document["paths"]?[$0.path]?[$0.method.rawValue.lowercased()]?["operationId"] }
+            #expect(operationIDs == ["echo.message.repeat.v1", "echo.message.repeat.v1-2", "echo.message.repeat.v1-3"])
         }
     }
 }

@@ -1,3 +1,4 @@
+import AuthContract
 import AccessTokens
 import Bus
 import Contracts
@@ -16,7 +17,7 @@ import TestSupport
     @Test func aBurstOfSignedInRequestsFetchesTheKeysOnce() async throws {
         let key = SigningKey.generate()
         let fetches = Atomic<Int>(0)
-        var registry = OperationRegistry(service: Auth.service)
+        var registry = OperationRegistry(service: Auth.name)
         registry.register(Auth.Keys.Jwks.self) { _, _ in
             fetches.add(1, ordering: .relaxed)
             try await Task.sleep(for: .milliseconds(200))  // a slow answer: the burst piles up behind it
@@ -43,7 +44,7 @@ import TestSupport
         }
 
         try await BusHarness.with([broker, keysWorker, client]) {
-            #expect(await BusHarness.waitForService(Auth.service, client: client))
+            #expect(await BusHarness.waitForService(Auth.name, client: client))
             let callers = try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<40 { group.addTask { try await authenticator.authenticate(request(token))?.id } }
                 return try await group.reduce(into: [String?]()) { $0.append($1) }

@@ -1,3 +1,4 @@
+import RefundCalculatorContract
 import Contracts
 import Envelope
 import Foundation
@@ -19,6 +20,13 @@ import TestSupport
 
     /// The checks the HTTP tests run through the gateway, here on the estimator alone.
     static let checks = RefundEstimateChecks(rules: estimator.rules) { try estimator.estimate($0, today: today) }
+
+    /// Callers on the bus (not behind the gateway's schema check) hear of every bad answer at once.
+    @Test func badAnswersOfEveryKindAreNamedAtOnce() {
+        let scenario = Scenario(taxYear: 2019, salaryCents: -1, profession: "astronaut", spouse: .init(taxPaidCents: -5))
+        let error = #expect(throws: OperationError.self) { try estimate(scenario) }
+        #expect(error?.fields.map(\.field) == ["data.taxYear", "data.salaryCents", "data.spouse.taxPaidCents", "data.profession"])
+    }
 
     @Test func theReferencesWorkedExamplesExactly() async throws {
         #expect(try await Self.checks.workedExamples() == [])

@@ -1,4 +1,5 @@
 import Bus
+import AuthContract
 import Contracts
 import Envelope
 import Foundation

@@ -1,4 +1,5 @@
 import Bus
+import AuthContract
 import Contracts
 import Envelope
 import Foundation
@@ -51,7 +52,7 @@ struct ProfileHandlers: Sendable {
         try await database.transaction { connection in
             let email = try await profile(of: caller, on: connection).email
             try await accounts.delete(caller.account, on: connection)
-            try await AccountErasure.notify(account: caller.account, email: email, database: database, on: connection)
+            try await ErasureFanOut.notify(account: caller.account, email: email, database: database, on: connection)
         }
         context.logger.notice("account deleted", metadata: ["account": "\(caller.account)"])
         return .init(deleted: true)
@@ -60,8 +61,7 @@ struct ProfileHandlers: Sendable {
     @Sendable
     func securityEvents(_ request: Auth.Events.List.Request, _ context: RequestContext) async throws -> Auth.Events.List.Response {
         let caller = try AccountRules.caller(context)
-        let limit = request.limit ?? 20
-        guard (1...100).contains(limit) else { throw OperationError.invalid(field: "data.limit", "must be from 1 to 100") }
+        let limit = try request.checked()
         return try await database.transaction { connection in
             _ = try await profile(of: caller, on: connection)
             // One more than asked tells whether another page follows.

@@ -1,5 +1,7 @@
 import Bus
+import AuthContract
 import Contracts
+import PdfEmailContract
 import Crypto
 import Envelope
 import Foundation

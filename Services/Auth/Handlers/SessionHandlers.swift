@@ -1,5 +1,6 @@
 import AccessTokens
 import Bus
+import AuthContract
 import Contracts
 import Envelope
 import Foundation

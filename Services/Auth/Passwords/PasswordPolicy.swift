@@ -1,3 +1,4 @@
+import AuthContract
 import Foundation
 
 /// What a new password must be: 8 to 256 characters (NIST SP 800-63B §3.1.1.2), and not one of
@@ -20,7 +21,8 @@ public struct PasswordPolicy: Sendable {
     /// Why `password` is refused, or nil.
     public func problem(_ password: String) -> String? {
         let length = password.unicodeScalars.count
-        guard (8...256).contains(length) else { return "must be 8 to 256 characters" }
+        let bounds = Auth.Password.length
+        guard bounds.contains(length) else { return "must be \(bounds.lowerBound) to \(bounds.upperBound) characters" }
         guard !common.contains(password.lowercased()) else { return "is one of the most commonly used passwords; choose another" }
         return nil
     }

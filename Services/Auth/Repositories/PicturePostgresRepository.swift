@@ -1,3 +1,4 @@
+import AuthContract
 import Contracts
 import Foundation
 import PostgresNIO

@@ -1,5 +1,6 @@
 import Bus
 import GatewayService
+import ServiceCatalog
 import ServiceSupport
 
 /// `gateway`: the HTTP API in front of the bus.
@@ -12,7 +13,7 @@ struct GatewayApp {
         let configuration = ProcessBootstrap.require(settings.gatewayConfiguration, process: "gateway")
         let bus = ProcessBootstrap.require({ try BusClient(configuration: settings.clientConfiguration(), logger: logger) }, process: "gateway")
         let authenticator = ProcessBootstrap.require({ try settings.tokenAuthenticator(bus: bus, logger: logger) }, process: "gateway")
-        let app = buildApplication(configuration: configuration, routes: GatewayRoutes.all, bus: bus, authenticator: authenticator, logger: logger)
+        let app = buildApplication(configuration: configuration, operations: ServiceCatalog.operations, bus: bus, authenticator: authenticator, logger: logger)
         try await ProcessBootstrap.run([app], logger: logger)
     }
 }

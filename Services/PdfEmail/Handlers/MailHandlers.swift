@@ -1,4 +1,5 @@
 import Bus
+import PdfEmailContract
 import Contracts
 import Envelope
 import Foundation

@@ -1,3 +1,4 @@
+import PdfEmailContract
 import Contracts
 import Foundation
 

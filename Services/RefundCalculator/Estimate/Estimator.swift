@@ -1,3 +1,4 @@
+import RefundCalculatorContract
 import Contracts
 import Envelope
 import Foundation
@@ -87,8 +88,8 @@ public struct Estimator: Sendable {
         let year = try taxYear(s.taxYear, today: today, &validation)
         func amount(_ value: Int64?, _ field: String) -> Int64 {
             guard let value else { return 0 }
-            validation.check(value >= 0, field, "must not be negative")
-            validation.check(value <= 100_000_000_00, field, "must be at most 100,000,000.00")
+            validation.check(value >= Scenario.Bounds.cents.lowerBound, field, "must not be negative")
+            validation.check(value <= Scenario.Bounds.cents.upperBound, field, "must be at most 100,000,000.00")
             return max(0, value)
         }
         func profession(_ id: String?, _ field: String) -> FlatRateExpenses.Profession? {
@@ -109,9 +110,12 @@ public struct Estimator: Sendable {
         }
         let married = s.status == .marriedOneIncome || s.status == .marriedTwoIncomes
         let twoIncomes = s.status == .marriedTwoIncomes
-        if let children = s.dependentChildren { validation.check((0...20).contains(children), "data.dependentChildren", "must be from 0 to 20") }
+        let childBounds = Scenario.Bounds.dependentChildren
+        if let children = s.dependentChildren {
+            validation.check(childBounds.contains(children), "data.dependentChildren", "must be from \(childBounds.lowerBound) to \(childBounds.upperBound)")
+        }
         var facts = Facts(
-            status: s.status ?? .single, children: max(0, min(s.dependentChildren ?? 0, 20)),
+            status: s.status ?? .single, children: min(max(s.dependentChildren ?? 0, childBounds.lowerBound), childBounds.upperBound),
             salary: amount(s.salaryCents, "data.salaryCents"), otherIncome: amount(s.otherIncomeCents, "data.otherIncomeCents"),
             taxPaid: amount(s.taxPaidCents, "data.taxPaidCents"),
             spouseIncome: amount(s.spouse?.incomeCents, "data.spouse.incomeCents"),

@@ -1,4 +1,5 @@
 import Bus
+import RefundCalculatorContract
 import Contracts
 import Envelope
 import Foundation

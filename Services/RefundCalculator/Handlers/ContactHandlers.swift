@@ -1,5 +1,7 @@
 import Bus
+import RefundCalculatorContract
 import Contracts
+import PdfEmailContract
 import Envelope
 import Foundation
 import PostgresNIO
@@ -17,7 +19,7 @@ struct ContactHandlers: Sendable {
     static let window: Duration = .seconds(86_400)
 
     @Sendable
-    func create(_ request: RefundCalculator.Contact.Create.Request, _ context: RequestContext) async throws -> RefundCalculator.Contact.Create.Response {
+    func create(_ request: RefundCalculator.ContactRequest.Create.Request, _ context: RequestContext) async throws -> RefundCalculator.ContactRequest.Create.Response {
         var request = request
         request.name = request.name.trimmingCharacters(in: .whitespaces)
         request.phone = request.phone.trimmingCharacters(in: .whitespaces)
@@ -42,10 +44,10 @@ struct ContactHandlers: Sendable {
                 try await contacts.insert(
                     .init(id: id, request: request, email: email, estimate: estimate, clientIP: clientIP), on: connection)
                 try await mail(request, email: email, estimate: estimate, id: id, on: connection)
-                return try codec.encode(RefundCalculator.Contact.Create.Response(id: id.uuidString.lowercased(), status: "received", estimate: estimate))
+                return try codec.encode(RefundCalculator.ContactRequest.Create.Response(id: id.uuidString.lowercased(), status: "received", estimate: estimate))
             }
         }
-        let response = try codec.decode(RefundCalculator.Contact.Create.Response.self, from: reply)
+        let response = try codec.decode(RefundCalculator.ContactRequest.Create.Response.self, from: reply)
         // No name, address or phone in logs: the id leads to them in the database.
         context.logger.info("contact request received", metadata: ["contact_request": "\(response.id)", "tax_year": "\(estimate.taxYear)"])
         return response
@@ -67,7 +69,7 @@ struct ContactHandlers: Sendable {
     }
 
     /// The request to the company (replies go to the user) and the confirmation to the user.
-    private func mail(_ request: RefundCalculator.Contact.Create.Request, email: String, estimate: RefundCalculator.Estimate, id: UUID,
+    private func mail(_ request: RefundCalculator.ContactRequest.Create.Request, email: String, estimate: RefundCalculator.Estimate, id: UUID,
                       on connection: PostgresConnection) async throws {
         let summary = Self.summary(estimate), key = id.uuidString.lowercased()
         let time = Self.preferredTimes[request.preferredTime]!
@@ -85,7 +87,7 @@ struct ContactHandlers: Sendable {
             on: connection, idempotencyKey: "contact-confirmation-\(key)")
     }
 
-    static let preferredTimes: [RefundCalculator.Contact.PreferredTime: String] = [
+    static let preferredTimes: [RefundCalculator.ContactRequest.PreferredTime: String] = [
         .morning: "in the morning", .afternoon: "in the afternoon", .evening: "in the evening", .anytime: "at any time",
     ]
 

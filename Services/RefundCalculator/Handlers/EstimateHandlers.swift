@@ -1,4 +1,5 @@
 import Bus
+import RefundCalculatorContract
 import Contracts
 import Envelope
 import Foundation
@@ -28,14 +29,14 @@ struct EstimateHandlers: Sendable {
     }
 
     @Sendable
-    func rulesVersion(_ request: Empty, _ context: RequestContext) async throws -> RefundCalculator.RulesVersion.Response {
+    func rulesVersion(_ request: Empty, _ context: RequestContext) async throws -> RefundCalculator.Rules.Version.Response {
         let today = today()
         guard let window = estimator.rules.window(on: today) else { throw OperationError(.unavailable, "no tax-year rules cover the refund window") }
         return .init(version: estimator.rules.version, taxYears: Array(window), defaultTaxYear: try estimator.taxYear(nil, today: today))
     }
 
     @Sendable
-    func help(_ request: RefundCalculator.HelpGet.Request, _ context: RequestContext) async throws -> RefundCalculator.HelpGet.Response {
+    func help(_ request: RefundCalculator.Help.Get.Request, _ context: RequestContext) async throws -> RefundCalculator.Help.Get.Response {
         let rules = estimator.rules
         let year = try estimator.taxYear(request.taxYear, today: today())
         // Rendered for every year with rules when the rule book was loaded; the year is one of them.

@@ -1,4 +1,5 @@
 import Bus
+import RefundCalculatorContract
 import Contracts
 import Envelope
 import Foundation
@@ -13,7 +14,7 @@ struct ScenarioHandlers: Sendable {
     let configuration: RefundCalculatorConfiguration
 
     @Sendable
-    func save(_ request: RefundCalculator.Scenarios.Save.Request, _ context: RequestContext) async throws -> RefundCalculator.SavedScenario {
+    func save(_ request: RefundCalculator.Scenario.Save.Request, _ context: RequestContext) async throws -> RefundCalculator.SavedScenario {
         let account = try Self.caller(context)
         let name = try check(name: request.name, scenario: request.scenario)
         let codec = EnvelopeCodec()
@@ -34,13 +35,9 @@ struct ScenarioHandlers: Sendable {
     }
 
     @Sendable
-    func list(_ request: RefundCalculator.Scenarios.List.Request, _ context: RequestContext) async throws -> RefundCalculator.Scenarios.List.Response {
+    func list(_ request: RefundCalculator.Scenario.List.Request, _ context: RequestContext) async throws -> RefundCalculator.Scenario.List.Response {
         let account = try Self.caller(context)
-        var validation = Validation()
-        let limit = request.limit ?? 20
-        validation.check((1...100).contains(limit), "data.limit", "must be from 1 to 100")
-        if let before = request.before { validation.check(before > 0, "data.before", "must be a nextBefore from a previous page") }
-        try validation.finish()
+        let limit = try request.checked()
         let rows = try await database.transaction { connection in
             try await scenarios.list(account: account, before: request.before, limit: limit + 1, on: connection)
         }
@@ -49,7 +46,7 @@ struct ScenarioHandlers: Sendable {
     }
 
     @Sendable
-    func get(_ request: RefundCalculator.Scenarios.Reference, _ context: RequestContext) async throws -> RefundCalculator.SavedScenario {
+    func get(_ request: RefundCalculator.Scenario.Reference, _ context: RequestContext) async throws -> RefundCalculator.SavedScenario {
         let account = try Self.caller(context), id = try Self.id(request.id)
         let row = try await database.transaction { connection in try await scenarios.find(id: id, account: account, on: connection) }
         guard let row else { throw Self.notFound }
@@ -57,7 +54,7 @@ struct ScenarioHandlers: Sendable {
     }
 
     @Sendable
-    func update(_ request: RefundCalculator.Scenarios.Update.Request, _ context: RequestContext) async throws -> RefundCalculator.SavedScenario {
+    func update(_ request: RefundCalculator.Scenario.Update.Request, _ context: RequestContext) async throws -> RefundCalculator.SavedScenario {
         let account = try Self.caller(context), id = try Self.id(request.id)
         let name = try check(name: request.name, scenario: request.scenario)
         let row = try await database.transaction { connection in
@@ -68,7 +65,7 @@ struct ScenarioHandlers: Sendable {
     }
 
     @Sendable
-    func delete(_ request: RefundCalculator.Scenarios.Reference, _ context: RequestContext) async throws -> RefundCalculator.Scenarios.Delete.Response {
+    func delete(_ request: RefundCalculator.Scenario.Reference, _ context: RequestContext) async throws -> RefundCalculator.Scenario.Delete.Response {
         let account = try Self.caller(context), id = try Self.id(request.id)
         let deleted = try await database.transaction { connection in try await scenarios.delete(id: id, account: account, on: connection) }
         guard deleted else { throw Self.notFound }

@@ -1,3 +1,4 @@
+import RefundCalculatorContract
 import Contracts
 import Foundation
 import PostgresNIO
@@ -10,7 +11,7 @@ struct ContactRequestPostgresRepository: Sendable {
 
     struct NewRequest: Sendable {
         var id: UUID
-        var request: RefundCalculator.Contact.Create.Request
+        var request: RefundCalculator.ContactRequest.Create.Request
         var email: String
         var estimate: RefundCalculator.Estimate
         var clientIP: String?

@@ -1,3 +1,4 @@
+import RefundCalculatorContract
 import Contracts
 import Envelope
 import Foundation

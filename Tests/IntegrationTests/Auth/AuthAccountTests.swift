@@ -135,7 +135,8 @@ extension ServiceStackTests.AuthAccountTests {
             let lying = try await put("image/png", ImageSamples.webpLossless40x30)
             #expect(lying.status == 400 && ServiceStackTests.AuthJourneyTests.fields(lying) == ["content"], "\(lying.text)")
             let gif = try await put("image/gif", Array("GIF89a".utf8))
-            #expect(gif.status == 400 && Set(ServiceStackTests.AuthJourneyTests.fields(gif)) == ["mediaType", "content"], "\(gif.text)")
+            // A media type outside the schema's list is refused at the gateway, before the bytes are looked at.
+            #expect(gif.status == 400 && ServiceStackTests.AuthJourneyTests.fields(gif) == ["mediaType"], "\(gif.text)")
             let tiny = try await put("image/png", ImageSamples.png8x8)
             #expect(tiny.status == 400, "\(tiny.text)")
             let big = try await put("image/png", ImageSamples.png40x30)

@@ -125,8 +125,14 @@ extension ServiceStackTests {
             let bad = try await http.post("/v1/auth/register", [
                 "email": "not-an-email", "password": "password1", "displayName": "", "username": "9lives",
             ])
+            // The gateway refuses what the schema forbids (an empty name, a username that starts with a
+            // digit) before the bus; the service then names what only it can judge.
             #expect(bad.status == 400)
-            #expect(Set(Self.fields(bad)) == ["email", "password", "displayName", "username"], "\(bad.text)")
+            #expect(Set(Self.fields(bad)) == ["displayName", "username"], "\(bad.text)")
+            let meaning = try await http.post("/v1/auth/register", [
+                "email": "not-an-email", "password": "password1", "displayName": "Nine", "username": "ninelives",
+            ])
+            #expect(meaning.status == 400 && Set(Self.fields(meaning)) == ["email", "password"], "\(meaning.text)")
             let short = try await http.post("/v1/auth/register", [
                 "email": "a@example.org", "password": "short", "displayName": "A", "username": "abc",
             ])

@@ -2,6 +2,7 @@ import Bus
 import Envelope
 import Foundation
 import GatewayService
+import ServiceCatalog
 import ServiceLifecycle
 import Testing
 import TestSupport
@@ -27,7 +28,7 @@ struct AuthStack {
          configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
         broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 3))
         // One trusted proxy: a test poses as different clients with X-Forwarded-For.
-        (gateway, address) = try GatewayHarness.gateway(broker.endpoint, routes: GatewayRoutes.all, verifyTokens: true) {
+        (gateway, address) = try GatewayHarness.gateway(broker.endpoint, operations: ServiceCatalog.operations, verifyTokens: true) {
             $0.trustedProxies = 1
             configureGateway(&$0)
         }

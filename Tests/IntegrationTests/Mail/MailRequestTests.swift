@@ -1,3 +1,4 @@
+import PdfEmailContract
 import Bus
 import Contracts
 import Envelope

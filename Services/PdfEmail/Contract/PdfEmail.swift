@@ -1,9 +1,14 @@
+import Contracts
 import Envelope
 import Foundation
 
 /// The `pdf-email` service: outgoing mail (queued durably, delivered over SMTP with retries).
 /// Only other services call it; it has no HTTP route, so clients cannot send mail through it.
-public enum PdfEmail {
+public enum PdfEmail: ServiceContract {
+    public static let name = "pdf-email"
+    public static let operations: [any OperationDeclaration.Type] = [Mail.Send.self, Mail.Status.self, Account.Erase.self]
+    public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
+
     public enum Mail {
         /// A mail template and the values of its `{{placeholders}}`.
         public struct TemplateChoice: Codable, Sendable, Equatable {
@@ -20,7 +25,9 @@ public enum PdfEmail {
         }
 
         /// A file sent with the mail.
-        public struct Attachment: Codable, Sendable, Equatable {
+        public struct Attachment: Codable, Sendable, Equatable, FieldRules {
+            public static let fieldRules: [String: FieldRule] = ["name": .text(1...255)]
+
             /// The file name the recipient sees: 1 to 255 characters, no slashes or control characters.
             public var name: String
             /// `type/subtype`, such as `application/pdf`.
@@ -36,7 +43,7 @@ public enum PdfEmail {
         }
 
         /// Where a mail is.
-        public enum DeliveryStatus: String, Codable, Sendable {
+        public enum DeliveryStatus: String, Codable, Sendable, SchemaEnumeration {
             /// Accepted and stored; waiting for (another) delivery attempt.
             case queued
             /// The SMTP server (or the local spool) accepted it.
@@ -47,11 +54,15 @@ public enum PdfEmail {
 
         /// `pdf-email.mail.send.v1`: stores a mail for delivery and answers once it is stored.
         /// Either `template` or `subject` with `text` (and optionally `html`), not both.
-        public enum Send: BusOperation {
-            public static let service = "pdf-email"
+        public enum Send: OperationDeclaration {
+            public static let service = PdfEmail.name
             public static let type = "pdf-email.mail.send.v1"
+            public static let idempotency: Idempotency? = .stored(.operation)
 
-            public struct Request: Codable, Sendable, Equatable {
+            public struct Request: Codable, Sendable, Equatable, FieldRules {
+                public static let fieldRules: [String: FieldRule] = [
+                    "to": FieldRule.count(1...50).each(.email), "replyTo": .email, "attachments": .count(0...10),
+                ]
                 /// 1 to 50 recipient addresses.
                 public var to: [String]
                 /// Where replies go, when not to the sender (`MAIL_FROM`).
@@ -88,8 +99,8 @@ public enum PdfEmail {
         }
 
         /// `pdf-email.mail.status.v1`: where a mail is; `not_found` for an unknown id.
-        public enum Status: BusOperation {
-            public static let service = "pdf-email"
+        public enum Status: OperationDeclaration {
+            public static let service = PdfEmail.name
             public static let type = "pdf-email.mail.status.v1"
 
             public struct Request: Codable, Sendable, Equatable {
@@ -129,21 +140,12 @@ public enum PdfEmail {
     public enum Account {
         /// `pdf-email.account.erase.v1`: a deleted account's mail is removed (mail to it alone) or
         /// anonymised (delivered mail that went to others too). Sent by auth through its outbox.
-        public enum Erase: BusOperation {
-            public static let service = "pdf-email"
+        public enum Erase: AccountEraseOperation {
+            public static let service = PdfEmail.name
             public static let type = "pdf-email.account.erase.v1"
+            public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds nothing left to erase")
 
-            public struct Request: Codable, Sendable, Equatable {
-                /// The deleted account's id.
-                public var account: String
-                /// Its email address.
-                public var email: String
-
-                public init(account: String, email: String) {
-                    self.account = account
-                    self.email = email
-                }
-            }
+            public typealias Request = AccountErasure
 
             public struct Response: Codable, Sendable, Equatable {
                 public var mailsDeleted: Int

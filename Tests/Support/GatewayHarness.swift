@@ -1,4 +1,5 @@
 import Bus
+import Contracts
 import Foundation
 import GatewayService
 import Logging
@@ -8,10 +9,11 @@ import Synchronization
 
 /// Runs the gateway application in the test process on a free port.
 public enum GatewayHarness {
-    /// The gateway over `routes` for a broker at `endpoint`, and where it will listen once running.
-    /// With `verifyTokens`, access tokens are verified against the auth service's keys (default settings).
+    /// The gateway over the routes of `operations` for a broker at `endpoint`, and where it will listen
+    /// once running. With `verifyTokens`, access tokens are verified against the auth service's keys
+    /// (default settings).
     public static func gateway(
-        _ endpoint: String, routes: [BusRoute] = EchoRoutes.all, verifyTokens: Bool = false,
+        _ endpoint: String, operations: [any OperationDeclaration.Type] = Echo.operations, verifyTokens: Bool = false,
         configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) throws -> (service: any Service, address: GatewayAddress) {
         Observability.bootstrapMetrics()
@@ -24,7 +26,7 @@ public enum GatewayHarness {
             ? JWKSAuthenticator(bus: bus, audience: Setting.authAudience.defaultValue!, issuer: Setting.authIssuer.defaultValue!, logger: logger)
             : nil
         let app = buildApplication(
-            configuration: configuration, routes: routes, bus: bus, authenticator: authenticator, logger: logger,
+            configuration: configuration, operations: operations, bus: bus, authenticator: authenticator, logger: logger,
             onServerRunning: { port in address.set(port) })
         return (app, address)
     }

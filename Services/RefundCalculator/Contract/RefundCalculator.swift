@@ -1,11 +1,19 @@
+import Contracts
+import Envelope
 import Foundation
 
 /// The `refund-calculator` service: Irish PAYE income-tax refund estimates.
-public enum RefundCalculator {
-    public static let service = "refund-calculator"
+public enum RefundCalculator: ServiceContract {
+    public static let name = "refund-calculator"
+    public static let operations: [any OperationDeclaration.Type] = [
+        Estimate.Make.self, Rules.Version.self, Help.Get.self,
+        Scenario.Save.self, Scenario.List.self, Scenario.Get.self, Scenario.Update.self, Scenario.Delete.self,
+        ContactRequest.Create.self, Account.Erase.self,
+    ]
+    public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
 
     /// Filing status and assessment.
-    public enum Status: String, Codable, Sendable, CaseIterable {
+    public enum Status: String, Codable, Sendable, SchemaEnumeration {
         case single
         /// Married or civil partners, jointly assessed, one income.
         case marriedOneIncome = "married-one-income"
@@ -17,8 +25,26 @@ public enum RefundCalculator {
 
     /// A user's answers; every one optional, so a partial answer already gives an estimate. Money is
     /// in euro cents.
-    public struct Scenario: Codable, Sendable, Equatable {
-        public struct Spouse: Codable, Sendable, Equatable {
+    public struct Scenario: Codable, Sendable, Equatable, FieldRules {
+        /// The limits of the answers, checked by the gateway (the schema) and the estimator alike.
+        public enum Bounds {
+            /// Any amount: whole cents, not negative, at most 100,000,000.00.
+            public static let cents: ClosedRange<Int64> = 0...10_000_000_000
+            public static let dependentChildren = 0...20
+        }
+
+        public static let fieldRules: [String: FieldRule] = [
+            "spouse": .described("counts for a jointly assessed couple with two incomes"),
+            "taxYear": .described("in the refund window (GET /v1/refunds/rules); last year when left out"),
+            "dateOfBirth": .date, "dependentChildren": .range(Bounds.dependentChildren),
+            "salaryCents": .cents, "taxPaidCents": .cents, "otherIncomeCents": .cents, "profession": .profession,
+        ]
+
+        public struct Spouse: Codable, Sendable, Equatable, FieldRules {
+            public static let fieldRules: [String: FieldRule] = [
+                "incomeCents": .cents, "taxPaidCents": .cents, "dateOfBirth": .date, "profession": .profession,
+            ]
+
             public var incomeCents: Int64?
             public var taxPaidCents: Int64?
             /// `YYYY-MM-DD`.
@@ -33,7 +59,9 @@ public enum RefundCalculator {
             }
         }
 
-        public struct Home: Codable, Sendable, Equatable {
+        public struct Home: Codable, Sendable, Equatable, FieldRules {
+            public static let fieldRules: [String: FieldRule] = ["rentPaidCents": .cents, "serviceChargesCents": .cents]
+
             public var rentPaidCents: Int64?
             public var hasMortgage: Bool?
             /// Bin, refuse or water charges paid.
@@ -46,7 +74,9 @@ public enum RefundCalculator {
             }
         }
 
-        public struct Tuition: Codable, Sendable, Equatable {
+        public struct Tuition: Codable, Sendable, Equatable, FieldRules {
+            public static let fieldRules: [String: FieldRule] = ["feesCents": .cents]
+
             public var feesCents: Int64
             public var fullTime: Bool
 
@@ -56,7 +86,9 @@ public enum RefundCalculator {
             }
         }
 
-        public struct Expenses: Codable, Sendable, Equatable {
+        public struct Expenses: Codable, Sendable, Equatable, FieldRules {
+            public static let fieldRules: [String: FieldRule] = ["medicalCents": .cents, "nursingHomeCents": .cents, "otherEmploymentCents": .cents]
+
             /// Net of what insurance or anyone else paid back.
             public var medicalCents: Int64?
             public var nursingHomeCents: Int64?
@@ -107,8 +139,10 @@ public enum RefundCalculator {
     }
 
     /// One line of an estimate's breakdown.
-    public struct Line: Codable, Sendable, Equatable {
-        public enum Kind: String, Codable, Sendable {
+    public struct Line: Codable, Sendable, Equatable, FieldRules {
+        public static let fieldRules: [String: FieldRule] = ["rule": .described("the rule and source the figure comes from")]
+
+        public enum Kind: String, Codable, Sendable, SchemaEnumeration {
             case income, deduction, band, grossTax = "gross-tax", credit, taxDue = "tax-due", taxPaid = "tax-paid", usc
         }
 
@@ -137,7 +171,15 @@ public enum RefundCalculator {
         }
     }
 
-    public struct Estimate: Codable, Sendable, Equatable {
+    public struct Estimate: Codable, Sendable, Equatable, FieldRules {
+        public static let fieldRules: [String: FieldRule] = [
+            "currency": .oneOf(["EUR"]),
+            "refundCents": .described("tax paid less tax due: positive is a refund, negative an underpayment"),
+            "uscCents": .described("Universal Social Charge, not part of the refund"),
+            "warnings": .described("answers that add nothing, and why"),
+            "missing": .described("answers not given that would change the estimate"),
+        ]
+
         public var taxYear: Int
         /// The rules the estimate was made with (see `refund-calculator.rules.version.v1`).
         public var rulesVersion: String
@@ -165,4 +207,12 @@ public enum RefundCalculator {
             self.missing = missing
         }
     }
+}
+
+extension FieldRule {
+    /// Euro cents of any answer.
+    static let cents = FieldRule.range(RefundCalculator.Scenario.Bounds.cents).described("euro cents")
+    static let date = FieldRule.pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}$").described("YYYY-MM-DD")
+    static let profession = FieldRule.text(0...64)
+        .described("a flat-rate expenses class; GET /v1/refunds/help lists them (nurse, teacher, ..., none)")
 }

@@ -1,0 +1,57 @@
+import Contracts
+import Envelope
+import Foundation
+
+/// The `auth` service: accounts, email verification, sessions and the access-token keys.
+public enum Auth: ServiceContract {
+    public static let name = "auth"
+    public static let operations: [any OperationDeclaration.Type] = [
+        Account.Register.self, Email.Verify.self, Email.Resend.self, Session.Login.self, Session.Refresh.self, Session.Logout.self,
+        Password.Forgot.self, Password.Reset.self, Password.Change.self, Events.List.self, Agreements.List.self, Agreements.Sign.self,
+        Agreements.Withdraw.self, Picture.Set.self, Picture.Get.self, Picture.Delete.self, Me.Get.self, Me.Update.self, Me.Delete.self,
+        Keys.Jwks.self,
+    ]
+
+    /// A university whose closed network an account joins through its email domain.
+    public struct University: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var campus: String
+
+        public init(id: String, name: String, campus: String) {
+            self.id = id
+            self.name = name
+            self.campus = campus
+        }
+    }
+
+    /// A new pair of tokens.
+    public struct Tokens: Codable, Sendable, Equatable, FieldRules {
+        public static let fieldRules: [String: FieldRule] = [
+            "accessToken": .described("ES256 JWT for the Authorization header (Bearer)"),
+            "refreshToken": .described("opaque; exchanged once at /v1/auth/refresh"),
+            "expiresIn": .described("seconds the access token is valid"), "tokenType": .oneOf(["Bearer"]),
+        ]
+
+        /// An ES256 JWT, sent as `Authorization: Bearer <accessToken>`.
+        public var accessToken: String
+        /// Opaque; exchanged once at `auth.session.refresh.v1` for a new pair.
+        public var refreshToken: String
+        /// Seconds the access token is valid.
+        public var expiresIn: Int
+        public var tokenType: String
+
+        public init(accessToken: String, refreshToken: String, expiresIn: Int) {
+            self.accessToken = accessToken
+            self.refreshToken = refreshToken
+            self.expiresIn = expiresIn
+            tokenType = "Bearer"
+        }
+    }
+}
+
+extension FieldRule {
+    static let newPassword = FieldRule.text(Auth.Password.length).secret.described("not one of the most common passwords")
+    static let mailedCode = FieldRule.pattern("^[0-9]{6}$").secret
+    static let policy = FieldRule.text(1...64).described("the policy id (terms, privacy, ...)")
+}

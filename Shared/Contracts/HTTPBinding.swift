@@ -1,0 +1,64 @@
+import Envelope
+
+/// How clients reach an operation over HTTP. Path parameters (`{id}`) and, for GET, query
+/// parameters are members of the request; the other members form the JSON body. Their kinds and
+/// limits come from the request's schema.
+public struct HTTPBinding: Sendable {
+    public enum Method: String, Sendable, CaseIterable {
+        case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
+    }
+
+    /// Who may call the route.
+    public enum Access: String, Sendable {
+        case anyone
+        /// A verified access token is required; without one the answer is 401.
+        case signedIn
+        /// Signed in, and the operation acts only on the caller's own things: someone else's are
+        /// `not_found`, as if they did not exist.
+        case owner
+
+        /// Whether the gateway needs a verified token.
+        public var needsToken: Bool { self != .anyone }
+    }
+
+    /// The success status, among those the API answers with.
+    public enum Status: Int, Sendable {
+        case ok = 200, created = 201, accepted = 202
+    }
+
+    public var method: Method
+    /// OpenAPI form: `/v1/items/{id}`.
+    public var path: String
+    public var access: Access
+    public var status: Status
+    /// The error codes the operation answers with besides those every route can give.
+    public var errors: [ErrorCode]
+    /// One line for the API document.
+    public var summary: String
+    /// Rules for path and query parameters that differ on this route from the request's own (a
+    /// shorter text in a path, say).
+    public var parameterRules: [String: FieldRule]
+
+    public init(
+        _ method: Method, _ path: String, access: Access = .anyone, status: Status = .ok, errors: [ErrorCode] = [],
+        summary: String, parameterRules: [String: FieldRule] = [:]
+    ) {
+        self.method = method
+        self.path = path
+        self.access = access
+        self.status = status
+        self.errors = errors
+        self.summary = summary
+        self.parameterRules = parameterRules
+    }
+
+    /// The `{name}` segments of the path.
+    public var pathParameters: [String] {
+        path.split(separator: "/").compactMap { segment in
+            segment.hasPrefix("{") && segment.hasSuffix("}") ? String(segment.dropFirst().dropLast()) : nil
+        }
+    }
+
+    /// True for methods that change something: they carry an idempotency key.
+    public var isMutating: Bool { method != .get }
+}

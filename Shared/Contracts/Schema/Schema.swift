@@ -1,0 +1,101 @@
+import Envelope
+
+/// The JSON Schema of a message, as the gateway checks requests against it and the OpenAPI document
+/// states it. Built from the Swift type by `SchemaReflection` plus the type's `FieldRules`, so a
+/// message's shape is written once, as its Swift type.
+public struct Schema: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case string, integer, number, boolean, object, array
+    }
+
+    /// One member of an object.
+    public struct Property: Sendable, Equatable {
+        public var name: String
+        public var schema: Schema
+        public var isRequired: Bool
+    }
+
+    public var kind: Kind
+    /// Object members, in the order the type declares them.
+    public var properties: [Property] = []
+    /// Arrays: the schema of each item. Objects with arbitrary keys (dictionaries): each value's.
+    public var element: Schema? {
+        get { elements.first }
+        set { elements = newValue.map { [$0] } ?? [] }
+    }
+    private var elements: [Schema] = []
+    /// Strings: the values allowed.
+    public var allowed: [String]?
+    /// Strings: the length in Unicode scalars, as JSON Schema counts.
+    public var length: ClosedRange<Int>?
+    /// Strings: a regular expression (ECMA 262 / ICU syntax) the whole text must match; give it `^` and `$`.
+    public var pattern: String?
+    /// Strings: `date-time`, `email`, ... (an annotation; the service checks the meaning).
+    public var format: String?
+    /// Strings: `base64` for bytes.
+    public var contentEncoding: String?
+    /// Integers: the smallest and largest value.
+    public var range: ClosedRange<Int64>?
+    /// Arrays: how many items.
+    public var count: ClosedRange<Int>?
+    public var description: String?
+    /// A secret the caller sends (a password, a code): never stored in an idempotency record or logged,
+    /// and `writeOnly` in the document.
+    public var isSecret = false
+    /// Objects whose members are any keys (dictionaries).
+    public var isDictionary = false
+    /// Dropped from its object's schema once the rules are applied (`FieldRule.undocumented`).
+    var isUndocumented = false
+
+    public init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    /// The member `name` of an object schema.
+    public subscript(property name: String) -> Schema? {
+        properties.first { $0.name == name }?.schema
+    }
+
+    /// An object schema with only the members `names` keeps (and their required flags).
+    public func keeping(_ keep: (String) -> Bool) -> Schema {
+        var copy = self
+        copy.properties = properties.filter { keep($0.name) }
+        return copy
+    }
+
+    /// The schema as JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it).
+    public var json: JSONValue {
+        var out: [String: JSONValue] = ["type": .string(kind.rawValue)]
+        switch kind {
+        case .object where isDictionary:
+            out["additionalProperties"] = element?.json ?? true
+        case .object:
+            out["properties"] = .object(Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.schema.json) }))
+            let required = properties.filter(\.isRequired).map { JSONValue.string($0.name) }
+            if !required.isEmpty { out["required"] = .array(required) }
+        case .array:
+            if let element { out["items"] = element.json }
+            if let count {
+                out["minItems"] = .number(Double(count.lowerBound))
+                out["maxItems"] = .number(Double(count.upperBound))
+            }
+        default:
+            break
+        }
+        if let allowed { out["enum"] = .array(allowed.map(JSONValue.string)) }
+        if let length {
+            out["minLength"] = .number(Double(length.lowerBound))
+            out["maxLength"] = .number(Double(length.upperBound))
+        }
+        if let pattern { out["pattern"] = .string(pattern) }
+        if let format { out["format"] = .string(format) }
+        if let contentEncoding { out["contentEncoding"] = .string(contentEncoding) }
+        if let range {
+            if range.lowerBound > Int64.min { out["minimum"] = .number(Double(range.lowerBound)) }
+            if range.upperBound < Int64.max { out["maximum"] = .number(Double(range.upperBound)) }
+        }
+        if let description { out["description"] = .string(description) }
+        if isSecret { out["writeOnly"] = true }
+        return .object(out)
+    }
+}

@@ -1,0 +1,35 @@
+import Envelope
+
+/// What a service offers other services and clients: its bus name and its operations. Each
+/// service's contract target declares one, and the catalog lists them.
+public protocol ServiceContract {
+    /// The bus (Majordomo) name, such as `refund-calculator`.
+    static var name: String { get }
+    /// Every operation the service serves.
+    static var operations: [any OperationDeclaration.Type] { get }
+    /// Its erase operation, if it keeps personal data: auth sends it when an account is deleted.
+    static var erase: (any AccountEraseOperation.Type)? { get }
+}
+
+extension ServiceContract {
+    public static var erase: (any AccountEraseOperation.Type)? { nil }
+}
+
+/// Which account was deleted: every service that keeps personal data erases what it holds of it.
+public struct AccountErasure: Codable, Sendable, Equatable, FieldRules {
+    /// The deleted account's id.
+    public var account: String
+    /// Its email address.
+    public var email: String
+
+    public init(account: String, email: String) {
+        self.account = account
+        self.email = email
+    }
+
+    public static let fieldRules: [String: FieldRule] = ["account": .uuid, "email": .email]
+}
+
+/// `<service>.account.erase.v1`: a deleted account's data goes. Auth sends it through its outbox
+/// (at least once), so a repeat must find nothing left and succeed.
+public protocol AccountEraseOperation: OperationDeclaration where Request == AccountErasure {}

@@ -1,0 +1,52 @@
+import Contracts
+import Envelope
+import ServiceCatalog
+import Testing
+
+/// What every declaration in the catalog must say.
+@Suite struct CatalogTests {
+    static let operations = ServiceCatalog.operations.map { OperationCase(operation: $0) }
+
+    struct OperationCase: CustomStringConvertible, Sendable {
+        let operation: any OperationDeclaration.Type
+        var description: String { operation.type }
+    }
+
+    @Test(arguments: operations)
+    func everyOperationChangingSomethingSaysWhatARepeatDoes(_ item: OperationCase) {
+        let operation = item.operation
+        if operation.http.contains(where: \.isMutating) || operation.http.isEmpty && operation.type.contains(".erase.") {
+            #expect(operation.idempotency != nil, "\(operation.type) changes something but does not declare its idempotency")
+        }
+        if case .repeatable(let reason)? = operation.idempotency { #expect(!reason.isEmpty) }
+    }
+
+    @Test(arguments: operations)
+    func everyDeclarationReflectsAndNamesItsService(_ item: OperationCase) {
+        let operation = item.operation
+        // Reflecting checks that every field rule names a field of its type.
+        #expect(operation.requestSchema.kind == .object)
+        #expect(operation.responseSchema.kind == .object)
+        #expect(operation.type.hasPrefix(operation.service + "."), "the type starts with the service name")
+        #expect(operation.type.wholeMatch(of: /[a-z-]+\.[a-z-]+\.[a-z-]+\.v[0-9]+/) != nil, "<service>.<resource>.<verb>.v<N>")
+        for binding in operation.http {
+            for name in binding.pathParameters {
+                #expect(operation.requestSchema[property: name] != nil, "{\(name)} in \(binding.path) is a request member")
+            }
+        }
+    }
+
+    @Test func eachMethodAndPathHasOneOperationAndEachServiceOneName() {
+        let routes = ServiceCatalog.operations.flatMap { operation in operation.http.map { "\($0.method.rawValue) \($0.path)" } }
+        #expect(Set(routes).count == routes.count, "\(routes)")
+        let names = ServiceCatalog.services.map { $0.name }
+        #expect(Set(names).count == names.count)
+        for service in ServiceCatalog.services {
+            for operation in service.operations { #expect(operation.service == service.name, "\(operation.type) is listed under \(service.name)") }
+        }
+    }
+
+    @Test func everyServiceThatKeepsPersonalDataIsErasedWithTheAccount() {
+        #expect(ServiceCatalog.erasures.map { $0.type }.sorted() == ["pdf-email.account.erase.v1", "refund-calculator.account.erase.v1"])
+    }
+}

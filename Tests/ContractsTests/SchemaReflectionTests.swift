@@ -1,0 +1,88 @@
+@testable import Contracts
+import Envelope
+import Foundation
+import Testing
+
+/// Schemas come from the Swift types: members, kinds, optionality, nesting, and the rules beside them.
+@Suite struct SchemaReflectionTests {
+    enum Colour: String, Codable, SchemaEnumeration { case red, green }
+
+    struct Inner: Codable, FieldRules {
+        var count: Int
+        static let fieldRules: [String: FieldRule] = ["count": .range(0...9)]
+    }
+
+    struct Sample: Codable, FieldRules {
+        var name: String
+        var nickname: String?
+        var amount: Int64
+        var flag: Bool?
+        var colour: Colour
+        var when: Date
+        var bytes: Data?
+        var tags: [String]
+        var inner: Inner?
+        var labels: [String: String]
+        var hook: Int?
+
+        static let fieldRules: [String: FieldRule] = [
+            "name": FieldRule.text(1...5).described("a short name"), "tags": FieldRule.count(1...3).each(.text(1...2)),
+            "hook": .undocumented,
+        ]
+    }
+
+    @Test func membersKindsAndOptionalityComeFromTheType() {
+        let schema = SchemaReflection.schema(of: Sample.self)
+        #expect(schema.kind == .object)
+        #expect(schema.properties.map(\.name) == ["name", "nickname", "amount", "flag", "colour", "when", "bytes", "tags", "inner", "labels"])
+        #expect(schema.properties.filter(\.isRequired).map(\.name) == ["name", "amount", "colour", "when", "tags", "labels"])
+        #expect(schema[property: "amount"]?.kind == .integer)
+        #expect(schema[property: "flag"]?.kind == .boolean)
+        #expect(schema[property: "colour"]?.allowed == ["red", "green"])
+        #expect(schema[property: "when"]?.format == "date-time")
+        #expect(schema[property: "bytes"]?.contentEncoding == "base64")
+        #expect(schema[property: "tags"]?.element?.kind == .string)
+        #expect(schema[property: "inner"]?[property: "count"]?.range == 0...9, "a nested type brings its own rules")
+        #expect(schema[property: "labels"]?.isDictionary == true && schema[property: "labels"]?.element?.kind == .string)
+        #expect(schema[property: "name"]?.length == 1...5 && schema[property: "name"]?.description == "a short name")
+        #expect(schema[property: "tags"]?.count == 1...3 && schema[property: "tags"]?.element?.length == 1...2)
+    }
+
+    @Test func theJSONSchemaSaysTheSame() {
+        let json = SchemaReflection.schema(of: Sample.self).json
+        #expect(json["required"] == ["name", "amount", "colour", "when", "tags", "labels"])
+        #expect(json["properties"]?["name"] == ["type": "string", "minLength": 1, "maxLength": 5, "description": "a short name"])
+        #expect(json["properties"]?["inner"]?["properties"]?["count"] == ["type": "integer", "minimum": 0, "maximum": 9])
+        #expect(json["properties"]?["labels"] == ["type": "object", "additionalProperties": ["type": "string"]])
+        #expect(json["properties"]?["hook"] == nil, "undocumented members are left out")
+    }
+
+    @Test func validationNamesEveryFieldInDeclarationOrder() throws {
+        let schema = SchemaReflection.schema(of: Sample.self)
+        let value = try JSONValue.parse(Array(#"""
+            {"name": "far too long", "amount": 1.5, "colour": "blue", "when": "x", "tags": ["abc", "d", "e", "f"],
+             "inner": {"count": 10}, "labels": {"a": 1}, "flag": null, "hook": "anything"}
+            """#.utf8))
+        let problems = schema.problems(value, at: "data")
+        #expect(problems.map(\.field) == [
+            "data.name", "data.amount", "data.colour", "data.tags", "data.tags[0]", "data.inner.count", "data.labels.a",
+        ])
+        #expect(problems.map(\.message) == [
+            "must be 1 to 5 characters", "must be a whole number", "must be one of red, green", "must have 1 to 3 items",
+            "must be 1 to 2 characters", "must be from 0 to 9", "must be a string",
+        ])
+        let missing = schema.problems(["nickname": "x"], at: "data")
+        #expect(missing.map(\.field) == ["data.name", "data.amount", "data.colour", "data.when", "data.tags", "data.labels"])
+        #expect(Set(missing.map(\.message)) == ["is required"])
+    }
+
+    @Test func lengthsCountUnicodeScalarsAndPatternsMatchTheWholeText() {
+        var schema = Schema(.string)
+        schema.length = 1...3
+        schema.pattern = "^[a-z𝒒]+$"
+        #expect(schema.problems("𝒒𝒒𝒒", at: "x").isEmpty)
+        #expect(schema.problems("𝒒𝒒𝒒𝒒", at: "x").map(\.message) == ["must be 1 to 3 characters"])
+        #expect(schema.problems("aB", at: "x").map(\.message) == ["must match ^[a-z𝒒]+$"])
+        #expect(Schema.number(65_536) == "65,536" && Schema.number(100) == "100" && Schema.number(-1_000) == "-1,000")
+    }
+}
