@@ -72,6 +72,17 @@ let shared: [Target] = [
         path: "Shared/ServiceSupport",
         swiftSettings: swiftSettings
     ),
+    // The service kit: a service's definition, its handlers with the idempotency its declarations
+    // promise, and the host that runs it.
+    .target(
+        name: "ServiceKit",
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, lifecycle,
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        path: "Shared/ServiceKit",
+        swiftSettings: swiftSettings
+    ),
     .target(
         name: "PostgresSupport",
         dependencies: [
@@ -109,7 +120,7 @@ func service(
             name: "\(name)Service", dependencies: [.target(name: "\(name)Contract")] + dependencies, path: "Services/\(folder)",
             exclude: ["App", "Contract"], resources: resources, swiftSettings: swiftSettings),
         .executableTarget(
-            name: name, dependencies: [.target(name: "\(name)Service"), "Bus", "PostgresSupport", "ServiceSupport"], path: "Services/\(folder)/App",
+            name: name, dependencies: [.target(name: "\(name)Service"), "ServiceKit"], path: "Services/\(folder)/App",
             swiftSettings: swiftSettings),
     ]
 }
@@ -142,7 +153,7 @@ let services: [Target] = [
     // Outgoing mail (and, with the tax-form work, PDF filling).
     "PdfEmail", folder: "PdfEmail",
     dependencies: [
-        "Bus", "CCurl", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, metrics, lifecycle,
+        "Bus", "CCurl", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "ServiceSupport", log, metrics, lifecycle,
         .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
     ],
     resources: [.copy("Templates"), .copy("Migrations")]
@@ -150,7 +161,7 @@ let services: [Target] = [
     // Accounts, email verification, sessions and the access-token keys.
     "Auth", folder: "Auth",
     dependencies: [
-        "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceCatalog", "ServiceSupport", log,
+        "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceKit", "ServiceCatalog", "ServiceSupport", log,
         lifecycle,
         .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Crypto", package: "swift-crypto"),
@@ -160,18 +171,20 @@ let services: [Target] = [
     // The Irish PAYE refund estimator: rules as data per tax year, the estimate in integer cents.
     "RefundCalculator", folder: "RefundCalculator",
     dependencies: [
-        "Bus", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceSupport", log, lifecycle,
+        "Bus", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceKit", "ServiceSupport", log, lifecycle,
         .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
     ],
     resources: [.copy("Data"), .copy("Migrations")]
 ) + [
+    // Every product service's definition: what `melon` runs, the contract tests and the harness build.
+    .target(
+        name: "MelonServices", dependencies: ["AuthService", "PdfEmailService", "RefundCalculatorService", "ServiceKit"],
+        path: "Services/Melon/Services", swiftSettings: swiftSettings),
     // Everything in one process: the local default (deploy/run.sh) and small installs.
     .executableTarget(
         name: "Melon",
-        dependencies: [
-            "GatewayService", "PdfEmailService", "AuthService", "RefundCalculatorService", "Bus", "PostgresSupport", "ServiceCatalog", "ServiceSupport",
-        ],
-        path: "Services/Melon",
+        dependencies: ["Bus", "GatewayService", "MelonServices", "ServiceCatalog", "ServiceKit", "ServiceSupport"],
+        path: "Services/Melon/App",
         swiftSettings: swiftSettings
     ),
 ]
@@ -190,7 +203,7 @@ let executables: [Target] = [
         name: "TestSupport",
         dependencies: [
             "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
-            "ServiceSupport", "ZeroMQ", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
+            "ServiceKit", "ServiceSupport", "ZeroMQ", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         path: "Tests/Support",
         swiftSettings: swiftSettings
@@ -198,7 +211,7 @@ let executables: [Target] = [
     // A worker of the test-only `echo` service: used by integration tests and the bus benchmark.
     .executableTarget(
         name: "EchoWorker",
-        dependencies: ["Bus", "ServiceSupport", "TestSupport", log, lifecycle],
+        dependencies: ["ServiceKit", "TestSupport"],
         path: "Tests/Fixtures/EchoWorker",
         swiftSettings: swiftSettings
     ),
@@ -225,8 +238,7 @@ let executables: [Target] = [
         name: "HTTPBenchmark",
         dependencies: [
             "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
-            "ServiceCatalog", "ServiceSupport", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "Crypto", package: "swift-crypto"),
+            "ServiceCatalog", "ServiceKit", "ServiceSupport", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         path: "Benchmarks/HTTPBenchmark",
         swiftSettings: swiftSettings
@@ -246,7 +258,7 @@ let tests: [Target] = [
     .testTarget(
         name: "AuthTests",
         dependencies: [
-            "AuthContract", "AuthService", "AccessTokens", "Contracts", "Envelope", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+            "AuthContract", "AuthService", "AccessTokens", "Contracts", "Envelope", "ServiceKit", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         swiftSettings: swiftSettings
@@ -254,7 +266,7 @@ let tests: [Target] = [
     .testTarget(
         name: "PdfEmailTests",
         dependencies: [
-            "PdfEmailContract", "PdfEmailService", "Bus", "Contracts", "Envelope", "PostgresSupport", "TestSupport",
+            "PdfEmailContract", "PdfEmailService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         swiftSettings: swiftSettings
@@ -270,8 +282,8 @@ let tests: [Target] = [
     .testTarget(
         name: "ContractTests",
         dependencies: [
-            "AuthService", "Bus", "Contracts", "Envelope", "PdfEmailContract", "PdfEmailService", "PostgresSupport", "RefundCalculatorContract",
-            "RefundCalculatorService", "ServiceCatalog", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+            "AuthService", "Bus", "Contracts", "Envelope", "MelonServices", "PdfEmailContract", "PdfEmailService", "PostgresSupport",
+            "RefundCalculatorContract", "RefundCalculatorService", "ServiceCatalog", "ServiceKit", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         resources: [.copy("Examples")],
@@ -281,7 +293,7 @@ let tests: [Target] = [
         name: "IntegrationTests",
         dependencies: [
             "AccessTokens", "Bus", "Contracts", "Envelope", "GatewayService", "PdfEmailContract", "RefundCalculatorContract", "RefundCalculatorService",
-            "ServiceCatalog", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle, log,
+            "ServiceCatalog", "ServiceKit", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle, log,
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         ],
         swiftSettings: swiftSettings

@@ -50,9 +50,9 @@ enum BenchNotes {
 
     static func put(_ database: Database) -> OperationRegistry.Handler<Put> {
         { request, context in
-            let key = context.attributes.idempotencyKey ?? context.attributes.id
+            let record = IdempotencyRecord(operation: Put.type, caller: "", key: context.attributes.idempotencyKey ?? context.attributes.id)
             let reply = try await database.transaction { connection in
-                try await database.idempotent(key: key, request: Array(request.text.utf8), on: connection) {
+                try await database.once(record, fingerprint: Array(request.text.utf8), on: connection) {
                     let id = try await connection.query("INSERT INTO notes (text) VALUES (\(request.text)) RETURNING id", logger: database.logger)
                         .decode(Int64.self).reduce(0) { $1 }
                     return Array(try JSONEncoder().encode(Note(id: id, text: request.text)))

@@ -1,6 +1,5 @@
 import AuthService
 import Bus
-import Crypto
 import Envelope
 import Foundation
 import GatewayService
@@ -8,6 +7,7 @@ import Logging
 import PostgresSupport
 import RefundCalculatorService
 import ServiceCatalog
+import ServiceKit
 import ServiceLifecycle
 import ServiceSupport
 import Synchronization
@@ -37,20 +37,17 @@ struct HTTPBenchmark {
             configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: options.connections, heartbeat: heartbeat, gracePeriod: .seconds(5)),
             logger: logger)
         let bus = try BusClient(configuration: ClientConfiguration(endpoint: broker.endpoint, processName: "bench-gateway"), logger: logger)
-        // The auth service, as its own process would run it: logins and signed-in requests.
-        let authBus = try BusClient(configuration: ClientConfiguration(endpoint: broker.endpoint, processName: "bench-auth"), logger: logger)
-        let authDatabase = try Database(url: DatabaseURL(url), schema: AuthWorker.schema, maximumConnections: options.connections, logger: logger)
-        let auth = try AuthWorker(
-            configuration: AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256)),
-            worker: WorkerConfiguration(endpoint: broker.endpoint, workers: options.connections, heartbeat: heartbeat, gracePeriod: .seconds(5)),
-            database: authDatabase, bus: authBus, logger: logger)
-        // The refund calculator: estimates are CPU only, no database on their path.
-        let refundBus = try BusClient(configuration: ClientConfiguration(endpoint: broker.endpoint, processName: "bench-refunds"), logger: logger)
-        let refunds = try RefundCalculatorWorker(
-            configuration: RefundCalculatorConfiguration(contactEmail: "refunds@bench.example"),
-            worker: WorkerConfiguration(endpoint: broker.endpoint, workers: options.connections, heartbeat: heartbeat, gracePeriod: .seconds(5)),
-            database: try Database(url: DatabaseURL(url), schema: RefundCalculatorWorker.schema, maximumConnections: 4, logger: logger),
-            bus: refundBus, logger: logger)
+        // The auth service and the refund calculator, as their own processes would run them.
+        let settings = ProcessSettings(
+            process: "http-benchmark", settings: [], arguments: [],
+            environment: [
+                "BROKER_ENDPOINT": broker.endpoint, "DATABASE_URL": url, "WORKERS": "\(options.connections)",
+                "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+                "REFUND_CONTACT_EMAIL": "refunds@bench.example",
+            ])
+        let auth = try RunningService(.auth, settings: settings, logger: logger, maximumConnections: options.connections)
+        let refunds = try RunningService(.refundCalculator, settings: settings, logger: logger, maximumConnections: 4)
+        let authDatabase = auth.database!
         let port = Mutex<Int?>(nil)
         let gateway = buildApplication(
             configuration: GatewayConfiguration(port: 0), operations: BenchNotes.operations + ServiceCatalog.operations, bus: bus,
@@ -61,7 +58,8 @@ struct HTTPBenchmark {
             await group.withLock { $0 }?.triggerGracefulShutdown()
         }
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: ([database, broker, worker, authBus] + (try auth.services()) + [refundBus] + (try refunds.services()) + [gateway] as [any Service]).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+            services: ([database, broker, worker] + auth.services + refunds.services + [gateway] as [any Service])
+                .map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
                 + [ServiceGroupConfiguration.ServiceConfiguration(service: measurement, successTerminationBehavior: .ignore)],
             logger: logger))
         group.withLock { $0 = services }

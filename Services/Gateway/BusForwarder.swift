@@ -64,12 +64,7 @@ struct BusForwarder: HTTPResponder {
     /// The client's `Idempotency-Key`; for a mutating request without one, the request id, so the
     /// broker's re-dispatch after a worker dies still cannot act twice.
     private func idempotencyKey(_ request: Request, context: Context) throws(OperationError) -> String? {
-        if let key = request.headers[.idempotencyKey] {
-            guard (1...200).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-                throw OperationError.invalid(field: "Idempotency-Key", "must be 1 to 200 visible ASCII characters")
-            }
-            return key
-        }
+        if let key = request.headers[.idempotencyKey] { return try IdempotencyKey.checked(key, field: "Idempotency-Key") }
         return route.isMutating ? context.requestID : nil
     }
 

@@ -93,7 +93,7 @@ enum OpenAPIDocument {
         if mutating {
             headers.append(["name": "Idempotency-Key", "in": "header", "required": false,
                             "description": "Repeat a request with the same key to get the first result instead of acting twice.",
-                            "schema": ["type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[!-~]+$"]])
+                            "schema": ["type": "string", "minLength": .number(Double(IdempotencyKey.length.lowerBound)), "maxLength": .number(Double(IdempotencyKey.length.upperBound)), "pattern": "^[!-~]+$"]])
         }
         return headers
     }

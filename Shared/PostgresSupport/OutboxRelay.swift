@@ -18,11 +18,9 @@ public struct OutboxConfiguration: Sendable {
     public var callTimeout: Duration = .seconds(10)
     /// When a row is tried again after a failed attempt.
     public var retry = RetryPolicy(first: .seconds(1), maximum: .seconds(300))
-    /// Delivered rows are kept this long (for looking into what was sent), then deleted: they hold
-    /// what was sent, such as addresses and codes.
+    /// Delivered rows are kept this long (for looking into what was sent), then deleted by
+    /// `purgeJob`: they hold what was sent, such as addresses and codes.
     public var retention: Duration = .seconds(7 * 86_400)
-    /// How often the delivered rows past `retention` are deleted.
-    public var purgeInterval: Duration = .seconds(600)
 
     public init() {}
 }
@@ -49,23 +47,14 @@ public final class OutboxRelay: Service {
     }
 
     /// Delivers until cancelled or shut down; on graceful shutdown the round under way finishes first.
-    /// Every `purgeInterval` a round also deletes delivered rows older than `retention`.
     public func run() async throws {
-        var lastPurge: ContinuousClock.Instant?
-        await LeasedQueue.poll(every: configuration.pollInterval, logger: database.logger) {
-            if lastPurge.map({ ContinuousClock.now - $0 >= configuration.purgeInterval }) ?? true {
-                lastPurge = .now
-                try await purgeDelivered()
-            }
-            return try await deliverDueRows()
-        }
+        await LeasedQueue.poll(every: configuration.pollInterval, logger: database.logger) { try await deliverDueRows() }
     }
 
-    /// Deletes delivered rows older than `retention`; returns how many.
-    @discardableResult
-    public func purgeDelivered() async throws -> Int {
+    /// Every ten minutes, deletes delivered rows older than the retention.
+    public static func purgeJob(database: Database, configuration: OutboxConfiguration = OutboxConfiguration()) -> PeriodicJob {
         let seconds = Double(configuration.retention.milliseconds) / 1000
-        return try await database.transaction { connection in
+        return PeriodicJob("outbox.purge", every: .seconds(600), database: database) { connection in
             try await connection.query(
                 "DELETE FROM outbox WHERE delivered_at < now() - make_interval(secs => \(seconds)) RETURNING 1", logger: database.logger
             ).collect().count

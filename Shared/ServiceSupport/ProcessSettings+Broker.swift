@@ -9,13 +9,13 @@ extension Setting {
         help: "Live events: where publishers connect (the broker's XSUB). Empty turns the proxy off.")
     public static let brokerQueueLimit = Setting(
         "broker.queue.limit", default: "10000",
-        help: "Requests waiting per service; beyond it new requests are answered unavailable.")
+        help: "Requests waiting per service; beyond it new requests are answered unavailable.", kind: .integer(1...10_000_000))
     public static let brokerDefaultDeadline = Setting(
         "broker.default.deadline", default: "10000",
-        help: "Milliseconds a request without an expirytime (a foreign Majordomo client) may wait for a worker.")
+        help: "Milliseconds a request without an expirytime (a foreign Majordomo client) may wait for a worker.", kind: .milliseconds(1...86_400_000))
     public static let brokerMaxDispatches = Setting(
         "broker.max.dispatches", default: "3",
-        help: "Workers one request may be handed to (when they die holding it) before it is answered unavailable.")
+        help: "Workers one request may be handed to (when they die holding it) before it is answered unavailable.", kind: .integer(1...100))
 
     /// Everything `broker` reads.
     public static let brokerSettings: [Setting] = [
@@ -34,9 +34,9 @@ extension ProcessSettings {
             eventsEndpoint: events,
             eventsPublishEndpoint: publish,
             heartbeat: try heartbeat(),
-            queueLimit: try int(.brokerQueueLimit, in: 1...10_000_000),
+            queueLimit: try int(.brokerQueueLimit),
             defaultDeadline: try milliseconds(.brokerDefaultDeadline),
-            maxDispatches: try int(.brokerMaxDispatches, in: 1...100),
-            maxMessageBytes: try int(.busMaxMessageBytes, in: 1024...(1 << 30)))
+            maxDispatches: try int(.brokerMaxDispatches),
+            maxMessageBytes: try int(.busMaxMessageBytes))
     }
 }

@@ -5,17 +5,17 @@ extension ProcessSettings {
     /// The heartbeat settings shared by broker and workers.
     public func heartbeat() throws -> Heartbeat {
         Heartbeat(
-            interval: try milliseconds(.heartbeatInterval, in: 10...60_000),
-            liveness: try int(.heartbeatLiveness, in: 1...100))
+            interval: try milliseconds(.heartbeatInterval),
+            liveness: try int(.heartbeatLiveness))
     }
 
     /// The worker runtime settings of a service process.
     public func workerConfiguration() throws -> WorkerConfiguration {
         WorkerConfiguration(
             endpoint: try requiredString(.brokerEndpoint),
-            workers: try int(.workers, in: 1...1024),
+            workers: try int(.workers),
             heartbeat: try heartbeat(),
-            gracePeriod: try milliseconds(.gracePeriod, in: 0...3_600_000))
+            gracePeriod: try milliseconds(.gracePeriod))
     }
 
     /// The bus client settings of this process.
@@ -23,7 +23,7 @@ extension ProcessSettings {
         ClientConfiguration(
             endpoint: try requiredString(.brokerEndpoint),
             processName: process,
-            maxMessageBytes: try int(.busMaxMessageBytes, in: 1024...(1 << 30)))
+            maxMessageBytes: try int(.busMaxMessageBytes))
     }
 
     /// The log level, refusing unknown names.

@@ -54,8 +54,9 @@ public struct ProcessSettings: Sendable {
         return value
     }
 
-    /// An integer value within `range`.
-    public func int(_ setting: Setting, in range: ClosedRange<Int> = 0...Int.max) throws -> Int {
+    /// An integer value within the setting's range.
+    public func int(_ setting: Setting) throws -> Int {
+        guard let range = setting.kind.range else { preconditionFailure("\(setting.key) is not declared a number") }
         let text = try requiredString(setting)
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
             throw InvalidValue(setting: setting, value: text, expected: "an integer from \(range.lowerBound) to \(range.upperBound)")
@@ -63,9 +64,9 @@ public struct ProcessSettings: Sendable {
         return value
     }
 
-    /// A duration given in milliseconds.
-    public func milliseconds(_ setting: Setting, in range: ClosedRange<Int> = 1...86_400_000) throws -> Duration {
-        .milliseconds(try int(setting, in: range))
+    /// A duration given in milliseconds, within the setting's range.
+    public func milliseconds(_ setting: Setting) throws -> Duration {
+        .milliseconds(try int(setting))
     }
 
     /// The `--help` text: every setting with its flag, environment name and default.
@@ -75,6 +76,7 @@ public struct ProcessSettings: Sendable {
         for setting in settings {
             lines.append("  \(setting.flag) <value>   (env \(setting.environmentName))")
             lines.append("      \(setting.help)")
+            if let allowed = setting.kind.allowed { lines.append("      \(allowed)") }
             if let value = setting.defaultValue, !setting.isSecret { lines.append("      default: \(value)") }
         }
         return lines.joined(separator: "\n")

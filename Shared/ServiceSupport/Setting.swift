@@ -1,22 +1,55 @@
 import Foundation
 
-/// One configuration value a process reads, with its default and the help `--help` prints.
+/// One configuration value a process reads, declared once: its key, kind and range, default, whether
+/// it is secret, and the help that `--help` and the READMEs' settings tables print.
 ///
 /// Keys are dotted (`broker.endpoint`); the same value comes from the flag `--broker-endpoint` or the
 /// environment variable `BROKER_ENDPOINT`, the flag winning.
 public struct Setting: Sendable, Hashable {
+    /// What the value is.
+    public enum Kind: Sendable, Hashable {
+        case text
+        /// A whole number within the range.
+        case integer(ClosedRange<Int>)
+        /// A duration in milliseconds within the range.
+        case milliseconds(ClosedRange<Int>)
+
+        /// The range of a number, nil for text.
+        public var range: ClosedRange<Int>? {
+            switch self {
+            case .text: nil
+            case .integer(let range), .milliseconds(let range): range
+            }
+        }
+
+        /// `1 to 1,000`, `milliseconds, 10 to 60,000`, or nil for text: for `--help` and the tables.
+        public var allowed: String? {
+            switch self {
+            case .text: nil
+            case .integer(let range): "\(Self.number(range.lowerBound)) to \(Self.number(range.upperBound))"
+            case .milliseconds(let range): "ms, \(Self.number(range.lowerBound)) to \(Self.number(range.upperBound))"
+            }
+        }
+
+        static func number(_ value: Int) -> String {
+            value == Int.max ? "any" : value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+        }
+    }
+
     public let key: String
     /// The value when neither flag nor environment gives one; nil means "not set".
     public let defaultValue: String?
     public let help: String
     /// Secrets are never printed, not even their defaults.
     public let isSecret: Bool
+    public let kind: Kind
 
-    public init(_ key: String, default defaultValue: String?, help: String, isSecret: Bool = false) {
+    public init(_ key: String, default defaultValue: String?, help: String, isSecret: Bool = false, kind: Kind = .text) {
         self.key = key
         self.defaultValue = defaultValue
         self.help = help
         self.isSecret = isSecret
+        self.kind = kind
     }
 
     /// `BROKER_ENDPOINT` for `broker.endpoint`.
@@ -36,16 +69,16 @@ extension Setting {
         "log.level", default: "info", help: "trace, debug, info, notice, warning, error or critical.")
     public static let logFormat = Setting("log.format", default: "json", help: "json (one object per line) or text.")
     public static let heartbeatInterval = Setting(
-        "heartbeat.interval", default: "1000", help: "Majordomo heartbeat interval in milliseconds.")
+        "heartbeat.interval", default: "1000", help: "Majordomo heartbeat interval in milliseconds.", kind: .milliseconds(10...60_000))
     public static let heartbeatLiveness = Setting(
-        "heartbeat.liveness", default: "3", help: "Heartbeats missed before a peer counts as gone.")
+        "heartbeat.liveness", default: "3", help: "Heartbeats missed before a peer counts as gone.", kind: .integer(1...100))
     public static let busMaxMessageBytes = Setting(
-        "bus.max.message.bytes", default: "8388608", help: "Largest envelope in bytes; larger ones are refused as too_large.")
+        "bus.max.message.bytes", default: "8388608", help: "Largest envelope in bytes; larger ones are refused as too_large.", kind: .integer(1024...(1 << 30)))
     public static let workers = Setting(
-        "workers", default: "16", help: "Worker connections, so requests served at once, of this service process.")
+        "workers", default: "16", help: "Worker connections, so requests served at once, of this service process.", kind: .integer(1...1024))
     public static let gracePeriod = Setting(
         "grace.period", default: "20000",
-        help: "Milliseconds in-flight requests may take to finish after SIGTERM before they are cancelled.")
+        help: "Milliseconds in-flight requests may take to finish after SIGTERM before they are cancelled.", kind: .milliseconds(0...3_600_000))
 }
 
 // MARK: - Probe endpoints
@@ -53,7 +86,7 @@ extension Setting {
 extension Setting {
     public static let healthPort = Setting(
         "health.port", default: nil,
-        help: "Port of /healthz, /readyz and /metrics for probes and Prometheus; unset: not served (the gateway serves them on its own port).")
+        help: "Port of /healthz, /readyz and /metrics for probes and Prometheus; unset: not served (the gateway serves them on its own port).", kind: .integer(0...65_535))
     public static let healthHost = Setting("health.host", default: "127.0.0.1", help: "Address of the probe endpoints (0.0.0.0 in containers).")
 }
 

@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import JWTKit
 import PostgresSupport
+import ServiceKit
 import Testing
 import TestSupport
 
@@ -37,7 +38,7 @@ import TestSupport
     @Test func aRetiredKeyIsPublishedWhileItsTokensLiveAndNotAfter() async throws {
         let database = try TestDatabase.make()
         try await BusHarness.with([database]) {
-            try await database.migrate(AuthWorker.migrations())
+            try await database.migrate(ServiceDefinition.auth.migrations())
             let keys = SigningKeys(database: database, configuration: configuration, cacheLifetime: .milliseconds(100))
             let first = try await token(keys)
             let firstKid = try #require(AccessTokenVerifier.header(of: first)?.kid)
@@ -61,7 +62,7 @@ import TestSupport
     @Test func instancesRotatingTogetherMakeOneKey() async throws {
         let database = try TestDatabase.make()
         try await BusHarness.with([database]) {
-            try await database.migrate(AuthWorker.migrations())
+            try await database.migrate(ServiceDefinition.auth.migrations())
             let instances = (0..<4).map { _ in SigningKeys(database: database, configuration: configuration, cacheLifetime: .milliseconds(100)) }
             let kids = try await withThrowingTaskGroup(of: String.self) { group in
                 for keys in instances {

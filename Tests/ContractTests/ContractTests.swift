@@ -5,6 +5,7 @@ import Envelope
 import AuthService
 import Crypto
 import Foundation
+import MelonServices
 import PdfEmailContract
 import PdfEmailService
 import PostgresNIO
@@ -12,6 +13,7 @@ import PostgresSupport
 import RefundCalculatorContract
 import RefundCalculatorService
 import ServiceCatalog
+import ServiceKit
 import Testing
 import TestSupport
 
@@ -26,43 +28,22 @@ import TestSupport
         return (try? ContractExample.all(in: directory)) ?? []
     }()
 
-    /// Runs `body` with the registry that serves `service`'s operations, as its worker registers
-    /// them, on real storage (a fresh schema, migrated) where the service has any.
+    /// Settings of the services under test, as their processes would read them.
+    static let environment = [
+        "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+        "MAIL_FROM": "Melon <no-reply@melon.example>", "REFUND_CONTACT_EMAIL": "refunds@redoak.example",
+    ]
+    /// The day the examples were written: the refund window is 2022 to 2026.
+    static let today = ServiceClock.fixed(RFC3339.date(from: "2026-11-21T14:00:00Z")!)
+
+    /// Runs `body` with the registry that serves `service`'s operations, built from its definition
+    /// as its process builds it, on real storage (a fresh schema, migrated) where the service has any.
     static func withProvider(_ service: String, _ body: (OperationRegistry, Database?) async throws -> Void) async throws {
-        switch service {
-        case "echo":
-            try await body(EchoService.registry(), nil)
-        case "pdf-email":
-            let database = try TestDatabase.make()
-            try await BusHarness.with([database]) {
-                try await database.migrate(PdfEmailWorker.migrations())
-                let handlers = MailHandlers(
-                    composer: MailComposer(templates: try MailTemplates.bundled(), from: "Melon <no-reply@melon.example>"),
-                    repository: MailPostgresRepository(database: database))
-                try await body(PdfEmailWorker.registry(handlers: handlers), database)
-            }
-        case "auth":
-            let database = try TestDatabase.make()
-            try await BusHarness.with([database]) {
-                try await database.migrate(AuthWorker.migrations())
-                let configuration = AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256))
-                let keys = SigningKeys(database: database, configuration: configuration)
-                try await body(try AuthWorker.registry(configuration: configuration, database: database, keys: keys), database)
-            }
-        case "refund-calculator":
-            let database = try TestDatabase.make()
-            try await BusHarness.with([database]) {
-                try await database.migrate(RefundCalculatorWorker.migrations())
-                // The day the examples were written: the refund window is 2022 to 2026.
-                let today = RFC3339.date(from: "2026-11-21T14:00:00Z")!
-                try await body(
-                    RefundCalculatorWorker.registry(
-                        configuration: .init(contactEmail: "refunds@redoak.example"), database: database, rules: try RuleBook.bundled(),
-                        today: { today }),
-                    database)
-            }
-        default:
-            Issue.record("no provider for \(service)")
+        let definition = try #require(([ServiceDefinition.echo] + MelonServices.all).first { $0.name == service }, "no definition of \(service)")
+        guard definition.schema != nil else { return try await body(try await definition.provider(on: nil), nil) }
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await body(try await definition.provider(on: database, environment: environment, clock: today), database)
         }
     }
 
@@ -232,7 +213,7 @@ import TestSupport
         let mail = QueuedMail(
             id: id, sender: "no-reply@melon.example", recipients: ["ana@student.example.edu"], message: Array("Subject: x\r\n\r\nx\r\n".utf8),
             template: nil, requestedBy: "urn:melon:contract-test", requestID: "state")
-        _ = try await MailPostgresRepository(database: database).enqueue(mail, idempotencyKey: "state-\(id)", request: [])
+        try await database.transaction { try await MailPostgresRepository(database: database).insert(mail, on: $0) }
         let attempts = status == "queued" ? 0 : 1
         let reply: String? = status == "failed" ? "550 5.1.1 mailbox unavailable" : nil
         try await database.transaction { connection in
@@ -292,6 +273,55 @@ import TestSupport
     func consumerTypesMatchTheExample(_ example: ContractExample) throws {
         let check = try #require(Self.consumers[example.type])
         #expect(try check(example) == [])
+    }
+
+    /// An operation that keeps its reply answers a repeat of a successful example with the same
+    /// reply and acts once: one record, in the transaction of the change.
+    @Test(arguments: examples.filter { example in
+        guard case .stored? = operations.first(where: { $0.type == example.type })?.idempotency else { return false }
+        return (try? JSONValue.parse(example.reply))?["outcome"] == "ok"
+    })
+    func aStoredReplyAnswersTheRepeat(_ example: ContractExample) async throws {
+        let service = try #require(Self.operations.first { $0.type == example.type }).service
+        try await Self.withProvider(service) { registry, database in
+            let database = try #require(database)
+            if let given = Self.providerStates[example.description] { try await given(database, try JSONValue.parse(example.request)) }
+            let first = try JSONValue.parse(await registry.handle(example.request, logger: .init(label: "contract"), bus: nil))
+            let again = try JSONValue.parse(await registry.handle(example.request, logger: .init(label: "contract"), bus: nil))
+            #expect(first["outcome"] == "ok" && again["data"] == first["data"], "\(again)")
+            let records = try await database.transaction { connection in
+                try await connection.query("SELECT count(*) FROM idempotency_records", logger: database.logger).decode(Int.self).reduce(0, +)
+            }
+            #expect(records == 1)
+        }
+    }
+
+    /// Secrets stay out of the record: a repeat with another password is the same request, and
+    /// neither the fingerprint nor the reply holds the password.
+    @Test func aStoredRecordHoldsNoSecret() async throws {
+        try await Self.withProvider(Auth.name) { registry, database in
+            let database = try #require(database)
+            func register(_ password: String) async throws -> JSONValue {
+                let request = RequestEnvelope(
+                    attributes: RequestAttributes(id: RandomID.uuid(), source: "urn:melon:test", type: Auth.Account.Register.type, idempotencyKey: "one-key"),
+                    data: Auth.Account.Register.Request(email: "ana@tcd.ie", password: password, displayName: "Ana", username: "ana_b"))
+                return try JSONValue.parse(await registry.handle(try EnvelopeCodec().encode(request), logger: .init(label: "contract"), bus: nil))
+            }
+            let first = try await register("a long walk by the Liffey")
+            let second = try await register("another long walk entirely")
+            #expect(first["outcome"] == "ok" && second["data"] == first["data"], "\(second)")
+            let stored = try await database.transaction { connection in
+                try await connection.query("SELECT fingerprint || coalesce(reply, '') FROM idempotency_records", logger: database.logger)
+                    .decode(Data.self).reduce(into: Data()) { $0.append($1) }
+            }
+            #expect(!stored.isEmpty && stored.range(of: Data("Liffey".utf8)) == nil)
+            let passwordHash = Data(SHA256.hash(data: Data("a long walk by the Liffey".utf8)))
+            #expect(stored.range(of: passwordHash) == nil)
+        }
+    }
+
+    @Test func melonRunsEveryServiceTheCatalogLists() {
+        #expect(MelonServices.all.map(\.name).sorted() == ServiceCatalog.services.map { $0.name }.sorted())
     }
 
     @Test func theCheckerNoticesADifferentShape() async throws {

@@ -3,6 +3,7 @@ import Foundation
 import PdfEmailService
 import PostgresNIO
 import PostgresSupport
+import ServiceKit
 import Testing
 import TestSupport
 
@@ -18,12 +19,12 @@ import TestSupport
     @Test func eraseDeletesSoleMailAnonymisesSharedFinishedMailAndKeepsTheRest() async throws {
         let database = try TestDatabase.make()
         try await BusHarness.with([database]) {
-            try await database.migrate(PdfEmailWorker.migrations())
+            try await database.migrate(ServiceDefinition.pdfEmail.migrations())
             let repository = MailPostgresRepository(database: database)
             let alone = mail(["Ana@TCD.ie"]), sharedSent = mail(["ana@tcd.ie", "refunds@redoak.example"])
             let sharedQueued = mail(["ana@tcd.ie", "refunds@redoak.example"]), someoneElse = mail(["liam@ucd.ie"])
             for queued in [alone, sharedSent, sharedQueued, someoneElse] {
-                _ = try await repository.enqueue(queued, idempotencyKey: queued.requestID, request: [])
+                try await database.transaction { try await repository.insert(queued, on: $0) }
             }
             try await database.transaction { connection in
                 try await connection.query("UPDATE mails SET status = 'sent', sent_at = now() WHERE id = \(sharedSent.id)", logger: database.logger)

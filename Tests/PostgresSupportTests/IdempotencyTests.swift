@@ -6,10 +6,11 @@ import Testing
 import TestSupport
 
 @Suite struct IdempotencyTests {
-    /// Records one effect and answers with its id, under `key`.
-    private func record(_ database: Database, key: String, note: String) async throws -> String {
+    /// Records one effect and answers with its id, under `key` of `caller`.
+    private func record(_ database: Database, key: String, note: String, caller: String = "") async throws -> String {
         try await database.transaction { connection in
-            let reply = try await database.idempotent(key: key, request: Array(note.utf8), on: connection) {
+            let record = IdempotencyRecord(operation: "test.effect.record.v1", caller: caller, key: key)
+            let reply = try await database.once(record, fingerprint: Array(note.utf8), on: connection) {
                 let id = try await connection.query("INSERT INTO effects (note) VALUES (\(note)) RETURNING id", logger: database.logger)
                     .decode(Int.self).reduce(0) { $1 }
                 return Array("effect-\(id)".utf8)
@@ -34,6 +35,8 @@ import TestSupport
             #expect(try await effects(database) == 1)
             _ = try await record(database, key: "k-2", note: "pay rent")
             #expect(try await effects(database) == 2)
+            _ = try await record(database, key: "k-1", note: "pay rent", caller: "another account")
+            #expect(try await effects(database) == 3, "each caller has keys of its own")
         }
     }
 
@@ -71,11 +74,30 @@ import TestSupport
             try await database.migrate(MigrationTests.migrations)
             await #expect(throws: Crash.self) {
                 try await database.transaction { connection in
-                    _ = try await database.idempotent(key: "k", request: Array("x".utf8), on: connection) { throw Crash() }
+                    let record = IdempotencyRecord(operation: "test.effect.record.v1", caller: "", key: "k")
+                    _ = try await database.once(record, fingerprint: Array("x".utf8), on: connection) { throw Crash() }
                 }
             }
             #expect(try await record(database, key: "k", note: "x").hasPrefix("effect-"))
             #expect(try await effects(database) == 1)
+        }
+    }
+
+    @Test func recordsExpireAndGoWithTheirCaller() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(MigrationTests.migrations)
+            _ = try await record(database, key: "old", note: "x", caller: "ana")
+            _ = try await record(database, key: "new", note: "x", caller: "ana")
+            _ = try await record(database, key: "new", note: "x", caller: "cara")
+            try await database.transaction { connection in
+                try await connection.query(
+                    "UPDATE idempotency_records SET created_at = now() - interval '2 days' WHERE key = 'old'", logger: database.logger)
+                #expect(try await database.expireIdempotency(olderThan: .seconds(86_400), on: connection) == 1)
+                #expect(try await database.forgetIdempotency(caller: "ana", on: connection) == 1)
+            }
+            #expect(try await record(database, key: "new", note: "x", caller: "cara").hasPrefix("effect-"))
+            #expect(try await effects(database) == 3, "cara's record stayed, so her repeat did not act again")
         }
     }
 }

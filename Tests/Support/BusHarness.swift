@@ -59,7 +59,8 @@ public enum BusHarness {
         await eventually(timeout: timeout) { try await client.isAvailable(service: service) }
     }
 
-    static func logger(_ label: String) -> Logger {
+    /// A logger at TEST_LOG_LEVEL (warning when unset).
+    public static func logger(_ label: String) -> Logger {
         var logger = Logger(label: label)
         logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         return logger

@@ -2,14 +2,28 @@ import Bus
 import Contracts
 import Envelope
 import Foundation
+import ServiceKit
+
+extension ServiceDefinition {
+    /// The `echo` fixture service, as `echo-worker` runs it.
+    public static let echo = ServiceDefinition(
+        contract: Echo.self, summary: "serves echo.message.repeat.v1 (a test and benchmark fixture).", schema: nil, settings: []
+    ) { _ in
+        ServiceParts(handlers: EchoService.handlers())
+    }
+}
 
 /// The handlers of the `echo` fixture service.
 public enum EchoService {
+    static func handlers() -> OperationHandlers {
+        var handlers = OperationHandlers(Echo.self, database: nil)
+        handlers.on(Echo.Message.Repeat.self, repeatMessage)
+        return handlers
+    }
+
     /// The operations of `echo`, ready for a `WorkerRuntime` or a contract test.
-    public static func registry(codec: EnvelopeCodec = EnvelopeCodec()) -> OperationRegistry {
-        var registry = OperationRegistry(service: Echo.Message.Repeat.service, codec: codec)
-        registry.register(Echo.Message.Repeat.self, handler: repeatMessage)
-        return registry
+    public static func registry() -> OperationRegistry {
+        handlers().finished()
     }
 
     /// `<host>:<pid>` of this process.
@@ -19,7 +33,7 @@ public enum EchoService {
     static func repeatMessage(_ request: Echo.Message.Repeat.Request, _ context: RequestContext) async throws -> Echo.Message.Repeat.Response {
         // Counted in Unicode scalars, as JSON Schema's maxLength counts, so the gateway's document and
         // this check agree.
-        guard (1...65_536).contains(request.text.unicodeScalars.count) else {
+        guard Echo.Message.Repeat.Request.textLength.contains(request.text.unicodeScalars.count) else {
             throw OperationError.invalid(field: "data.text", "must be 1 to 65,536 characters")
         }
         if let delay = request.delayMilliseconds {

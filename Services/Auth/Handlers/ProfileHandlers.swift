@@ -52,6 +52,7 @@ struct ProfileHandlers: Sendable {
         try await database.transaction { connection in
             let email = try await profile(of: caller, on: connection).email
             try await accounts.delete(caller.account, on: connection)
+            try await database.forgetIdempotency(caller: caller.account.uuidString.lowercased(), on: connection)
             try await ErasureFanOut.notify(account: caller.account, email: email, database: database, on: connection)
         }
         context.logger.notice("account deleted", metadata: ["account": "\(caller.account)"])

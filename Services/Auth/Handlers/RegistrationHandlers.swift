@@ -2,7 +2,6 @@ import Bus
 import AuthContract
 import Contracts
 import PdfEmailContract
-import Crypto
 import Envelope
 import Foundation
 import PostgresNIO
@@ -20,8 +19,18 @@ struct RegistrationHandlers: Sendable {
         CodeRedemption(database: database, accounts: accounts, limits: limits, attempts: configuration.codeAttempts)
     }
 
+    /// A registration checked and ready to store: the password hashed, the mail counted.
+    struct Registration: Sendable {
+        let email: String
+        let username: String
+        let displayName: String
+        let passwordHash: String
+    }
+
+    /// `auth.account.register.v1`, outside the transaction: every field checked, the mail counted
+    /// against the limits, the password hashed.
     @Sendable
-    func register(_ request: Auth.Account.Register.Request, _ context: RequestContext) async throws -> Auth.Account.Register.Response {
+    func prepareRegistration(_ request: Auth.Account.Register.Request, _ context: RequestContext) async throws -> Registration {
         let email = EmailAddress.normalized(request.email)
         let username = request.username.lowercased()
         let displayName = request.displayName.trimmingCharacters(in: .whitespaces)
@@ -32,39 +41,39 @@ struct RegistrationHandlers: Sendable {
         AccountRules.checkUsername(username, &validation)
         try validation.finish()
         try await countMail(to: email, context)
+        return Registration(email: email, username: username, displayName: displayName, passwordHash: try await hasher.hash(request.password))
+    }
 
-        let passwordHash = try await hasher.hash(request.password)
+    /// `auth.account.register.v1`, in the transaction that records the reply: the account waiting
+    /// for its code, or a notice to the owner of an address that has one.
+    @Sendable
+    func register(_ registration: Registration, _ context: RequestContext, on connection: PostgresConnection) async throws
+        -> Auth.Account.Register.Response
+    {
+        let email = registration.email
         let domain = String(email[email.index(after: email.lastIndex(of: "@")!)...])
-        let codec = EnvelopeCodec()
-        let reply = try await database.transaction { connection in
-            try await database.idempotent(
-                key: context.attributes.idempotencyKey ?? context.attributes.id, request: try Self.fingerprint(request), on: connection
-            ) {
-                let university = try await accounts.university(forDomain: domain, on: connection)
-                let response = Auth.Account.Register.Response(status: "verification_sent", email: email, university: university)
-                let existing = try await accounts.account(email: email, on: connection, lock: true)
-                if let existing, existing.verified {
-                    // The address has an account already: same answer, and its owner hears about it.
-                    try await database.enqueue(PdfEmail.Mail.Send.self, .init(to: [email], template: .init(name: "generic-notice", variables: [
-                        "title": "Someone tried to create a Melon account with your address",
-                        "message": "Your address already has a Melon account. If this was you, log in or reset your password; if not, you need not do anything.",
-                    ])), on: connection, idempotencyKey: "register-notice-\(context.attributes.id)")
-                    return try codec.encode(response)
-                }
-                if try await accounts.isUsernameTaken(username, except: existing?.id, on: connection) {
-                    throw AccountRules.usernameTaken
-                }
-                let id = existing?.id ?? UUID()
-                try await accounts.save(
-                    id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash,
-                    universityID: university?.id, on: connection)
-                if existing?.mayGetCode(every: configuration.codeResendInterval) ?? true {
-                    try await mailCode(to: email, name: displayName, account: id, on: connection)
-                }
-                return try codec.encode(response)
-            }
+        let university = try await accounts.university(forDomain: domain, on: connection)
+        let response = Auth.Account.Register.Response(status: "verification_sent", email: email, university: university)
+        let existing = try await accounts.account(email: email, on: connection, lock: true)
+        if let existing, existing.verified {
+            // The address has an account already: same answer, and its owner hears about it.
+            try await database.enqueue(PdfEmail.Mail.Send.self, .init(to: [email], template: .init(name: "generic-notice", variables: [
+                "title": "Someone tried to create a Melon account with your address",
+                "message": "Your address already has a Melon account. If this was you, log in or reset your password; if not, you need not do anything.",
+            ])), on: connection, idempotencyKey: "register-notice-\(context.attributes.id)")
+            return response
         }
-        return try codec.decode(Auth.Account.Register.Response.self, from: reply)
+        if try await accounts.isUsernameTaken(registration.username, except: existing?.id, on: connection) {
+            throw AccountRules.usernameTaken
+        }
+        let id = existing?.id ?? UUID()
+        try await accounts.save(
+            id: id, email: email, username: registration.username, displayName: registration.displayName,
+            passwordHash: registration.passwordHash, universityID: university?.id, on: connection)
+        if existing?.mayGetCode(every: configuration.codeResendInterval) ?? true {
+            try await mailCode(to: email, name: registration.displayName, account: id, on: connection)
+        }
+        return response
     }
 
     @Sendable
@@ -117,10 +126,5 @@ struct RegistrationHandlers: Sendable {
             PdfEmail.Mail.Send.self,
             .init(to: [email], template: .init(name: template, variables: ["name": name, "code": code.code, "minutes": minutes])),
             on: connection, idempotencyKey: "code-\(code.id.uuidString.lowercased())")
-    }
-
-    /// The request as the idempotency record keeps it: the password only as a hash of itself.
-    static func fingerprint(_ request: Auth.Account.Register.Request) throws -> [UInt8] {
-        Array("\(request.email)\n\(request.username)\n\(request.displayName)\n".utf8) + Array(SHA256.hash(data: Data(request.password.utf8)))
     }
 }

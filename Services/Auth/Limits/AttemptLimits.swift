@@ -98,16 +98,16 @@ struct AttemptLimits: Sendable {
     }
 
     /// Drops counters whose last attempt is past the window and whose block has ended.
-    func sweep() async throws {
+    func sweep(on connection: PostgresConnection) async throws -> Int {
         let window = Double(backoff.window.milliseconds) / 1000
-        try await database.transaction { connection in
-            _ = try await connection.query(
-                """
-                DELETE FROM attempts WHERE last_at < now() - make_interval(secs => \(window))
-                  AND (blocked_until IS NULL OR blocked_until < now())
-                """,
-                logger: database.logger)
-        }
+        return try await connection.query(
+            """
+            DELETE FROM attempts WHERE last_at < now() - make_interval(secs => \(window))
+              AND (blocked_until IS NULL OR blocked_until < now())
+            RETURNING 1
+            """,
+            logger: database.logger
+        ).collect().count
     }
 
     private func pairs(_ keys: Keys) -> [(scope: String, key: String)] {

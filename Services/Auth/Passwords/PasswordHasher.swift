@@ -7,6 +7,10 @@ import NIOPosix
 /// `memoryKiB` of memory by design, so it runs on NIO's blocking-work pool, never on a Swift
 /// concurrency thread.
 public struct PasswordHasher: Sendable {
+    /// An Argon2id hash (OWASP parameters) of a password nobody has: verified against when an email
+    /// is unknown, so that a login takes as long either way.
+    static let decoyHash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$mrMxPtCODpEWm3XJuRC2RShkJZ1ymBtczcrPlB0sYKY"
+
     /// Argon2id cost parameters.
     public struct Parameters: Sendable, Equatable, CustomStringConvertible {
         public var memoryKiB: UInt32

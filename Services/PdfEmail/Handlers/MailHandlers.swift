@@ -4,6 +4,7 @@ import Contracts
 import Envelope
 import Foundation
 import Metrics
+import PostgresNIO
 
 /// The handlers of `pdf-email.mail.*`.
 public struct MailHandlers: Sendable {
@@ -16,25 +17,28 @@ public struct MailHandlers: Sendable {
         self.repository = repository
     }
 
-    /// `pdf-email.mail.send.v1`: checks and renders the mail, stores it, answers `queued`. A retry
-    /// (same idempotency key, or the same envelope id when there is none) gets the first answer.
+    /// `pdf-email.mail.send.v1`, outside the transaction: the mail checked and rendered.
     @Sendable
-    public func send(_ request: PdfEmail.Mail.Send.Request, _ context: RequestContext) async throws -> PdfEmail.Mail.Send.Response {
+    public func compose(_ request: PdfEmail.Mail.Send.Request, _ context: RequestContext) async throws -> QueuedMail {
         let id = UUID()
         let message = try composer.compose(request, id: id.uuidString.lowercased(), date: Date())
-        let mail = QueuedMail(
+        return QueuedMail(
             id: id, sender: message.senderAddress, recipients: message.to, message: MIMEWriter.render(message),
             template: request.template?.name, requestedBy: context.attributes.source, requestID: context.attributes.id)
-        let response = try await repository.enqueue(
-            mail, idempotencyKey: context.attributes.idempotencyKey ?? context.attributes.id, request: EnvelopeCodec().canonical(request))
-        if response.id == id.uuidString.lowercased() {
-            accepted.increment()
-            context.logger.info("mail accepted", metadata: [
-                "mail_id": "\(response.id)", "template": "\(request.template?.name ?? "-")", "recipients": "\(request.to.count)",
-                "bytes": "\(mail.message.count)", "requested_by": "\(mail.requestedBy)",
-            ])
-        }
-        return response
+    }
+
+    /// `pdf-email.mail.send.v1`, in the transaction that records the reply: the mail stored,
+    /// `queued`. A retry (same idempotency key, or the same envelope id when there is none) gets the
+    /// first answer without storing another.
+    @Sendable
+    public func send(_ mail: QueuedMail, _ context: RequestContext, on connection: PostgresConnection) async throws -> PdfEmail.Mail.Send.Response {
+        try await repository.insert(mail, on: connection)
+        accepted.increment()
+        context.logger.info("mail accepted", metadata: [
+            "mail_id": "\(mail.id)", "template": "\(mail.template ?? "-")", "recipients": "\(mail.recipients.count)",
+            "bytes": "\(mail.message.count)", "requested_by": "\(mail.requestedBy)",
+        ])
+        return PdfEmail.Mail.Send.Response(id: mail.id.uuidString.lowercased(), status: .queued)
     }
 
     /// `pdf-email.mail.status.v1`.

@@ -14,19 +14,13 @@ public struct MailPostgresRepository: MailRepository {
         self.database = database
     }
 
-    public func enqueue(_ mail: QueuedMail, idempotencyKey: String, request: [UInt8]) async throws -> PdfEmail.Mail.Send.Response {
-        let reply = try await database.transaction { connection in
-            try await database.idempotent(key: idempotencyKey, request: request, on: connection) {
-                try await connection.query(
-                    """
-                    INSERT INTO mails (id, sender, recipients, message, template, requested_by, request_id)
-                    VALUES (\(mail.id), \(mail.sender), \(mail.recipients), \(Data(mail.message)), \(mail.template), \(mail.requestedBy), \(mail.requestID))
-                    """,
-                    logger: database.logger)
-                return try codec.encode(PdfEmail.Mail.Send.Response(id: mail.id.uuidString.lowercased(), status: .queued))
-            }
-        }
-        return try codec.decode(PdfEmail.Mail.Send.Response.self, from: reply)
+    public func insert(_ mail: QueuedMail, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO mails (id, sender, recipients, message, template, requested_by, request_id)
+            VALUES (\(mail.id), \(mail.sender), \(mail.recipients), \(Data(mail.message)), \(mail.template), \(mail.requestedBy), \(mail.requestID))
+            """,
+            logger: database.logger)
     }
 
     public func status(id: UUID) async throws -> PdfEmail.Mail.Status.Response? {

@@ -1,6 +1,7 @@
 import PdfEmailContract
 import Contracts
 import Foundation
+import PostgresNIO
 
 /// A composed mail as it is stored when accepted.
 public struct QueuedMail: Sendable {
@@ -65,9 +66,8 @@ public struct Backlog: Sendable, Equatable {
 
 /// Storage of outgoing mail: the queue the send operation fills and the delivery consumers drain.
 public protocol MailRepository: Sendable {
-    /// Stores `mail` once per idempotency key; a repeat of the same `request` (its canonical bytes)
-    /// returns the first answer and stores nothing, the same key with another request is a `conflict`.
-    func enqueue(_ mail: QueuedMail, idempotencyKey: String, request: [UInt8]) async throws -> PdfEmail.Mail.Send.Response
+    /// Stores `mail`, queued for delivery, in the caller's transaction.
+    func insert(_ mail: QueuedMail, on connection: PostgresConnection) async throws
     /// Where mail `id` is, or nil when there is no such mail.
     func status(id: UUID) async throws -> PdfEmail.Mail.Status.Response?
     /// Claims up to `limit` due mails for one attempt each, leased for `lease`.

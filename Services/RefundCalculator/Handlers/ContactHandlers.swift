@@ -18,8 +18,16 @@ struct ContactHandlers: Sendable {
 
     static let window: Duration = .seconds(86_400)
 
+    /// A contact request checked, with its estimate, ready to store.
+    struct Checked: Sendable {
+        let request: RefundCalculator.ContactRequest.Create.Request
+        let email: String
+        let estimate: RefundCalculator.Estimate
+    }
+
+    /// Outside the transaction: every field checked and the estimate made.
     @Sendable
-    func create(_ request: RefundCalculator.ContactRequest.Create.Request, _ context: RequestContext) async throws -> RefundCalculator.ContactRequest.Create.Response {
+    func prepare(_ request: RefundCalculator.ContactRequest.Create.Request, _ context: RequestContext) async throws -> Checked {
         var request = request
         request.name = request.name.trimmingCharacters(in: .whitespaces)
         request.phone = request.phone.trimmingCharacters(in: .whitespaces)
@@ -31,26 +39,24 @@ struct ContactHandlers: Sendable {
         let checked = try estimates.estimate(nested: request.scenario, &validation)
         try validation.finish()
         guard let estimate = checked else { throw OperationError(.internal, "the scenario was refused without naming a field") }
+        return Checked(request: request, email: email, estimate: estimate)
+    }
 
-        let clientIP = context.attributes.clientIP
-        let codec = EnvelopeCodec()
-        let reply = try await database.transaction { connection in
-            try await database.idempotent(
-                key: "contact:\(context.attributes.idempotencyKey ?? context.attributes.id)", request: try codec.canonical(request), on: connection
-            ) {
-                try await contacts.lock(email: email, on: connection)
-                try await limit(email: email, clientIP: clientIP, on: connection)
-                let id = UUID()
-                try await contacts.insert(
-                    .init(id: id, request: request, email: email, estimate: estimate, clientIP: clientIP), on: connection)
-                try await mail(request, email: email, estimate: estimate, id: id, on: connection)
-                return try codec.encode(RefundCalculator.ContactRequest.Create.Response(id: id.uuidString.lowercased(), status: "received", estimate: estimate))
-            }
-        }
-        let response = try codec.decode(RefundCalculator.ContactRequest.Create.Response.self, from: reply)
+    /// In the transaction that records the reply: within the limits, the request is stored and both
+    /// mails are queued.
+    @Sendable
+    func create(_ checked: Checked, _ context: RequestContext, on connection: PostgresConnection) async throws
+        -> RefundCalculator.ContactRequest.Create.Response
+    {
+        let email = checked.email, clientIP = context.attributes.clientIP
+        try await contacts.lock(email: email, on: connection)
+        try await limit(email: email, clientIP: clientIP, on: connection)
+        let id = UUID()
+        try await contacts.insert(.init(id: id, request: checked.request, email: email, estimate: checked.estimate, clientIP: clientIP), on: connection)
+        try await mail(checked.request, email: email, estimate: checked.estimate, id: id, on: connection)
         // No name, address or phone in logs: the id leads to them in the database.
-        context.logger.info("contact request received", metadata: ["contact_request": "\(response.id)", "tax_year": "\(estimate.taxYear)"])
-        return response
+        context.logger.info("contact request received", metadata: ["contact_request": "\(id)", "tax_year": "\(checked.estimate.taxYear)"])
+        return .init(id: id.uuidString.lowercased(), status: "received", estimate: checked.estimate)
     }
 
     /// `rate_limited` once the address or the client IP has made its requests for the day.

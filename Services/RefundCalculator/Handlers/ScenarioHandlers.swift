@@ -3,6 +3,7 @@ import RefundCalculatorContract
 import Contracts
 import Envelope
 import Foundation
+import PostgresNIO
 import PostgresSupport
 
 /// `refund-calculator.scenario.*`: a signed-in user's saved scenarios. Every lookup is by owner
@@ -13,25 +14,24 @@ struct ScenarioHandlers: Sendable {
     let estimates: EstimateHandlers
     let configuration: RefundCalculatorConfiguration
 
+    /// Outside the transaction: the caller, and the name and answers checked.
     @Sendable
-    func save(_ request: RefundCalculator.Scenario.Save.Request, _ context: RequestContext) async throws -> RefundCalculator.SavedScenario {
-        let account = try Self.caller(context)
-        let name = try check(name: request.name, scenario: request.scenario)
-        let codec = EnvelopeCodec()
-        // The key is the caller's own: another account's request under the same key is not theirs to replay.
-        let key = "\(account.uuidString.lowercased()):\(context.attributes.idempotencyKey ?? context.attributes.id)"
-        let reply = try await database.transaction { connection in
-            try await database.idempotent(key: key, request: try codec.canonical(request), on: connection) {
-                let count = try await scenarios.lockAndCount(account: account, on: connection)
-                guard count < configuration.scenariosPerAccount else {
-                    throw OperationError(
-                        .conflict, "an account keeps at most \(configuration.scenariosPerAccount) scenarios; delete one to save another")
-                }
-                let row = try await scenarios.insert(id: UUID(), account: account, name: name, scenario: request.scenario, on: connection)
-                return try codec.encode(row.saved)
-            }
+    func prepareSave(_ request: RefundCalculator.Scenario.Save.Request, _ context: RequestContext) async throws
+        -> (account: UUID, name: String, scenario: RefundCalculator.Scenario)
+    {
+        (try Self.caller(context), try check(name: request.name, scenario: request.scenario), request.scenario)
+    }
+
+    /// In the transaction that records the reply: saved, within the account's limit.
+    @Sendable
+    func save(_ checked: (account: UUID, name: String, scenario: RefundCalculator.Scenario), _ context: RequestContext,
+              on connection: PostgresConnection) async throws -> RefundCalculator.SavedScenario {
+        let count = try await scenarios.lockAndCount(account: checked.account, on: connection)
+        guard count < configuration.scenariosPerAccount else {
+            throw OperationError(.conflict, "an account keeps at most \(configuration.scenariosPerAccount) scenarios; delete one to save another")
         }
-        return withEstimate(try codec.decode(RefundCalculator.SavedScenario.self, from: reply))
+        let row = try await scenarios.insert(id: UUID(), account: checked.account, name: checked.name, scenario: checked.scenario, on: connection)
+        return withEstimate(row.saved)
     }
 
     @Sendable

@@ -65,9 +65,10 @@ struct ContactRequestPostgresRepository: Sendable {
     }
 
     /// Drops requests older than `retention`.
-    func prune(olderThan retention: Duration, on connection: PostgresConnection) async throws {
+    func prune(olderThan retention: Duration, on connection: PostgresConnection) async throws -> Int {
         try await connection.query(
-            "DELETE FROM contact_requests WHERE created_at < now() - make_interval(secs => \(Double(retention.milliseconds) / 1000))",
-            logger: database.logger)
+            "DELETE FROM contact_requests WHERE created_at < now() - make_interval(secs => \(Double(retention.milliseconds) / 1000)) RETURNING 1",
+            logger: database.logger
+        ).collect().count
     }
 }

@@ -4,12 +4,16 @@ import Foundation
 import GatewayService
 import ServiceCatalog
 import ServiceLifecycle
+import RefundCalculatorService
+import ServiceKit
+import ServiceSupport
 import Testing
 import TestSupport
 
 /// The sign-up stack over real HTTP: the gateway (verifying tokens) in the test process, `auth` and
 /// `pdf-email` processes on a broker and a fresh database, and an SMTP server catching the codes;
-/// with `refundCalculator`, a `refund-calculator` process too.
+/// with `refundCalculator`, the refund calculator too, built from its definition in the test
+/// process with today pinned to `AuthStack.today` (its rules cover a window of years around it).
 struct AuthStack {
     let broker: Broker
     let gateway: any Service
@@ -18,11 +22,13 @@ struct AuthStack {
     let sink: SMTPSink
     let mail: ChildProcess
     let auth: ChildProcess
-    let refunds: ChildProcess?
+    let refunds: RunningService?
     let keyEncryptionKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
 
     /// Where the refund calculator mails contact requests.
     static let refundCompany = "refunds@redoak.example"
+    /// The day the refund tests are written for: the refund window is 2022 to 2026.
+    static let today = RFC3339.date(from: "2026-11-21T14:00:00Z")!
 
     init(authEnvironment: [String: String] = [:], refundCalculator: [String: String]? = nil,
          configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
@@ -41,19 +47,22 @@ struct AuthStack {
         auth = try ChildProcess(product: "auth", environment: common.merging(["AUTH_KEY_ENCRYPTION_KEY": keyEncryptionKey]) { $1 }
             .merging(authEnvironment) { $1 })
         refunds = try refundCalculator.map { environment in
-            try ChildProcess(product: "refund-calculator", environment: common.merging(["REFUND_CONTACT_EMAIL": Self.refundCompany]) { $1 }
-                .merging(environment) { $1 })
+            let settings = ProcessSettings(
+                process: "refund-calculator", settings: ServiceDefinition.refundCalculator.processSettings, arguments: [],
+                environment: common.merging(["REFUND_CONTACT_EMAIL": Self.refundCompany, "WORKERS": "4"]) { $1 }.merging(environment) { $1 })
+            return try RunningService(
+                .refundCalculator, settings: settings, logger: BusHarness.logger("refund-calculator"), maximumConnections: 4, clock: .fixed(Self.today))
         }
     }
 
     /// Runs `body` with an HTTP client once both services have workers.
     func with(_ body: (HTTPTestClient) async throws -> Void) async throws {
         let probe = try BusHarness.client(broker.endpoint)
-        try await BusHarness.with([broker, gateway, probe]) {
+        try await BusHarness.with([broker, gateway, probe] + (refunds?.services ?? [])) {
             #expect(await BusHarness.waitForService("auth", client: probe, timeout: .seconds(30)), "\(auth.output)")
             #expect(await BusHarness.waitForService("pdf-email", client: probe, timeout: .seconds(30)), "\(mail.output)")
             if let refunds {
-                #expect(await BusHarness.waitForService("refund-calculator", client: probe, timeout: .seconds(30)), "\(refunds.output)")
+                #expect(await BusHarness.waitForService("refund-calculator", client: probe, timeout: .seconds(30)), "\(refunds.definition.name)")
             }
             try await body(try await address.client())
         }

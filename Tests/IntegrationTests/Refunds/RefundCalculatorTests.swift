@@ -48,7 +48,7 @@ extension ServiceStackTests {
             // The rules version and the window; help with the year's own figures.
             let rules = try await http.get("/v1/refunds/rules")
             #expect(rules.status == 200 && rules.json?["version"] == second.json?["rulesVersion"], "\(rules.text)")
-            let year = RuleBook.taxYear(of: Date())
+            let year = RuleBook.taxYear(of: AuthStack.today)
             #expect(rules.json?["taxYears"] == .array((year - 4...year).map { .number(Double($0)) }))
             let help2023 = try await http.get("/v1/refunds/help?taxYear=2023")
             let help2024 = try await http.get("/v1/refunds/help?taxYear=2024")
@@ -85,7 +85,7 @@ extension ServiceStackTests {
                 let fields = Journey.fields(reply).map { OperationError.FieldIssue(field: "data.\($0)", message: "") }
                 throw OperationError(reply.status == 400 ? .invalid : .internal, reply.text, fields: fields)
             }
-            let today = Date()
+            let today = AuthStack.today
             let window = try #require(rules.window(on: today))
             #expect(try await checks.workedExamples() == [])
             #expect(try await checks.partialInput(today: today) == [])

@@ -46,29 +46,29 @@ extension Setting {
         "auth.key.encryption.key", default: nil,
         help: "32 random bytes in base64 (openssl rand -base64 32): seals the token-signing keys in the database.", isSecret: true)
     public static let authAccessTokenLifetime = Setting(
-        "auth.access.token.lifetime", default: "900000", help: "Milliseconds an access token is valid (at most 15 minutes).")
+        "auth.access.token.lifetime", default: "900000", help: "Milliseconds an access token is valid (at most 15 minutes).", kind: .milliseconds(1_000...900_000))
     public static let authRefreshTokenLifetime = Setting(
-        "auth.refresh.token.lifetime", default: "2592000000", help: "Milliseconds a refresh token is valid (30 days).")
+        "auth.refresh.token.lifetime", default: "2592000000", help: "Milliseconds a refresh token is valid (30 days).", kind: .milliseconds(60_000...(365 * 86_400_000)))
     public static let authRefreshGrace = Setting(
-        "auth.refresh.grace", default: "10000", help: "Milliseconds in which a second use of a refresh token counts as a concurrent refresh.")
+        "auth.refresh.grace", default: "10000", help: "Milliseconds in which a second use of a refresh token counts as a concurrent refresh.", kind: .milliseconds(0...60_000))
     public static let authKeyRotation = Setting(
-        "auth.key.rotation", default: "2592000000", help: "Milliseconds a signing key signs before a new one takes over (30 days).")
+        "auth.key.rotation", default: "2592000000", help: "Milliseconds a signing key signs before a new one takes over (30 days).", kind: .milliseconds(60_000...(365 * 86_400_000)))
 
     public static let authAttemptsPerAccount = Setting(
         "auth.attempts.per.account", default: "5",
-        help: "Failed logins, wrong codes, refused refreshes or code mails an email may have before back-off starts.")
+        help: "Failed logins, wrong codes, refused refreshes or code mails an email may have before back-off starts.", kind: .integer(1...1_000))
     public static let authAttemptsPerIP = Setting(
-        "auth.attempts.per.ip", default: "50", help: "The same per client IP (IPv6: per /64); campus networks share addresses.")
+        "auth.attempts.per.ip", default: "50", help: "The same per client IP (IPv6: per /64); campus networks share addresses.", kind: .integer(1...100_000))
     public static let authBackoffFirst = Setting(
-        "auth.backoff.first", default: "30000", help: "Milliseconds of the first block past the free attempts; each further attempt doubles it.")
-    public static let authBackoffMax = Setting("auth.backoff.max", default: "900000", help: "Milliseconds of the longest block.")
+        "auth.backoff.first", default: "30000", help: "Milliseconds of the first block past the free attempts; each further attempt doubles it.", kind: .milliseconds(100...3_600_000))
+    public static let authBackoffMax = Setting("auth.backoff.max", default: "900000", help: "Milliseconds of the longest block.", kind: .milliseconds(100...86_400_000))
     public static let authAttemptsWindow = Setting(
-        "auth.attempts.window", default: "3600000", help: "Milliseconds after the last counted attempt when a counter starts again.")
+        "auth.attempts.window", default: "3600000", help: "Milliseconds after the last counted attempt when a counter starts again.", kind: .milliseconds(1_000...7 * 86_400_000))
     public static let authPictureMaxBytes = Setting(
-        "auth.picture.max.bytes", default: "524288", help: "Largest profile picture file in bytes (its base64 must fit HTTP_MAX_BODY_BYTES).")
+        "auth.picture.max.bytes", default: "524288", help: "Largest profile picture file in bytes (its base64 must fit HTTP_MAX_BODY_BYTES).", kind: .integer(1_024...(8 << 20)))
 
     public static let authSettings: [Setting] = [
-        .databaseURL, .databaseURL(service: "auth"), .authKeyEncryptionKey, .authIssuer, .authAudience,
+        .authKeyEncryptionKey, .authIssuer, .authAudience,
         .authAccessTokenLifetime, .authRefreshTokenLifetime, .authRefreshGrace, .authKeyRotation,
         .authAttemptsPerAccount, .authAttemptsPerIP, .authBackoffFirst, .authBackoffMax, .authAttemptsWindow,
         .authPictureMaxBytes,
@@ -83,15 +83,15 @@ extension ProcessSettings {
         }
         var configuration = AuthConfiguration(
             keyEncryptionKey: SymmetricKey(data: bytes), issuer: try requiredString(.authIssuer), audience: try requiredString(.authAudience),
-            accessTokenLifetime: try milliseconds(.authAccessTokenLifetime, in: 1_000...900_000),
-            refreshTokenLifetime: try milliseconds(.authRefreshTokenLifetime, in: 60_000...(365 * 86_400_000)),
-            refreshGrace: try milliseconds(.authRefreshGrace, in: 0...60_000),
-            keyRotation: try milliseconds(.authKeyRotation, in: 60_000...(365 * 86_400_000)))
+            accessTokenLifetime: try milliseconds(.authAccessTokenLifetime),
+            refreshTokenLifetime: try milliseconds(.authRefreshTokenLifetime),
+            refreshGrace: try milliseconds(.authRefreshGrace),
+            keyRotation: try milliseconds(.authKeyRotation))
         configuration.backoff = Backoff(
-            freePerAccount: try int(.authAttemptsPerAccount, in: 1...1_000), freePerIP: try int(.authAttemptsPerIP, in: 1...100_000),
-            first: try milliseconds(.authBackoffFirst, in: 100...3_600_000), max: try milliseconds(.authBackoffMax, in: 100...86_400_000),
-            window: try milliseconds(.authAttemptsWindow, in: 1_000...7 * 86_400_000))
-        configuration.pictureMaxBytes = try int(.authPictureMaxBytes, in: 1_024...(8 << 20))
+            freePerAccount: try int(.authAttemptsPerAccount), freePerIP: try int(.authAttemptsPerIP),
+            first: try milliseconds(.authBackoffFirst), max: try milliseconds(.authBackoffMax),
+            window: try milliseconds(.authAttemptsWindow))
+        configuration.pictureMaxBytes = try int(.authPictureMaxBytes)
         guard configuration.backoff.first <= configuration.backoff.max else {
             throw InvalidValue(setting: .authBackoffMax, value: "\(configuration.backoff.max.milliseconds)", expected: "at least AUTH_BACKOFF_FIRST")
         }

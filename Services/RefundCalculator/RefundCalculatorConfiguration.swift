@@ -25,16 +25,16 @@ extension Setting {
     public static let refundContactEmail = Setting(
         "refund.contact.email", default: nil, help: "The refund company's address: contact requests are mailed there (and confirmed to the user).")
     public static let refundContactsPerEmail = Setting(
-        "refund.contacts.per.email", default: "3", help: "Contact requests one email address may make in 24 hours.")
+        "refund.contacts.per.email", default: "3", help: "Contact requests one email address may make in 24 hours.", kind: .integer(1...1_000))
     public static let refundContactsPerIP = Setting(
-        "refund.contacts.per.ip", default: "20", help: "Contact requests one client IP may make in 24 hours.")
+        "refund.contacts.per.ip", default: "20", help: "Contact requests one client IP may make in 24 hours.", kind: .integer(1...100_000))
     public static let refundContactRetention = Setting(
-        "refund.contact.retention", default: "7776000000", help: "Milliseconds a contact request is kept (90 days).")
+        "refund.contact.retention", default: "7776000000", help: "Milliseconds a contact request is kept (90 days).", kind: .milliseconds(86_400_000...(3_650 * 86_400_000)))
     public static let refundScenariosPerAccount = Setting(
-        "refund.scenarios.per.account", default: "100", help: "The most saved scenarios one account keeps.")
+        "refund.scenarios.per.account", default: "100", help: "The most saved scenarios one account keeps.", kind: .integer(1...10_000))
 
     public static let refundCalculatorSettings: [Setting] = [
-        .databaseURL, .databaseURL(service: "refund-calculator"), .refundContactEmail, .refundContactsPerEmail, .refundContactsPerIP,
+        .refundContactEmail, .refundContactsPerEmail, .refundContactsPerIP,
         .refundContactRetention, .refundScenariosPerAccount,
     ]
 }
@@ -46,10 +46,10 @@ extension ProcessSettings {
             throw InvalidValue(setting: .refundContactEmail, value: email, expected: "an address like refunds@example.org (\(problem))")
         }
         var configuration = RefundCalculatorConfiguration(contactEmail: email)
-        configuration.contactsPerEmail = try int(.refundContactsPerEmail, in: 1...1_000)
-        configuration.contactsPerIP = try int(.refundContactsPerIP, in: 1...100_000)
-        configuration.contactRetention = try milliseconds(.refundContactRetention, in: 86_400_000...(3_650 * 86_400_000))
-        configuration.scenariosPerAccount = try int(.refundScenariosPerAccount, in: 1...10_000)
+        configuration.contactsPerEmail = try int(.refundContactsPerEmail)
+        configuration.contactsPerIP = try int(.refundContactsPerIP)
+        configuration.contactRetention = try milliseconds(.refundContactRetention)
+        configuration.scenariosPerAccount = try int(.refundScenariosPerAccount)
         return configuration
     }
 }

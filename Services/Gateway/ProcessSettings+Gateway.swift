@@ -5,20 +5,20 @@ import ServiceSupport
 
 extension Setting {
     public static let httpHost = Setting("http.host", default: "127.0.0.1", help: "Address the gateway listens on (0.0.0.0 in containers).")
-    public static let httpPort = Setting("http.port", default: "8080", help: "Port of the HTTP API.")
-    public static let httpMaxBodyBytes = Setting("http.max.body.bytes", default: "1048576", help: "Largest request body; larger ones get 413.")
+    public static let httpPort = Setting("http.port", default: "8080", help: "Port of the HTTP API.", kind: .integer(0...65_535))
+    public static let httpMaxBodyBytes = Setting("http.max.body.bytes", default: "1048576", help: "Largest request body; larger ones get 413.", kind: .integer(1024...(64 << 20)))
     public static let requestDeadline = Setting(
-        "request.deadline", default: "10000", help: "Milliseconds a request may take unless it asks for less (X-Request-Timeout-Ms).")
+        "request.deadline", default: "10000", help: "Milliseconds a request may take unless it asks for less (X-Request-Timeout-Ms).", kind: .milliseconds(10...600_000))
     public static let requestMinDeadline = Setting(
-        "request.min.deadline", default: "100", help: "The shortest deadline, in milliseconds, a client may ask for.")
+        "request.min.deadline", default: "100", help: "The shortest deadline, in milliseconds, a client may ask for.", kind: .milliseconds(10...600_000))
     public static let requestMaxDeadline = Setting(
-        "request.max.deadline", default: "60000", help: "The longest deadline, in milliseconds, a client may ask for.")
+        "request.max.deadline", default: "60000", help: "The longest deadline, in milliseconds, a client may ask for.", kind: .milliseconds(10...600_000))
     public static let corsAllowedOrigins = Setting(
         "cors.allowed.origins", default: "*",
         help: "Comma-separated origins browsers may call from (https://app.example.org,https://admin.example.org), or * for any.")
     public static let trustedProxies = Setting(
         "trusted.proxies", default: "0",
-        help: "How many proxies in front of the gateway append the client's address to X-Forwarded-For; the client IP is read that many entries from the right.")
+        help: "How many proxies in front of the gateway append the client's address to X-Forwarded-For; the client IP is read that many entries from the right.", kind: .integer(0...10))
 
     /// Everything the `gateway` process reads.
     public static let gatewaySettings: [Setting] = [
@@ -37,13 +37,13 @@ extension ProcessSettings {
     public func gatewayConfiguration() throws -> GatewayConfiguration {
         let configuration = GatewayConfiguration(
             host: try requiredString(.httpHost),
-            port: try int(.httpPort, in: 0...65_535),
-            maxBodyBytes: try int(.httpMaxBodyBytes, in: 1024...(64 << 20)),
-            defaultDeadline: try milliseconds(.requestDeadline, in: 10...600_000),
-            maxDeadline: try milliseconds(.requestMaxDeadline, in: 10...600_000),
-            minDeadline: try milliseconds(.requestMinDeadline, in: 10...600_000),
+            port: try int(.httpPort),
+            maxBodyBytes: try int(.httpMaxBodyBytes),
+            defaultDeadline: try milliseconds(.requestDeadline),
+            maxDeadline: try milliseconds(.requestMaxDeadline),
+            minDeadline: try milliseconds(.requestMinDeadline),
             corsAllowedOrigins: try requiredString(.corsAllowedOrigins).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-            trustedProxies: try int(.trustedProxies, in: 0...10))
+            trustedProxies: try int(.trustedProxies))
         guard configuration.minDeadline <= configuration.maxDeadline else {
             throw InvalidValue(setting: .requestMinDeadline, value: "\(configuration.minDeadline.milliseconds)", expected: "at most REQUEST_MAX_DEADLINE")
         }

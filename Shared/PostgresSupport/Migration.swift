@@ -35,7 +35,7 @@ public struct Migration: Sendable, Equatable {
 }
 
 extension Database {
-    /// Creates the schema and Melon's own tables (schema_migrations, idempotency_keys, outbox), then applies the migrations not yet applied, each
+    /// Creates the schema and Melon's own tables (schema_migrations, idempotency_records, outbox), then applies the migrations not yet applied, each
     /// once, in order. The whole run holds a transaction-scoped advisory lock on the schema, so any
     /// number of instances starting together apply each migration exactly once. Returns the versions
     /// this call applied.
@@ -51,12 +51,18 @@ extension Database {
                     name text NOT NULL,
                     applied_at timestamptz NOT NULL DEFAULT now()
                 );
-                CREATE TABLE IF NOT EXISTS idempotency_keys (
-                    key text PRIMARY KEY,
-                    request_hash bytea NOT NULL,
+                DROP TABLE IF EXISTS idempotency_keys;
+                CREATE TABLE IF NOT EXISTS idempotency_records (
+                    operation text NOT NULL,
+                    caller text NOT NULL,
+                    key text NOT NULL,
+                    fingerprint bytea NOT NULL,
                     reply bytea,
-                    created_at timestamptz NOT NULL DEFAULT now()
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (operation, caller, key)
                 );
+                CREATE INDEX IF NOT EXISTS idempotency_records_age ON idempotency_records (created_at);
+                CREATE INDEX IF NOT EXISTS idempotency_records_caller ON idempotency_records (caller) WHERE caller <> '';
                 CREATE TABLE IF NOT EXISTS outbox (
                     id text PRIMARY KEY,
                     service text NOT NULL,

@@ -36,23 +36,23 @@ extension Setting {
     public static let smtpPassword = Setting("smtp.password", default: nil, help: "SMTP AUTH password.", isSecret: true)
     public static let smtpCAFile = Setting(
         "smtp.ca.file", default: nil, help: "PEM file of CA certificates to trust for the SMTP server instead of the system's.")
-    public static let smtpTimeout = Setting("smtp.timeout", default: "30000", help: "Milliseconds one SMTP transaction may take.")
+    public static let smtpTimeout = Setting("smtp.timeout", default: "30000", help: "Milliseconds one SMTP transaction may take.", kind: .milliseconds(1_000...600_000))
     public static let mailFrom = Setting(
         "mail.from", default: "Melon <no-reply@melon.localhost>", help: "Sender of every mail: an address, or Name <address>.")
     public static let mailSpoolDir = Setting(
         "mail.spool.dir", default: ".data/mail", help: "Folder for .eml files when SMTP_URL is not set.")
     public static let mailMaxAge = Setting(
-        "mail.max.age", default: "86400000", help: "Milliseconds after acceptance when an undelivered mail is given up as failed.")
+        "mail.max.age", default: "86400000", help: "Milliseconds after acceptance when an undelivered mail is given up as failed.", kind: .milliseconds(1_000...(30 * 86_400_000)))
     public static let mailRetryFirst = Setting(
-        "mail.retry.first", default: "2000", help: "Milliseconds before the first retry; doubled per attempt, with jitter.")
-    public static let mailRetryMax = Setting("mail.retry.max", default: "300000", help: "Longest wait between two attempts, in milliseconds.")
+        "mail.retry.first", default: "2000", help: "Milliseconds before the first retry; doubled per attempt, with jitter.", kind: .milliseconds(10...3_600_000))
+    public static let mailRetryMax = Setting("mail.retry.max", default: "300000", help: "Longest wait between two attempts, in milliseconds.", kind: .milliseconds(10...86_400_000))
     public static let mailMaxAttachmentBytes = Setting(
-        "mail.max.attachment.bytes", default: "5242880", help: "Largest total size of one mail's attachments, in bytes.")
-    public static let mailConcurrency = Setting("mail.concurrency", default: "4", help: "Mails this instance sends at once.")
+        "mail.max.attachment.bytes", default: "5242880", help: "Largest total size of one mail's attachments, in bytes.", kind: .integer(1...(6 << 20)))
+    public static let mailConcurrency = Setting("mail.concurrency", default: "4", help: "Mails this instance sends at once.", kind: .integer(1...64))
 
     /// Everything the pdf-email service reads, besides the bus and probe settings.
     public static let pdfEmailSettings: [Setting] = [
-        .databaseURL, .databaseURL(service: "pdf-email"), .smtpURL, .smtpUser, .smtpPassword, .smtpCAFile, .smtpTimeout, .mailFrom, .mailSpoolDir,
+        .smtpURL, .smtpUser, .smtpPassword, .smtpCAFile, .smtpTimeout, .mailFrom, .mailSpoolDir,
         .mailMaxAge, .mailRetryFirst, .mailRetryMax, .mailMaxAttachmentBytes, .mailConcurrency,
     ]
 }
@@ -63,7 +63,7 @@ extension ProcessSettings {
         if let problem = EmailAddress.problem(MailMessage.address(in: from)) {
             throw InvalidValue(setting: .mailFrom, value: from, expected: "an address or Name <address> (the address \(problem))")
         }
-        let timeout = try milliseconds(.smtpTimeout, in: 1_000...600_000)
+        let timeout = try milliseconds(.smtpTimeout)
         let transport: PdfEmailConfiguration.Transport
         if let url = string(.smtpURL), !url.isEmpty {
             guard let components = URLComponents(string: url), ["smtp", "smtps"].contains(components.scheme ?? ""), components.host?.isEmpty == false else {
@@ -79,12 +79,12 @@ extension ProcessSettings {
         }
         var limits = MailLimits()
         // Base64 makes attachments a third larger, and they must fit in one bus message.
-        limits.maxAttachmentBytes = try int(.mailMaxAttachmentBytes, in: 1...(6 << 20))
+        limits.maxAttachmentBytes = try int(.mailMaxAttachmentBytes)
         var delivery = MailDeliveryConfiguration()
-        delivery.concurrency = try int(.mailConcurrency, in: 1...64)
-        delivery.maxAge = try milliseconds(.mailMaxAge, in: 1_000...(30 * 86_400_000))
-        let first = try milliseconds(.mailRetryFirst, in: 10...3_600_000)
-        let maximum = try milliseconds(.mailRetryMax, in: 10...86_400_000)
+        delivery.concurrency = try int(.mailConcurrency)
+        delivery.maxAge = try milliseconds(.mailMaxAge)
+        let first = try milliseconds(.mailRetryFirst)
+        let maximum = try milliseconds(.mailRetryMax)
         guard maximum >= first else {
             throw InvalidValue(setting: .mailRetryMax, value: "\(maximum.milliseconds)", expected: "at least MAIL_RETRY_FIRST")
         }

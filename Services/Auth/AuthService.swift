@@ -1,0 +1,60 @@
+import AuthContract
+import Bus
+import Contracts
+import Foundation
+import PostgresSupport
+import ServiceKit
+import ServiceSupport
+
+extension ServiceDefinition {
+    /// `auth`: accounts, email verification, sessions and the access-token keys.
+    public static let auth = ServiceDefinition(
+        contract: Auth.self, summary: "accounts, email verification, sessions and access-token keys.", schema: "auth",
+        settings: Setting.authSettings, migrations: { try Migration.load(bundle: .module) }
+    ) { environment in
+        let configuration = try environment.settings.authConfiguration()
+        let database = environment.requireDatabase()
+        let keys = SigningKeys(database: database, configuration: configuration)
+        let accounts = AccountPostgresRepository(database: database)
+        let sessionStore = SessionPostgresRepository(database: database)
+        let events = SecurityEventPostgresRepository(database: database)
+        let limits = AttemptLimits(database: database, backoff: configuration.backoff)
+        let hasher = PasswordHasher()
+        let registration = RegistrationHandlers(
+            database: database, accounts: accounts, hasher: hasher, policy: try PasswordPolicy.bundled(), limits: limits, configuration: configuration)
+        let sessions = SessionHandlers(
+            database: database, accounts: accounts, sessions: sessionStore, hasher: hasher, keys: keys, limits: limits, events: events,
+            configuration: configuration, decoyHash: PasswordHasher.decoyHash)
+        let passwords = PasswordHandlers(
+            database: database, accounts: accounts, sessions: sessionStore, events: events, hasher: hasher, registration: registration,
+            configuration: configuration)
+        let profiles = ProfileHandlers(database: database, accounts: accounts, sessions: sessionStore, events: events, hasher: hasher, limits: limits)
+        let agreements = AgreementHandlers(database: database, sessions: sessionStore, agreements: AgreementPostgresRepository(database: database))
+        let pictures = PictureHandlers(
+            database: database, sessions: sessionStore, pictures: PicturePostgresRepository(database: database), configuration: configuration)
+
+        var handlers = OperationHandlers(Auth.self, database: database)
+        handlers.once(Auth.Account.Register.self, prepare: registration.prepareRegistration, apply: registration.register)
+        handlers.on(Auth.Email.Verify.self, registration.verify)
+        handlers.on(Auth.Email.Resend.self, registration.resend)
+        handlers.on(Auth.Session.Login.self, sessions.login)
+        handlers.on(Auth.Session.Refresh.self, sessions.refresh)
+        handlers.on(Auth.Session.Logout.self, sessions.logout)
+        handlers.on(Auth.Password.Forgot.self, passwords.forgot)
+        handlers.on(Auth.Password.Reset.self, passwords.reset)
+        handlers.on(Auth.Password.Change.self, passwords.change)
+        handlers.on(Auth.Events.List.self, profiles.securityEvents)
+        handlers.on(Auth.Agreements.List.self, agreements.list)
+        handlers.on(Auth.Agreements.Sign.self, agreements.sign)
+        handlers.on(Auth.Agreements.Withdraw.self, agreements.withdraw)
+        handlers.on(Auth.Picture.Set.self, pictures.set)
+        handlers.on(Auth.Picture.Get.self, pictures.get)
+        handlers.on(Auth.Picture.Delete.self, pictures.delete)
+        handlers.on(Auth.Me.Get.self, profiles.get)
+        handlers.on(Auth.Me.Update.self, profiles.update)
+        handlers.on(Auth.Me.Delete.self, profiles.delete)
+        handlers.on(Auth.Keys.Jwks.self, sessions.jwks)
+        let housekeeping = AuthHousekeeping(limits: limits, events: events, retention: configuration.securityEventRetention)
+        return ServiceParts(handlers: handlers, jobs: housekeeping.jobs(database: database))
+    }
+}

@@ -1,0 +1,36 @@
+import Bus
+import GatewayService
+import MelonServices
+import ServiceCatalog
+import ServiceKit
+import ServiceSupport
+
+/// `melon`: the broker, every service and the gateway in one process, the local default and the
+/// shape for small installs. The parts still talk over the bus (ZeroMQ over TCP on loopback), so
+/// they behave exactly as when they run as separate processes.
+@main
+struct MelonApp {
+    static func main() async throws {
+        let services = MelonServices.all
+        var settings: [Setting] = []
+        for setting in Setting.brokerSettings + Setting.gatewaySettings + services.flatMap(\.processSettings)
+        where setting != .healthPort && setting != .healthHost && !settings.contains(setting) {
+            settings.append(setting)
+        }
+        let (process, logger) = ProcessBootstrap.start(
+            process: "melon", summary: "runs the broker, every service and the gateway in one process.", settings: settings)
+        func require<T>(_ read: () throws -> T) -> T { ProcessBootstrap.require(read, process: "melon") }
+
+        let broker = require { try Broker(configuration: process.brokerConfiguration(), logger: logger) }
+        let running = services.map { definition in
+            require { try RunningService(definition, settings: process, logger: logger, maximumConnections: 4) }
+        }
+        let bus = require { try BusClient(configuration: process.clientConfiguration(), logger: logger) }
+        let gateway = buildApplication(
+            configuration: require(process.gatewayConfiguration),
+            operations: ServiceCatalog.operations, bus: bus, authenticator: require { try process.tokenAuthenticator(bus: bus, logger: logger) },
+            readinessChecks: running.flatMap { service in service.readiness.map { ("\(service.definition.name).\($0.name)", $0.check) } },
+            logger: logger)
+        try await ProcessBootstrap.run([broker] + running.flatMap(\.services) + [gateway], logger: logger)
+    }
+}

@@ -1,0 +1,51 @@
+import Contracts
+import Foundation
+import PdfEmailContract
+import Logging
+import PostgresSupport
+import ServiceKit
+import ServiceSupport
+
+extension ServiceDefinition {
+    /// `pdf-email`: serves `pdf-email.mail.*` and delivers the queued mail. Any number of instances
+    /// share the queue in PostgreSQL and never send one mail twice.
+    public static let pdfEmail = ServiceDefinition(
+        contract: PdfEmail.self, summary: "queues outgoing mail and delivers it over SMTP (or to a spool folder).", schema: "pdf_email",
+        settings: Setting.pdfEmailSettings, migrations: { try Migration.load(bundle: .module) }
+    ) { environment in
+        let configuration = try environment.settings.pdfEmailConfiguration()
+        let repository = MailPostgresRepository(database: environment.requireDatabase())
+        let mail = MailHandlers(
+            composer: MailComposer(templates: try MailTemplates.bundled(), from: configuration.from, limits: configuration.limits),
+            repository: repository)
+        var handlers = OperationHandlers(PdfEmail.self, database: environment.database)
+        handlers.once(PdfEmail.Mail.Send.self, prepare: mail.compose, apply: mail.send)
+        handlers.on(PdfEmail.Mail.Status.self, mail.status)
+        handlers.on(PdfEmail.Account.Erase.self, mail.erase)
+        let delivery = MailDelivery(
+            repository: repository, transport: configuration.transport.make(logger: environment.logger), configuration: configuration.delivery,
+            logger: environment.logger)
+        return ServiceParts(handlers: handlers, services: [delivery])
+    }
+}
+
+extension PdfEmailConfiguration.Transport {
+    /// The transport this configuration names, saying in the log where mail goes.
+    func make(logger: Logger) -> any MailTransport {
+        switch self {
+        case .smtp(let smtp):
+            logger.info("mail goes out over SMTP", metadata: ["smtp": "\(Self.redacted(smtp.url))"])
+            return SMTPTransport(configuration: smtp)
+        case .spool(let folder):
+            logger.notice("SMTP_URL is not set: mail is written as .eml files to the spool folder", metadata: ["folder": "\(folder.path)"])
+            return SpoolTransport(folder: folder, logger: logger)
+        }
+    }
+
+    /// The SMTP URL without credentials, for logs.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "(unreadable URL)" }
+        if components.password != nil { components.password = "redacted" }
+        return components.string ?? "(unreadable URL)"
+    }
+}

@@ -1,0 +1,64 @@
+import Bus
+import Logging
+import PostgresSupport
+import ServiceLifecycle
+import ServiceSupport
+
+/// A service assembled from its definition, as a process runs it: its bus client, its database, the
+/// worker runtime serving its operations, and once the schema is migrated, its outbox relay, its
+/// periodic jobs and its own long-running parts.
+public struct RunningService: Sendable {
+    public let definition: ServiceDefinition
+    public let runtime: WorkerRuntime
+    public let database: Database?
+    /// In ServiceGroup order.
+    public let services: [any Service]
+
+    /// - Parameters:
+    ///   - maximumConnections: the database pool's size.
+    ///   - clock: today, for the service's rules (tests pin it).
+    public init(
+        _ definition: ServiceDefinition, settings: ProcessSettings, logger: Logger, maximumConnections: Int = 8, clock: ServiceClock = .system
+    ) throws {
+        let bus = try BusClient(configuration: settings.clientConfiguration(), logger: logger)
+        let database = try definition.schema.map { schema in
+            try Database(
+                url: DatabaseURL(settings.databaseURL(service: definition.name)), schema: schema, maximumConnections: maximumConnections, logger: logger)
+        }
+        let parts = try definition.make(ServiceEnvironment(settings: settings, database: database, bus: bus, logger: logger, clock: clock))
+        runtime = try WorkerRuntime(registry: parts.handlers.finished(), configuration: settings.workerConfiguration(), bus: bus, logger: logger)
+        self.definition = definition
+        self.database = database
+        guard let database else {
+            services = [bus, runtime] + parts.services
+            return
+        }
+        let retention = try settings.milliseconds(.idempotencyRetention)
+        let expiry = PeriodicJob("idempotency.expiry", every: .seconds(600), database: database) { connection in
+            try await database.expireIdempotency(olderThan: retention, on: connection)
+        }
+        let migrated: [any Service] = [runtime, OutboxRelay(database: database, bus: bus), OutboxRelay.purgeJob(database: database), expiry]
+            + parts.jobs + parts.services
+        services = [bus, database, RunAfterMigrations(database: database, migrations: try definition.migrations(), services: migrated)]
+    }
+
+    /// What /readyz checks: the broker on the worker's connections, and the database.
+    public var readiness: [(name: String, check: HealthServer.Check)] {
+        let runtime = runtime
+        var checks: [(name: String, check: HealthServer.Check)] = [("broker", { runtime.health.isConnected })]
+        if let database { checks.append(("database", { await database.isReachable() })) }
+        return checks
+    }
+}
+
+/// The start of a service's executable.
+public enum ServiceHost {
+    /// Reads the definition's settings (answering `--help`), assembles the service and runs it with
+    /// its probe endpoints until SIGTERM: the whole `main` of a service process.
+    public static func main(_ definition: ServiceDefinition) async throws {
+        let (settings, logger) = ProcessBootstrap.start(
+            process: definition.name, summary: definition.summary, settings: definition.processSettings + [.healthPort, .healthHost])
+        let service = ProcessBootstrap.require({ try RunningService(definition, settings: settings, logger: logger) }, process: definition.name)
+        try await ProcessBootstrap.run(service.services, readiness: service.readiness, settings: settings, logger: logger)
+    }
+}

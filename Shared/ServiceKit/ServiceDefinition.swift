@@ -1,0 +1,53 @@
+import Bus
+import Contracts
+import Foundation
+import PostgresSupport
+import ServiceSupport
+
+/// One service, declared once: its contract (bus name and operations), its settings, its schema and
+/// migrations, and how to build its handlers, periodic jobs and long-running parts from an
+/// environment. Its executable, `melon`, the contract tests and the integration harness all build
+/// the service from this.
+public struct ServiceDefinition: Sendable {
+    public let contract: any ServiceContract.Type
+    /// One line for `--help`.
+    public let summary: String
+    /// The database schema the service owns; nil for a service without a database.
+    public let schema: String?
+    /// The settings of the service itself (the kit adds the bus, probe and database settings).
+    public let settings: [Setting]
+    /// The service's migrations (resources of its module).
+    public let migrations: @Sendable () throws -> [Migration]
+    /// Builds the service's parts; throws for settings that are not valid.
+    public let make: @Sendable (ServiceEnvironment) throws -> ServiceParts
+
+    public init(
+        contract: any ServiceContract.Type, summary: String, schema: String?, settings: [Setting],
+        migrations: @escaping @Sendable () throws -> [Migration] = { [] }, make: @escaping @Sendable (ServiceEnvironment) throws -> ServiceParts
+    ) {
+        self.contract = contract
+        self.summary = summary
+        self.schema = schema
+        self.settings = settings
+        self.migrations = migrations
+        self.make = make
+    }
+
+    /// The bus name.
+    public var name: String { contract.name }
+
+    /// Every setting a process of this service reads, besides the log settings: the bus and probe
+    /// settings, the database's (when it has one) and its own.
+    public var processSettings: [Setting] {
+        var all: [Setting] = [.brokerEndpoint, .workers, .heartbeatInterval, .heartbeatLiveness, .gracePeriod, .busMaxMessageBytes]
+        if schema != nil { all += [.databaseURL, .databaseURL(service: name), .idempotencyRetention] }
+        return all + settings
+    }
+}
+
+extension Migration {
+    /// The migrations in the `Migrations` folder of `bundle` (a service module's resources).
+    public static func load(bundle: Bundle) throws -> [Migration] {
+        try load(from: bundle.resourceURL!.appendingPathComponent("Migrations"))
+    }
+}
