@@ -107,23 +107,56 @@ let shared: [Target] = [
 
 // MARK: - Services
 
-/// A product service in `Services/<folder>`: its contract target `<name>Contract` (the messages
-/// callers import, in `Contract/`), its library `<name>Service` and its executable (in `App/`).
-func service(
-    _ name: String, folder: String, dependencies: [Target.Dependency], resources: [Resource] = [], contractDependencies: [Target.Dependency] = []
-) -> [Target] {
-    [
-        .target(
-            name: "\(name)Contract", dependencies: [.target(name: "Contracts"), .target(name: "Envelope")] + contractDependencies, path: "Services/\(folder)/Contract",
-            swiftSettings: swiftSettings),
-        .target(
-            name: "\(name)Service", dependencies: [.target(name: "\(name)Contract")] + dependencies, path: "Services/\(folder)",
-            exclude: ["App", "Contract"], resources: resources, swiftSettings: swiftSettings),
-        .executableTarget(
-            name: name, dependencies: [.target(name: "\(name)Service"), "ServiceKit"], path: "Services/\(folder)/App",
-            swiftSettings: swiftSettings),
-    ]
+/// A product service's targets and its executable, named like its bus service (`refund-calculator`).
+struct ServicePackage {
+    let targets: [Target]
+    let product: Product
 }
+
+/// A product service in `Services/<name>`: its contract target `<name>Contract` (the messages callers
+/// import, in `Contract/`), its library `<name>Service` (its definition, handlers, repositories,
+/// migrations) and its executable `<product>` (in `App/`, a few lines).
+func service(_ name: String, product: String, dependencies: [Target.Dependency], resources: [Resource] = []) -> ServicePackage {
+    ServicePackage(
+        targets: [
+            .target(name: "\(name)Contract", dependencies: ["Contracts", "Envelope"], path: "Services/\(name)/Contract", swiftSettings: swiftSettings),
+            .target(
+                name: "\(name)Service", dependencies: [.target(name: "\(name)Contract"), "ServiceKit"] + dependencies, path: "Services/\(name)",
+                exclude: ["App", "Contract", "README.md"], resources: resources, swiftSettings: swiftSettings),
+            .executableTarget(
+                name: name, dependencies: [.target(name: "\(name)Service"), "ServiceKit"], path: "Services/\(name)/App", swiftSettings: swiftSettings),
+        ],
+        product: .executable(name: product, targets: [name]))
+}
+
+/// Every product service, in one place: its targets here, its executable among the products.
+let productServices: [ServicePackage] = [
+    // Outgoing mail (and, with the tax-form work, PDF filling).
+    service(
+        "PdfEmail", product: "pdf-email",
+        dependencies: [
+            "Bus", "CCurl", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, metrics, lifecycle,
+            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
+        resources: [.copy("Templates"), .copy("Migrations")]),
+    // Accounts, email verification, sessions and the access-token keys.
+    service(
+        "Auth", product: "auth",
+        dependencies: [
+            "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceCatalog", "ServiceSupport",
+            log, lifecycle, .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        resources: [.copy("Migrations"), .copy("Data")]),
+    // The Irish PAYE refund estimator: rules as data per tax year, the estimate in integer cents.
+    service(
+        "RefundCalculator", product: "refund-calculator",
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceSupport", log, lifecycle,
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        resources: [.copy("Data"), .copy("Migrations")]),
+]
 
 let services: [Target] = [
     // The catalog of every product service's contract: the gateway's routes, auth's erase fan-out.
@@ -140,7 +173,7 @@ let services: [Target] = [
             .product(name: "NIOCore", package: "swift-nio"),
         ],
         path: "Services/Gateway",
-        exclude: ["App"],
+        exclude: ["App", "README.md"],
         swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -149,33 +182,7 @@ let services: [Target] = [
         path: "Services/Gateway/App",
         swiftSettings: swiftSettings
     ),
-] + service(
-    // Outgoing mail (and, with the tax-form work, PDF filling).
-    "PdfEmail", folder: "PdfEmail",
-    dependencies: [
-        "Bus", "CCurl", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "ServiceSupport", log, metrics, lifecycle,
-        .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
-    ],
-    resources: [.copy("Templates"), .copy("Migrations")]
-) + service(
-    // Accounts, email verification, sessions and the access-token keys.
-    "Auth", folder: "Auth",
-    dependencies: [
-        "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceKit", "ServiceCatalog", "ServiceSupport", log,
-        lifecycle,
-        .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "Crypto", package: "swift-crypto"),
-    ],
-    resources: [.copy("Migrations"), .copy("Data")]
-) + service(
-    // The Irish PAYE refund estimator: rules as data per tax year, the estimate in integer cents.
-    "RefundCalculator", folder: "RefundCalculator",
-    dependencies: [
-        "Bus", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceKit", "ServiceSupport", log, lifecycle,
-        .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
-    ],
-    resources: [.copy("Data"), .copy("Migrations")]
-) + [
+] + productServices.flatMap(\.targets) + [
     // Every product service's definition: what `melon` runs, the contract tests and the harness build.
     .target(
         name: "MelonServices", dependencies: ["AuthService", "PdfEmailService", "RefundCalculatorService", "ServiceKit"],
@@ -196,6 +203,7 @@ let executables: [Target] = [
         name: "Broker",
         dependencies: ["Bus", "ServiceSupport", log, lifecycle],
         path: "Services/Broker",
+        exclude: ["README.md"],
         swiftSettings: swiftSettings
     ),
     // Test support: the test database, the stack launcher, harnesses and the `echo` fixture service.
@@ -253,6 +261,10 @@ let tests: [Target] = [
     .testTarget(name: "GatewayTests", dependencies: ["GatewayService"], swiftSettings: swiftSettings),
     .testTarget(name: "ContractsTests", dependencies: ["Contracts", "Envelope", "ServiceCatalog"], swiftSettings: swiftSettings),
     .testTarget(
+        name: "RepositoryTests",
+        dependencies: ["Contracts", "GatewayService", "MelonServices", "ServiceCatalog", "ServiceKit", "ServiceSupport", "TestSupport"],
+        swiftSettings: swiftSettings),
+    .testTarget(
         name: "RefundCalculatorTests", dependencies: ["RefundCalculatorContract", "RefundCalculatorService", "Contracts", "Envelope", "TestSupport"],
         swiftSettings: swiftSettings),
     .testTarget(
@@ -293,7 +305,7 @@ let tests: [Target] = [
         name: "IntegrationTests",
         dependencies: [
             "AccessTokens", "Bus", "Contracts", "Envelope", "GatewayService", "PdfEmailContract", "RefundCalculatorContract", "RefundCalculatorService",
-            "ServiceCatalog", "ServiceKit", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle, log,
+            "MelonServices", "ServiceCatalog", "ServiceKit", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle, log,
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         ],
         swiftSettings: swiftSettings
@@ -309,9 +321,7 @@ let package = Package(
         .executable(name: "broker", targets: ["Broker"]),
         .executable(name: "gateway", targets: ["Gateway"]),
         .executable(name: "melon", targets: ["Melon"]),
-        .executable(name: "pdf-email", targets: ["PdfEmail"]),
-        .executable(name: "auth", targets: ["Auth"]),
-        .executable(name: "refund-calculator", targets: ["RefundCalculator"]),
+    ] + productServices.map(\.product) + [
         .executable(name: "echo-worker", targets: ["EchoWorker"]),
         .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
         .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),

@@ -5,7 +5,7 @@ import JWTKit
 import Testing
 
 /// Access tokens signed with one key and verified from a JWKS, and every way a bad token is refused.
-@Suite struct AccessTokenTests {
+@Suite(.timeLimit(.minutes(2))) struct AccessTokenTests {
     static let audience = "melon-api", issuer = "urn:melon:auth"
 
     static func claims(expiresIn seconds: TimeInterval = 900, audience: String = audience, issuer: String = issuer) -> AccessTokenClaims {

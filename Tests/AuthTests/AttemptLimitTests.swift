@@ -2,7 +2,7 @@
 import Testing
 
 /// The back-off schedule and the keys client addresses are counted under.
-@Suite struct AttemptLimitTests {
+@Suite(.timeLimit(.minutes(2))) struct AttemptLimitTests {
     let backoff = Backoff(first: .seconds(30), max: .seconds(900))
 
     @Test func attemptsUpToTheFreeOnesAreNotBlocked() {

@@ -8,7 +8,7 @@ import TestSupport
 
 /// What housekeeping drops: attempt counters past their window whose block has ended, and
 /// security events past their retention; nothing still in force.
-@Suite struct HousekeepingTests {
+@Suite(.timeLimit(.minutes(2))) struct HousekeepingTests {
     @Test func oldCountersAndEventsGoWhileLiveOnesStay() async throws {
         let database = try TestDatabase.make()
         try await BusHarness.with([database]) {

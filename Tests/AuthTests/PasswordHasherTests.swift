@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Argon2id through libargon2: PHC strings, verification, and re-hashing when the parameters change.
-@Suite struct PasswordHasherTests {
+@Suite(.timeLimit(.minutes(2))) struct PasswordHasherTests {
     let hasher = PasswordHasher()
 
     @Test func aHashIsAnArgon2idPHCStringWithTheOWASPParameters() async throws {

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// Profile pictures are checked for what their bytes are: format, pixel size and file size.
-@Suite struct PictureCheckTests {
+@Suite(.timeLimit(.minutes(2))) struct PictureCheckTests {
     @Test(arguments: [
         (ImageSamples.png40x30, "image/png"), (ImageSamples.jpeg40x30, "image/jpeg"),
         (ImageSamples.webpLossy40x30, "image/webp"), (ImageSamples.webpLossless40x30, "image/webp"),

@@ -10,7 +10,7 @@ import TestSupport
 
 /// Rotation on a real database with a short rotation, token lifetime and cache: the retired key
 /// stays published while its tokens may live, then leaves; instances rotating together make one key.
-@Suite struct SigningKeyRotationTests {
+@Suite(.timeLimit(.minutes(2))) struct SigningKeyRotationTests {
     let configuration: AuthConfiguration = {
         var configuration = AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256))
         configuration.keyRotation = .milliseconds(1500)

@@ -7,7 +7,7 @@ import TestSupport
 import ZeroMQ
 
 /// The broker's routing rules, with raw workers so each rule is observed on the wire.
-@Suite struct BrokerBehaviourTests {
+@Suite(.timeLimit(.minutes(2))) struct BrokerBehaviourTests {
     let context = try! ZMQContext()
     /// For raw peers that do not heartbeat, where expiry is not what the test is about.
     let patient = Heartbeat(interval: .milliseconds(100), liveness: 100)

@@ -5,7 +5,7 @@ import TestSupport
 import ZeroMQ
 
 /// Our broker against peers that send and expect RFC 7 frames byte for byte.
-@Suite struct BrokerGoldenFrameTests {
+@Suite(.timeLimit(.minutes(2))) struct BrokerGoldenFrameTests {
     let context = try! ZMQContext()
     /// These raw peers never heartbeat on their own; a long liveness keeps the broker from expiring them.
     let patient = Heartbeat(interval: .milliseconds(100), liveness: 100)

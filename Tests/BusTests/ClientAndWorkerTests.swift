@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// The bus client and worker runtime end to end through an in-process broker.
-@Suite struct ClientAndWorkerTests {
+@Suite(.timeLimit(.minutes(2))) struct ClientAndWorkerTests {
     typealias Repeat = Echo.Message.Repeat
 
     @Test func manyRequestsInFlightEachGetTheirOwnReply() async throws {

@@ -8,7 +8,7 @@ import TestSupport
 import ZeroMQ
 
 /// Our worker runtime and client against a fake broker that checks RFC 7 frames byte for byte.
-@Suite struct WorkerGoldenFrameTests {
+@Suite(.timeLimit(.minutes(2))) struct WorkerGoldenFrameTests {
     let context = try! ZMQContext()
 
     private func envelope(id: String, text: String, expiry: Date = Date().addingTimeInterval(10), delay: Int? = nil) throws -> Frame {

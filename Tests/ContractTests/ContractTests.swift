@@ -19,7 +19,7 @@ import TestSupport
 
 /// Every bus operation's examples, checked on the provider side (the real handler) and the consumer
 /// side (the caller's types).
-@Suite struct ContractTests {
+@Suite(.timeLimit(.minutes(2))) struct ContractTests {
     /// Every operation: the products' and the echo fixture's.
     static let operations = ServiceCatalog.operations + Echo.operations
 

@@ -4,7 +4,7 @@ import ServiceCatalog
 import Testing
 
 /// What every declaration in the catalog must say.
-@Suite struct CatalogTests {
+@Suite(.timeLimit(.minutes(2))) struct CatalogTests {
     static let operations = ServiceCatalog.operations.map { OperationCase(operation: $0) }
 
     struct OperationCase: CustomStringConvertible, Sendable {

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Schemas come from the Swift types: members, kinds, optionality, nesting, and the rules beside them.
-@Suite struct SchemaReflectionTests {
+@Suite(.timeLimit(.minutes(2))) struct SchemaReflectionTests {
     enum Colour: String, Codable, SchemaEnumeration { case red, green }
 
     struct Inner: Codable, FieldRules {

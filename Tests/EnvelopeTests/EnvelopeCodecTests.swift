@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Envelope
 
-@Suite struct EnvelopeCodecTests {
+@Suite(.timeLimit(.minutes(2))) struct EnvelopeCodecTests {
     struct Payload: Codable, Sendable, Equatable {
         var name: String
         var items: [Item]

@@ -1,7 +1,7 @@
 import Testing
 @testable import Envelope
 
-@Suite struct JSONPeekTests {
+@Suite(.timeLimit(.minutes(2))) struct JSONPeekTests {
     private func peek(_ json: String, _ keys: [StaticString] = ["id", "type"]) -> [String?]? {
         JSONPeek.strings(keys, in: Array(json.utf8))
     }

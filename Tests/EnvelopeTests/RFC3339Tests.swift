@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Envelope
 
-@Suite struct RFC3339Tests {
+@Suite(.timeLimit(.minutes(2))) struct RFC3339Tests {
     @Test func formatsUTCWithMilliseconds() {
         #expect(RFC3339.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
         #expect(RFC3339.string(from: Date(timeIntervalSince1970: 1_795_271_369.123)) == "2026-11-21T14:29:29.123Z")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Envelope
 
-@Suite struct TraceParentTests {
+@Suite(.timeLimit(.minutes(2))) struct TraceParentTests {
     @Test func parsesAndPrintsTheW3CFormat() throws {
         let header = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
         let parsed = try #require(TraceParent(header))
@@ -27,7 +27,7 @@ import Testing
     }
 }
 
-@Suite struct RandomIDTests {
+@Suite(.timeLimit(.minutes(2))) struct RandomIDTests {
     @Test func uuidsAreVersion4AndDistinct() throws {
         var seen = Set<String>()
         for _ in 0..<10_000 {

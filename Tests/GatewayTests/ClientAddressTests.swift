@@ -2,7 +2,7 @@
 import Testing
 
 /// Which address is the client's, with and without proxies in front of the gateway.
-@Suite struct ClientAddressTests {
+@Suite(.timeLimit(.minutes(2))) struct ClientAddressTests {
     @Test func withoutTrustedProxiesThePeerIsTheClientWhateverTheHeaderSays() {
         #expect(ClientAddress.resolve(peer: "198.51.100.7", forwardedFor: ["203.0.113.1"], trustedProxies: 0) == "198.51.100.7")
     }

@@ -1,11 +1,13 @@
 import Foundation
+import MelonServices
 import Testing
 import TestSupport
 
+extension ServiceStackTests {
 /// No Docker engine or cluster runs here, so the deploy files are checked against their schemas
 /// (the Compose specification, the Kubernetes OpenAPI schemas) and against the package: a typo or a
 /// container running an executable the image does not build fails the suite.
-@Suite struct DeployManifestTests {
+@Suite(.timeLimit(.minutes(10))) struct DeployManifestTests {
     static let root = BuildProducts.packageRoot()
 
     private func tool(_ name: String) throws -> String {
@@ -23,15 +25,27 @@ import TestSupport
     private var kubernetes: [String] { get throws { [try tool("kubernetes-validate"), "--strict", "--no-warn"] } }
     private var compose: [String] { get throws { [try tool("check-jsonschema"), "--builtin-schema", "vendor.compose-spec"] } }
 
-    private var manifests: [String] {
-        get throws {
-            try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("deploy/k8s").path)
-                .filter { $0.hasSuffix(".yaml") }.sorted().map { Self.root.appendingPathComponent("deploy/k8s/\($0)").path }
-        }
+    /// The manifests as deployed: the fixed ones, and every service's rendered from the base
+    /// (`deploy/k8s/render.py`) into a temporary file.
+    private func manifests() async throws -> [String] {
+        let fixed = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("deploy/k8s").path)
+            .filter { $0.hasSuffix(".yaml") }.sorted().map { Self.root.appendingPathComponent("deploy/k8s/\($0)").path }
+        let render = try ChildProcess(executable: "/usr/bin/python3", arguments: [Self.root.appendingPathComponent("deploy/k8s/render.py").path], name: "render")
+        #expect(await render.wait(timeout: .seconds(30)) == 0, "\(render.output)")
+        let rendered = FileManager.default.temporaryDirectory.appendingPathComponent("melon-services-\(UUID().uuidString).yaml")
+        try render.output.write(to: rendered, atomically: true, encoding: .utf8)
+        return fixed + [rendered.path]
+    }
+
+    /// What deploy/products.sh prints: the executables the image builds.
+    private func products() async throws -> Set<String> {
+        let run = try ChildProcess(executable: Self.root.appendingPathComponent("deploy/products.sh").path, arguments: [], name: "products")
+        #expect(await run.wait(timeout: .seconds(120)) == 0, "\(run.output)")
+        return Set(run.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.wholeMatch(of: /[a-z-]+/) != nil })
     }
 
     @Test func theKubernetesManifestsMatchTheirSchemas() async throws {
-        let (status, output) = try await validate(try kubernetes, try manifests)
+        let (status, output) = try await validate(try kubernetes, try await manifests())
         #expect(status == 0, "\(output)")
     }
 
@@ -56,19 +70,22 @@ import TestSupport
         #expect(try await validate(try compose, [brokenCompose.path]).0 != 0)
     }
 
-    @Test func containersRunOnlyExecutablesTheImageBuilds() throws {
-        let dockerfile = try String(contentsOfFile: Self.root.appendingPathComponent("deploy/Dockerfile").path, encoding: .utf8)
-        let line = try #require(dockerfile.split(separator: "\n").first { $0.hasPrefix("ARG PRODUCTS=") })
-        let built = Set(line.dropFirst("ARG PRODUCTS=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).split(separator: " ").map(String.init))
-        let package = try String(contentsOfFile: Self.root.appendingPathComponent("Package.swift").path, encoding: .utf8)
-        for product in built { #expect(package.contains(".executable(name: \"\(product)\""), "\(product) is not a product") }
+    @Test func containersRunEveryServiceAndOnlyExecutablesTheImageBuilds() async throws {
+        let built = try await products()
+        #expect(built == Set(["broker", "gateway", "melon"] + MelonServices.all.map(\.name)), "the image builds each service: \(built.sorted())")
+        for product in built {
+            #expect(FileManager.default.isExecutableFile(atPath: BuildProducts.path(product)), "\(product) is not an executable the package builds")
+        }
 
         var commands: [String] = []
-        for path in try manifests + [Self.root.appendingPathComponent("docker-compose.yml").path] {
+        for path in try await manifests() + [Self.root.appendingPathComponent("docker-compose.yml").path] {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             for match in text.matches(of: /\n\s+command: \["([a-z-]+)"\]/) { commands.append(String(match.1)) }
         }
-        #expect(!commands.isEmpty)
         for command in commands { #expect(built.contains(command), "\(command) runs in a container but the image does not build it") }
+        for service in MelonServices.all {
+            #expect(commands.count { $0 == service.name } == 2, "\(service.name) runs in compose and in Kubernetes")
+        }
     }
+}
 }

@@ -5,8 +5,9 @@ import Foundation
 import Testing
 import TestSupport
 
+extension ServiceStackTests {
 /// Separate broker and worker processes, killed and restarted under a stream of requests.
-@Suite(.serialized) struct FailoverTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct FailoverTests {
     typealias Repeat = Echo.Message.Repeat
 
     private func environment(_ endpoint: String) -> [String: String] {
@@ -124,4 +125,5 @@ import TestSupport
             #expect(broker.isRunning && worker.isRunning)
         }
     }
+}
 }

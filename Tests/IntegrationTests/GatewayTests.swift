@@ -6,8 +6,9 @@ import ServiceLifecycle
 import Testing
 import TestSupport
 
+extension ServiceStackTests {
 /// The gateway over real HTTP, in front of a real broker and echo workers over TCP.
-@Suite struct GatewayTests {
+@Suite(.timeLimit(.minutes(10))) struct GatewayTests {
     /// Runs a broker, an echo worker and the gateway (configured by `configure`) around `body`.
     private func withStack(
         worker: Bool = true, configure: @escaping (inout GatewayConfiguration) -> Void = { _ in },
@@ -210,4 +211,5 @@ import TestSupport
             #expect(operationIDs == ["echo.message.repeat.v1", "echo.message.repeat.v1-2", "echo.message.repeat.v1-3"])
         }
     }
+}
 }

@@ -5,9 +5,10 @@ import Foundation
 import Testing
 import TestSupport
 
+extension ServiceStackTests {
 /// Our broker and Swift worker against Majordomo peers written in Python from RFC 7
 /// (Tests/Interop/mdp.py), each in its own process.
-@Suite(.serialized) struct InteropTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct InteropTests {
     static let python = "/usr/bin/python3"
     let script = BuildProducts.packageRoot().appendingPathComponent("Tests/Interop/interop.py").path
 
@@ -52,4 +53,5 @@ import TestSupport
         let garbage = try #require(await output(try python(["client", endpoint, "echo", "not json"])))
         #expect(garbage.contains(#"\"outcome\":\"invalid\""#))
     }
+}
 }

@@ -13,7 +13,7 @@ import TestSupport
 
 /// The gateway's token check asks the auth service for keys once, however many requests arrive at
 /// once, and not again for a token naming an unknown key moments later.
-@Suite struct JWKSAuthenticatorTests {
+@Suite(.timeLimit(.minutes(10))) struct JWKSAuthenticatorTests {
     @Test func aBurstOfSignedInRequestsFetchesTheKeysOnce() async throws {
         let key = SigningKey.generate()
         let fetches = Atomic<Int>(0)

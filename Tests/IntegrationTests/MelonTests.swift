@@ -8,7 +8,7 @@ import TestSupport
 
 /// `melon`, everything in one process, serves each service like separate processes would.
 extension ServiceStackTests {
-@Suite struct MelonTests {
+@Suite(.timeLimit(.minutes(10))) struct MelonTests {
     @Test func melonServesAuthPdfEmailAndTheRefundCalculatorTogether() async throws {
         let endpoint = Ports.freeEndpoint(), httpPort = Ports.free()
         let spool = FileManager.default.temporaryDirectory.appendingPathComponent("melon-spool-\(UUID().uuidString)")

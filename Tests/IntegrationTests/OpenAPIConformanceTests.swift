@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
+extension ServiceStackTests {
 /// The gateway's own behaviour against its document, on the `echo` fixture routes (see Schemathesis).
-@Suite struct OpenAPIConformanceTests {
+@Suite(.timeLimit(.minutes(10))) struct OpenAPIConformanceTests {
     @Test func theGatewayBehavesAsItsDocumentSays() async throws {
         let broker = try BusHarness.broker()
         // Deadlines of 2 s or more: schemathesis sends the shortest one the document allows, and on a
@@ -22,4 +23,5 @@ import TestSupport
                 try await address.client().base.absoluteString, excluding: ["negative_data_rejection"], maxExamples: 25, requestTimeout: 15)
         }
     }
+}
 }

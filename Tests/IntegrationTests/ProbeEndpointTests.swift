@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
+extension ServiceStackTests {
 /// The health, readiness and metrics endpoints of processes without an HTTP API of their own.
-@Suite struct ProbeEndpointTests {
+@Suite(.timeLimit(.minutes(10))) struct ProbeEndpointTests {
     @Test func aWorkerIsReadyOnlyWhileTheBrokerAnswers() async throws {
         let endpoint = Ports.freeEndpoint()
         let healthPort = Ports.free()
@@ -39,4 +40,5 @@ import TestSupport
         #expect(try await http.get("/nothing").status == 404)
         #expect(broker.terminate() == 0)
     }
+}
 }

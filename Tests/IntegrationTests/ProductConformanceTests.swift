@@ -5,7 +5,7 @@ import TestSupport
 /// Every product route (auth and refund-calculator so far) against the document, on the running stack:
 /// the gateway, `auth`, `refund-calculator` and `pdf-email` processes (see Schemathesis).
 extension ServiceStackTests {
-@Suite struct ProductConformanceTests {
+@Suite(.timeLimit(.minutes(10))) struct ProductConformanceTests {
     @Test func theProductRoutesBehaveAsTheDocumentSays() async throws {
         // Argon2id makes sign-up and login slow on a loaded machine: deadlines of 5 s or more.
         let stack = try await AuthStack(refundCalculator: [:], configureGateway: { $0.minDeadline = .seconds(5) })

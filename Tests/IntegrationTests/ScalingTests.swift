@@ -3,9 +3,10 @@ import Synchronization
 import Testing
 import TestSupport
 
+extension ServiceStackTests {
 /// Scaling a service by starting another process of it against the running stack, and stopping one
 /// under load, seen through the gateway over HTTP.
-@Suite struct ScalingTests {
+@Suite(.timeLimit(.minutes(10))) struct ScalingTests {
     private func environment(_ endpoint: String) -> [String: String] {
         ["BROKER_ENDPOINT": endpoint, "HEARTBEAT_INTERVAL": "250", "WORKERS": "4", "GRACE_PERIOD": "10000"]
     }
@@ -67,4 +68,5 @@ private final class Ledger: Sendable {
     func record(_ result: Result) { recorded.withLock { $0.append(result) } }
     var count: Int { recorded.withLock { $0.count } }
     var results: [Result] { recorded.withLock { $0 } }
+}
 }

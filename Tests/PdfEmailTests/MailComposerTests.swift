@@ -7,7 +7,7 @@ import PostgresSupport
 import Testing
 
 /// Checking and filling in a send request, without storage or network.
-@Suite struct MailComposerTests {
+@Suite(.timeLimit(.minutes(2))) struct MailComposerTests {
     static let composer = MailComposer(templates: try! MailTemplates.bundled(), from: "Melon <no-reply@melon.example>")
     static let code = PdfEmail.Mail.TemplateChoice(name: "verification-code", variables: ["name": "Ana", "code": "123456", "minutes": "10"])
 
@@ -69,7 +69,7 @@ import Testing
 }
 
 /// The address rule every service shares.
-@Suite struct EmailAddressTests {
+@Suite(.timeLimit(.minutes(2))) struct EmailAddressTests {
     @Test(arguments: ["ana@example.org", "a.b+tag@sub.example.co.uk", "o'brien@tcd.ie", "x@xn--bcher-kva.example", "1@2.io"])
     func accepted(_ address: String) {
         #expect(EmailAddress.problem(address) == nil)
@@ -87,7 +87,7 @@ import Testing
 }
 
 /// What one delivery attempt's result means for the mail.
-@Suite struct DeliveryOutcomeTests {
+@Suite(.timeLimit(.minutes(2))) struct DeliveryOutcomeTests {
     static func mail(attempts: Int, age: Duration) -> ClaimedMail {
         ClaimedMail(id: UUID(), sender: "a@example.org", recipients: ["b@example.org"], message: [], attempts: attempts, age: age)
     }

@@ -9,7 +9,7 @@ import TestSupport
 
 /// A deleted account's mail: removed when it went to that address alone, anonymised when it went to
 /// others too and is finished, left alone while it still has to reach the others.
-@Suite struct MailErasureTests {
+@Suite(.timeLimit(.minutes(2))) struct MailErasureTests {
     func mail(_ recipients: [String]) -> QueuedMail {
         QueuedMail(
             id: UUID(), sender: "no-reply@melon.example", recipients: recipients, message: Array("Subject: hi\r\n\r\nyour code\r\n".utf8),

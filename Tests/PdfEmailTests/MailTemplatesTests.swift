@@ -2,7 +2,7 @@ import Foundation
 import PdfEmailService
 import Testing
 
-@Suite struct MailTemplatesTests {
+@Suite(.timeLimit(.minutes(2))) struct MailTemplatesTests {
     static let templates = try! MailTemplates.bundled()
 
     @Test func theSixTemplatesShipWithTheirVariables() {

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The SMTP transport against a real SMTP server (aiosmtpd), the received bytes read back by Python's
 /// email package.
-@Suite struct SMTPTransportTests {
+@Suite(.timeLimit(.minutes(2))) struct SMTPTransportTests {
     static func inspect(_ file: URL) async throws -> [String: Any] {
         try await SMTPSink.inspect(file)
     }
@@ -73,7 +73,7 @@ import TestSupport
 
 /// TLS and AUTH against a real server with a test certificate: STARTTLS on smtp://, TLS from the first
 /// byte on smtps://, and no password ever sent in the clear.
-@Suite struct SMTPSecurityTests {
+@Suite(.timeLimit(.minutes(2))) struct SMTPSecurityTests {
     static let message = SMTPTransportTests.message(to: ["jurgen@student.example.edu"], attachment: [1, 2, 3])
 
     private func send(_ configuration: SMTPTransport.Configuration) async -> MailDeliveryError? {
@@ -144,7 +144,7 @@ import TestSupport
 }
 
 /// The local default: mail lands in a folder as .eml files.
-@Suite struct SpoolTransportTests {
+@Suite(.timeLimit(.minutes(2))) struct SpoolTransportTests {
     @Test func eachMessageBecomesAnEMLFile() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("melon-spool-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -5,7 +5,7 @@ import PostgresSupport
 import Testing
 import TestSupport
 
-@Suite struct IdempotencyTests {
+@Suite(.timeLimit(.minutes(2))) struct IdempotencyTests {
     /// Records one effect and answers with its id, under `key` of `caller`.
     private func record(_ database: Database, key: String, note: String, caller: String = "") async throws -> String {
         try await database.transaction { connection in

@@ -16,7 +16,7 @@ enum SinkRecord: BusOperation {
     typealias Response = Empty
 }
 
-@Suite struct OutboxTests {
+@Suite(.timeLimit(.minutes(2))) struct OutboxTests {
     private func receiver(_ database: Database, endpoint: String) throws -> WorkerRuntime {
         var registry = OperationRegistry(service: SinkRecord.service)
         registry.register(SinkRecord.self) { request, context in

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Periodic jobs: one instance a round, whatever the number running.
-@Suite struct PeriodicJobTests {
+@Suite(.timeLimit(.minutes(2))) struct PeriodicJobTests {
     @Test func aRoundRunsInOneInstanceWhileAnotherHoldsTheJob() async throws {
         let database = try TestDatabase.make(maximumConnections: 4)
         try await BusHarness.with([database]) {

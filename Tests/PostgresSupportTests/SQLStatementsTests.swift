@@ -1,7 +1,7 @@
 import Testing
 @testable import PostgresSupport
 
-@Suite struct SQLStatementsTests {
+@Suite(.timeLimit(.minutes(2))) struct SQLStatementsTests {
     @Test func splitsAtTopLevelSemicolonsOnly() {
         let script = """
             -- a comment; with a semicolon

@@ -8,7 +8,7 @@ import TestSupport
 
 /// The estimator against the worked examples of ../shared/reference/ireland-paye.md and the rules'
 /// properties.
-@Suite struct EstimatorTests {
+@Suite(.timeLimit(.minutes(2))) struct EstimatorTests {
     typealias Scenario = RefundCalculator.Scenario
     static let estimator = Estimator(rules: try! RuleBook.bundled())
     /// A day in the year the tests are written for: the window is 2022 to 2026.

@@ -5,7 +5,7 @@ import RefundCalculatorService
 import Testing
 
 /// The data beside the rules: help for every field in every year, and a version that follows the data.
-@Suite struct RuleBookTests {
+@Suite(.timeLimit(.minutes(2))) struct RuleBookTests {
     static let book = try! RuleBook.bundled()
 
     /// Every answer a scenario can hold, as a dotted path.

@@ -4,7 +4,7 @@ import Metrics
 import Testing
 @testable import ServiceSupport
 
-@Suite struct ObservabilityTests {
+@Suite(.timeLimit(.minutes(2))) struct ObservabilityTests {
     @Test func jsonLogLinesCarryLevelMessageAndRequestIDs() throws {
         var handler = JSONLogHandler(label: "household")
         handler[metadataKey: "request_id"] = "r-1"

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import ServiceSupport
 
-@Suite struct ProcessSettingsTests {
+@Suite(.timeLimit(.minutes(2))) struct ProcessSettingsTests {
     private func settings(_ arguments: [String] = [], _ environment: [String: String] = [:]) -> ProcessSettings {
         ProcessSettings(process: "test", settings: Setting.brokerSettings + [.workers, .gracePeriod], arguments: ["test"] + arguments, environment: environment)
     }

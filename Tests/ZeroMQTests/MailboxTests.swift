@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import ZeroMQ
 
-@Suite struct MailboxTests {
+@Suite(.timeLimit(.minutes(2))) struct MailboxTests {
     @Test func postingWakesAPollingThreadAndKeepsOrder() async throws {
         let mailbox = try Mailbox<Int>()
         final class Received: Sendable { let values = Mutex<[Int]>([]) }

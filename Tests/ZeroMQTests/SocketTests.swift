@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ZeroMQ
 
-@Suite struct SocketTests {
+@Suite(.timeLimit(.minutes(2))) struct SocketTests {
     let context = try! ZMQContext()
 
     private func pair() throws -> (ZMQSocket, ZMQSocket) {

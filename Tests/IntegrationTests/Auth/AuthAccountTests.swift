@@ -6,7 +6,7 @@ import TestSupport
 /// The signed-in account holder's own settings through the gateway: password change and the
 /// security record.
 extension ServiceStackTests {
-@Suite struct AuthAccountTests {
+@Suite(.timeLimit(.minutes(10))) struct AuthAccountTests {
     static func kinds(_ reply: HTTPTestClient.Reply) -> [String] {
         guard case .array(let events)? = reply.json?["events"] else { return [] }
         return events.compactMap { if case .string(let kind)? = $0["kind"] { kind } else { nil } }

@@ -8,7 +8,7 @@ import TestSupport
 /// Sign-up, verification, login, refresh and logout through the gateway over HTTP, with the codes
 /// caught by a real SMTP server.
 extension ServiceStackTests {
-@Suite struct AuthJourneyTests {
+@Suite(.timeLimit(.minutes(10))) struct AuthJourneyTests {
     static func string(_ reply: HTTPTestClient.Reply, _ key: String) -> String? {
         if case .string(let value)? = reply.json?[key] { value } else { nil }
     }

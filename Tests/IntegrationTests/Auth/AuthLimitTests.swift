@@ -6,7 +6,7 @@ import TestSupport
 /// Rate limits on login, codes, code mail and refresh through the gateway: they trigger, grow, and
 /// lift again; unknown emails are limited like known ones.
 extension ServiceStackTests {
-@Suite struct AuthLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct AuthLimitTests {
     static func retryAfter(_ reply: HTTPTestClient.Reply) -> Int? {
         reply.header("Retry-After").flatMap { Int($0) }
     }

@@ -8,7 +8,7 @@ import TestSupport
 /// The pdf-email service end to end: requests over the bus to `pdf-email` processes, mail over SMTP
 /// to a real server (aiosmtpd), read back with Python's email package.
 extension ServiceStackTests {
-@Suite struct MailDeliveryTests {
+@Suite(.timeLimit(.minutes(10))) struct MailDeliveryTests {
     static let awkwardName = "Ana <O'Brien> & \"Co\""
 
     /// Each template, its variables, and what its subject must say.

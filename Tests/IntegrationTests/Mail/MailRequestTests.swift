@@ -8,7 +8,7 @@ import TestSupport
 
 /// What pdf-email refuses, and how it answers repeats: over the bus to a running `pdf-email`.
 extension ServiceStackTests {
-@Suite struct MailRequestTests {
+@Suite(.timeLimit(.minutes(10))) struct MailRequestTests {
     /// The `invalid` error `body` throws, or nil.
     private func refusal(_ body: () async throws(OperationError) -> Void) async -> OperationError? {
         do throws(OperationError) {

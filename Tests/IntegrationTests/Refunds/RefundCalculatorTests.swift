@@ -10,7 +10,7 @@ import TestSupport
 /// `refund-calculator` process on a broker and a real database, with auth for saved scenarios and
 /// pdf-email delivering contact requests to a real SMTP server.
 extension ServiceStackTests {
-@Suite struct RefundCalculatorHTTPTests {
+@Suite(.timeLimit(.minutes(10))) struct RefundCalculatorHTTPTests {
     typealias Journey = ServiceStackTests.AuthJourneyTests
 
     static func json(_ text: String) -> [UInt8] { Array(text.utf8) }

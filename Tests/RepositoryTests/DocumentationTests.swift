@@ -1,0 +1,74 @@
+import Contracts
+import Foundation
+import GatewayService
+import MelonServices
+import ServiceCatalog
+import ServiceKit
+import ServiceSupport
+import Testing
+import TestSupport
+
+/// The READMEs' tables of operations and settings are made from the declarations, and stay so:
+/// each generated block must read as the code would write it now. `MELON_WRITE_DOCS=1` rewrites
+/// the blocks instead of checking them.
+@Suite(.timeLimit(.minutes(2))) struct DocumentationTests {
+    static let root = BuildProducts.packageRoot()
+
+    /// Each README and the blocks it holds, by name.
+    static var documents: [(path: String, blocks: [String: String])] {
+        var documents: [(String, [String: String])] = MelonServices.all.map { definition in
+            let folder = definition.name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+            return ("Services/\(folder)/README.md", [
+                "operations": operationsTable(definition.contract),
+                "settings": Setting.markdownTable(definition.processSettings + [.healthPort, .healthHost, .logLevel, .logFormat]),
+            ])
+        }
+        documents.append(("Services/Gateway/README.md", ["settings": Setting.markdownTable(Setting.gatewaySettings + [.logLevel, .logFormat])]))
+        documents.append(("Services/Broker/README.md", ["settings": Setting.markdownTable(Setting.brokerSettings + [.logLevel, .logFormat])]))
+        return documents
+    }
+
+    /// Operation, route, who may call it, and what a repeat does.
+    static func operationsTable(_ contract: any ServiceContract.Type) -> String {
+        var lines = ["| operation | route | who | a repeat |", "|---|---|---|---|"]
+        for operation in contract.operations {
+            let routes = operation.http.map { "`\($0.method.rawValue) \($0.path)`" }.joined(separator: ", ")
+            let who = operation.http.first.map { binding in
+                switch binding.access {
+                case .anyone: "anyone"
+                case .signedIn: "signed in"
+                case .owner: "the owner"
+                }
+            } ?? "services"
+            let repeats = switch operation.idempotency {
+            case .stored(.caller)?: "the stored reply (keys per caller)"
+            case .stored(.operation)?: "the stored reply"
+            case .repeatable(let reason)?: "acts again: \(reason)"
+            case nil: "reads only"
+            }
+            lines.append("| `\(operation.type)` | \(routes.isEmpty ? "(bus only)" : routes) | \(who) | \(repeats) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test(arguments: documents.map(\.path))
+    func theGeneratedTablesAreCurrent(_ path: String) throws {
+        let blocks = try #require(Self.documents.first { $0.path == path }).blocks
+        let url = Self.root.appendingPathComponent(path)
+        var text = try String(contentsOf: url, encoding: .utf8)
+        for (name, table) in blocks.sorted(by: { $0.key < $1.key }) {
+            let start = "<!-- generated: \(name) -->\n", end = "<!-- end: \(name) -->"
+            let table = table + "\n"
+            guard let opening = text.range(of: start), let closing = text.range(of: end, range: opening.upperBound..<text.endIndex) else {
+                Issue.record("\(path) has no generated \(name) block (\(start.trimmingCharacters(in: .newlines)) ... \(end))")
+                continue
+            }
+            if ProcessInfo.processInfo.environment["MELON_WRITE_DOCS"] == "1" {
+                text.replaceSubrange(opening.upperBound..<closing.lowerBound, with: table)
+            } else {
+                #expect(String(text[opening.upperBound..<closing.lowerBound]) == table, "\(path): the \(name) table differs; MELON_WRITE_DOCS=1 rewrites it")
+            }
+        }
+        if ProcessInfo.processInfo.environment["MELON_WRITE_DOCS"] == "1" { try text.write(to: url, atomically: true, encoding: .utf8) }
+    }
+}
