@@ -144,7 +144,7 @@ let productServices: [ServicePackage] = [
         "Auth", product: "auth",
         dependencies: [
             "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceCatalog", "ServiceSupport",
-            log, lifecycle, .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            log, metrics, .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         resources: [.copy("Migrations"), .copy("Data")]),
@@ -152,7 +152,7 @@ let productServices: [ServicePackage] = [
     service(
         "RefundCalculator", product: "refund-calculator",
         dependencies: [
-            "Bus", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceSupport", log, lifecycle,
+            "Bus", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
         ],
         resources: [.copy("Data"), .copy("Migrations")]),
@@ -201,7 +201,7 @@ let services: [Target] = [
 let executables: [Target] = [
     .executableTarget(
         name: "Broker",
-        dependencies: ["Bus", "ServiceSupport", log, lifecycle],
+        dependencies: ["Bus", "ServiceSupport"],
         path: "Services/Broker",
         exclude: ["README.md"],
         swiftSettings: swiftSettings
@@ -232,7 +232,7 @@ let executables: [Target] = [
     ),
     .executableTarget(
         name: "BusBenchmark",
-        dependencies: ["Bus", "ZeroMQ", "CZeroMQ", "ServiceSupport", "TestSupport", "Envelope", log],
+        dependencies: ["Bus", "Contracts", "ZeroMQ", "CZeroMQ", "TestSupport", "Envelope"],
         path: "Benchmarks/BusBenchmark",
         swiftSettings: swiftSettings
     ),
@@ -270,7 +270,8 @@ let tests: [Target] = [
     .testTarget(
         name: "AuthTests",
         dependencies: [
-            "AuthContract", "AuthService", "AccessTokens", "Contracts", "Envelope", "ServiceKit", "TestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+            "AuthService", "AccessTokens", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport",
+            .product(name: "JWTKit", package: "jwt-kit"), .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         swiftSettings: swiftSettings
@@ -278,23 +279,24 @@ let tests: [Target] = [
     .testTarget(
         name: "PdfEmailTests",
         dependencies: [
-            "PdfEmailContract", "PdfEmailService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport",
+            "PdfEmailContract", "PdfEmailService", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         swiftSettings: swiftSettings
     ),
-    .testTarget(name: "BusTests", dependencies: ["Bus", "Envelope", "ZeroMQ", "TestSupport"], swiftSettings: swiftSettings),
+    .testTarget(name: "BusTests", dependencies: ["Bus", "Contracts", "Envelope", "ZeroMQ", "TestSupport", lifecycle], swiftSettings: swiftSettings),
     .testTarget(
         name: "PostgresSupportTests",
-        dependencies: ["PostgresSupport", "Bus", "Envelope", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+        dependencies: ["PostgresSupport", "Bus", "Envelope", "TestSupport", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio")],
         resources: [.copy("Migrations")],
         swiftSettings: swiftSettings
     ),
-    .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", log], swiftSettings: swiftSettings),
+    .testTarget(name: "ServiceSupportTests", dependencies: ["Bus", "ServiceSupport", log, metrics], swiftSettings: swiftSettings),
     .testTarget(
         name: "ContractTests",
         dependencies: [
-            "AuthService", "Bus", "Contracts", "Envelope", "MelonServices", "PdfEmailContract", "PdfEmailService", "PostgresSupport",
+            "AuthContract", "AuthService", "Bus", "Contracts", "Envelope", "MelonServices", "PdfEmailContract", "PdfEmailService", "PostgresSupport",
             "RefundCalculatorContract", "RefundCalculatorService", "ServiceCatalog", "ServiceKit", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
@@ -304,8 +306,9 @@ let tests: [Target] = [
     .testTarget(
         name: "IntegrationTests",
         dependencies: [
-            "AccessTokens", "Bus", "Contracts", "Envelope", "GatewayService", "PdfEmailContract", "RefundCalculatorContract", "RefundCalculatorService",
-            "MelonServices", "ServiceCatalog", "ServiceKit", "ZeroMQ", "TestSupport", "ServiceSupport", lifecycle, log,
+            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "GatewayService", "PdfEmailContract", "PostgresSupport",
+            "RefundCalculatorContract", "RefundCalculatorService", "MelonServices", "ServiceCatalog", "ServiceKit", "TestSupport", "ServiceSupport",
+            lifecycle, log,
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         ],
         swiftSettings: swiftSettings

@@ -31,6 +31,9 @@ export MELON_TEST_TOOLS
 source deploy/throwaway-postgres.sh --fast
 export TEST_DATABASE_URL=$THROWAWAY_DATABASE_URL
 
+# Each target depends on exactly what it imports.
+swift package dump-package | python3 deploy/check-dependencies.py
+
 # Build everything first (executables included: the integration tests start them as processes).
 swift build --build-tests "$@"
 swift test --skip-build "$@"
