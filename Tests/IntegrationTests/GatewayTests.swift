@@ -52,6 +52,11 @@ extension ServiceStackTests {
             let reply = try await http.post("/v1/echo", json: #"{"text":""}"#)
             #expect(reply.status == 400)
             #expect(reply.json?["fields"] == [["field": "text", "message": "must be 1 to 65,536 characters"]])
+            // A number JSON allows but no Swift number holds is refused at the gateway, not a 500.
+            let huge = try await http.post("/v1/echo", json: #"{"text":"x","delayMilliseconds":1e999}"#)
+            #expect(huge.status == 400 && huge.json?["fields"] == [["field": "body", "message": "has a number out of range"]], "\(huge.text)")
+            let wrongKind = try await http.post("/v1/echo", json: #"{"text":5}"#)
+            #expect(wrongKind.status == 400 && wrongKind.json?["fields"] == [["field": "text", "message": "must be a string"]], "\(wrongKind.text)")
         }
     }
 

@@ -36,7 +36,7 @@ extension Auth {
 
                 public static let fieldRules: [String: FieldRule] = [
                     "email": .email, "password": .newPassword, "displayName": .personName,
-                    "username": FieldRule.pattern(Auth.Account.usernamePattern).described("unique; stored in lowercase"),
+                    "username": FieldRule.username.described("unique; stored in lowercase"),
                 ]
             }
 

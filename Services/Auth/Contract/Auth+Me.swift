@@ -103,7 +103,7 @@ extension Auth {
                     self.username = username
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["displayName": .personName, "username": .pattern(Auth.Account.usernamePattern)]
+                public static let fieldRules: [String: FieldRule] = ["displayName": .personName, "username": .username]
             }
 
             public typealias Response = Profile

@@ -52,6 +52,7 @@ public enum Auth: ServiceContract {
 
 extension FieldRule {
     static let newPassword = FieldRule.text(Auth.Password.length).secret.described("not one of the most common passwords")
-    static let mailedCode = FieldRule.pattern("^[0-9]{6}$").secret
+    static let mailedCode = FieldRule.pattern("^[0-9]{6}$", meaning: "the 6 digits from the mail").secret
+    static let username = FieldRule.pattern(Auth.Account.usernamePattern, meaning: "3 to 30 letters, digits, _ or ., starting with a letter")
     static let policy = FieldRule.text(1...64).described("the policy id (terms, privacy, ...)")
 }

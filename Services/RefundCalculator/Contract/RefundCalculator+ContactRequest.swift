@@ -41,7 +41,8 @@ extension RefundCalculator {
 
                 public static let fieldRules: [String: FieldRule] = [
                     "name": .personName, "email": .email,
-                    "phone": FieldRule.text(phoneLength).pattern("^\\+?[0-9 ().-]+$").described("7 to 15 digits"),
+                    "phone": FieldRule.text(phoneLength).pattern("^\\+?[0-9 ().-]+$", meaning: "a phone number: digits, optionally with a leading + and spaces, dashes or brackets")
+                        .described("7 to 15 digits"),
                 ]
             }
 

@@ -212,7 +212,7 @@ public enum RefundCalculator: ServiceContract {
 extension FieldRule {
     /// Euro cents of any answer.
     static let cents = FieldRule.range(RefundCalculator.Scenario.Bounds.cents).described("euro cents")
-    static let date = FieldRule.pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}$").described("YYYY-MM-DD")
+    static let date = FieldRule.pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", meaning: "a date YYYY-MM-DD").described("YYYY-MM-DD")
     static let profession = FieldRule.text(0...64)
         .described("a flat-rate expenses class; GET /v1/refunds/help lists them (nurse, teacher, ..., none)")
 }

@@ -21,8 +21,14 @@ public struct FieldRule: Sendable {
 
     /// A text of `length` Unicode scalars.
     public func text(_ length: ClosedRange<Int>) -> FieldRule { adding { $0.length = length } }
-    /// A text matching `pattern` (anchored with `^` and `$`).
-    public func pattern(_ pattern: String) -> FieldRule { adding { $0.pattern = pattern } }
+    /// A text matching `pattern` (anchored with `^` and `$`); `meaning` says in words what matches, for
+    /// the message when a text does not ("must be the 6 digits from the mail").
+    public func pattern(_ pattern: String, meaning: String) -> FieldRule {
+        adding {
+            $0.pattern = pattern
+            $0.patternMeaning = meaning
+        }
+    }
     /// A text of a known format (`email`, `uri`): documented; the service checks it.
     public func format(_ format: String) -> FieldRule { adding { $0.format = format } }
     /// A text that is one of `values`.
@@ -52,7 +58,7 @@ public struct FieldRule: Sendable {
     public var undocumented: FieldRule { adding { $0.isUndocumented = true } }
 
     public static func text(_ length: ClosedRange<Int>) -> FieldRule { FieldRule().text(length) }
-    public static func pattern(_ pattern: String) -> FieldRule { FieldRule().pattern(pattern) }
+    public static func pattern(_ pattern: String, meaning: String) -> FieldRule { FieldRule().pattern(pattern, meaning: meaning) }
     public static func format(_ format: String) -> FieldRule { FieldRule().format(format) }
     public static func oneOf(_ values: [String]) -> FieldRule { FieldRule().oneOf(values) }
     public static func range<I: BinaryInteger & Sendable>(_ range: ClosedRange<I>) -> FieldRule { FieldRule().range(range) }
@@ -69,7 +75,7 @@ extension FieldRule {
     public static let email = FieldRule.text(3...254).format("email")
     /// A name people type: display names, scenario names, contact names (`Validation.checkName`).
     public static let personName = FieldRule.text(Validation.nameLength)
-        .pattern("^[^\\u0000-\\u001F\\u007F-\\u009F]*$").described("no control characters; surrounding spaces are trimmed")
+        .pattern("^[^\\u0000-\\u001F\\u007F-\\u009F]*$", meaning: "without control characters").described("no control characters; surrounding spaces are trimmed")
     /// A lowercase UUID naming a thing (an account, a scenario).
     public static let uuid = FieldRule.text(36...36)
 }

@@ -41,7 +41,7 @@ extension Schema {
             } else if let length, !length.contains(text.unicodeScalars.count) {
                 fail("must be \(Self.number(length.lowerBound)) to \(Self.number(length.upperBound)) characters")
             } else if let pattern, !Self.matches(text, pattern) {
-                fail(description.map { "must match \(pattern) (\($0))" } ?? "must match \(pattern)")
+                fail("must be \(patternMeaning ?? "text matching \(pattern)")")
             } else if contentEncoding == "base64", Data(base64Encoded: text) == nil {
                 fail("must be base64")
             }

@@ -30,6 +30,8 @@ public struct Schema: Sendable, Equatable {
     public var length: ClosedRange<Int>?
     /// Strings: a regular expression (ECMA 262 / ICU syntax) the whole text must match; give it `^` and `$`.
     public var pattern: String?
+    /// What `pattern` matches, in words, for messages.
+    public var patternMeaning: String?
     /// Strings: `date-time`, `email`, ... (an annotation; the service checks the meaning).
     public var format: String?
     /// Strings: `base64` for bytes.
