@@ -64,7 +64,7 @@ let shared: [Target] = [
     .target(
         name: "ServiceSupport",
         dependencies: [
-            "Bus", log, metrics, lifecycle,
+            "Bus", "Envelope", log, metrics, lifecycle,
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Configuration", package: "swift-configuration"),
             .product(name: "Prometheus", package: "swift-prometheus"),

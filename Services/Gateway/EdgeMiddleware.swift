@@ -1,3 +1,4 @@
+import Bus
 import Envelope
 import Foundation
 import HTTPTypes
@@ -41,7 +42,7 @@ struct EdgeMiddleware: RouterMiddleware {
         let elapsed = ContinuousClock.now - started
         let dimensions = [("method", request.method.rawValue), ("route", route), ("status", "\(response.status.code)")]
         Counter(label: "melon_gateway_http_requests_total", dimensions: dimensions).increment()
-        Timer(label: "melon_gateway_http_request_duration_seconds", dimensions: [("route", route)]).recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        Timer(label: "melon_gateway_http_request_duration_seconds", dimensions: [("route", route)]).recordInterval(since: started)
         context.logger.log(
             level: response.status.code >= 500 ? .warning : .info, "request",
             metadata: ["method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(response.status.code)",

@@ -2,7 +2,7 @@ import Envelope
 
 /// What a service offers other services and clients: its bus name and its operations. Each
 /// service's contract target declares one, and the catalog lists them.
-public protocol ServiceContract {
+public protocol ServiceContract: SendableMetatype {
     /// The bus (Majordomo) name, such as `refund-calculator`.
     static var name: String { get }
     /// Every operation the service serves.

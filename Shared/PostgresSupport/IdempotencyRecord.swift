@@ -23,19 +23,23 @@ extension Database {
     /// without its secret fields); nil when there is none yet. The same key with another request is
     /// `conflict`.
     public func storedReply(_ record: IdempotencyRecord, fingerprint: [UInt8]) async throws -> [UInt8]? {
-        try await transaction { connection in
-            let rows = try await connection.query(
-                """
-                SELECT fingerprint, reply FROM idempotency_records
-                WHERE operation = \(record.operation) AND caller = \(record.caller) AND key = \(record.key)
-                """,
-                logger: logger)
-            for try await (stored, reply) in rows.decode((Data, Data?).self) {
-                guard stored == Data(fingerprint) else { throw Self.otherRequest }
-                return reply.map { [UInt8]($0) }
-            }
-            return nil
+        try await transaction { try await storedReply(record, fingerprint: fingerprint, on: $0) }
+    }
+
+    /// The reply stored under `record` by the request with `fingerprint`, on `connection`; nil when
+    /// there is none (or it is not committed yet); `conflict` when another request used the key.
+    private func storedReply(_ record: IdempotencyRecord, fingerprint: [UInt8], on connection: PostgresConnection) async throws -> [UInt8]? {
+        let rows = try await connection.query(
+            """
+            SELECT fingerprint, reply FROM idempotency_records
+            WHERE operation = \(record.operation) AND caller = \(record.caller) AND key = \(record.key)
+            """,
+            logger: logger)
+        for try await (stored, reply) in rows.decode((Data, Data?).self) {
+            guard stored == Data(fingerprint) else { throw Self.otherRequest }
+            return reply.map { [UInt8]($0) }
         }
+        return nil
     }
 
     /// Runs a change at most once per `record`, inside the caller's transaction: the first request
@@ -64,17 +68,7 @@ extension Database {
                 logger: logger)
             return reply
         }
-        let rows = try await connection.query(
-            """
-            SELECT fingerprint, reply FROM idempotency_records
-            WHERE operation = \(record.operation) AND caller = \(record.caller) AND key = \(key)
-            """,
-            logger: logger)
-        for try await (stored, reply) in rows.decode((Data, Data?).self) {
-            guard stored == hash else { throw Self.otherRequest }
-            guard let reply else { break }
-            return [UInt8](reply)
-        }
+        if let reply = try await storedReply(record, fingerprint: fingerprint, on: connection) { return reply }
         throw OperationError(.conflict, "a request with this idempotency key is still being processed")
     }
 

@@ -1,3 +1,4 @@
+import Bus
 import Foundation
 import Logging
 import Metrics
@@ -65,13 +66,5 @@ public struct PeriodicJob: Service {
             database.logger.error("periodic job failed", metadata: ["job": "\(name)", "error": "\(String(reflecting: error))"])
             return nil
         }
-    }
-}
-
-extension Timer {
-    /// Records the time since `start`.
-    func recordInterval(since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
     }
 }

@@ -30,7 +30,7 @@ public struct OperationHandlers: Sendable {
         registry.register(operation) { request, context in
             let response = try await handler(request, context)
             if let erased = request as? AccountErasure {
-                try await database.transaction { try await database.forgetIdempotency(caller: erased.account, on: $0) }
+                _ = try await database.transaction { try await database.forgetIdempotency(caller: erased.account, on: $0) }
             }
             return response
         }

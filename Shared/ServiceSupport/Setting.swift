@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 
 /// One configuration value a process reads, declared once: its key, kind and range, default, whether
@@ -32,7 +33,7 @@ public struct Setting: Sendable, Hashable {
         }
 
         static func number(_ value: Int) -> String {
-            value == Int.max ? "any" : value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+            value == Int.max ? "any" : value.grouped
         }
     }
 

@@ -84,6 +84,6 @@ import Testing
         #expect(schema.problems("𝒒𝒒𝒒", at: "x").isEmpty)
         #expect(schema.problems("𝒒𝒒𝒒𝒒", at: "x").map(\.message) == ["must be 1 to 3 characters"])
         #expect(schema.problems("aB", at: "x").map(\.message) == ["must be lowercase letters"])
-        #expect(Schema.number(65_536) == "65,536" && Schema.number(100) == "100" && Schema.number(-1_000) == "-1,000")
+        #expect(65_536.grouped == "65,536" && 100.grouped == "100" && (-1_000).grouped == "-1,000")
     }
 }

@@ -98,13 +98,7 @@ extension Auth {
                 summary: "Mails a new code, at most one a minute; the same answer whether or not the email has an account waiting")]
             public static let idempotency: Idempotency? = .repeatable(because: "at most one code a minute is mailed however often it is asked")
 
-            public struct Request: Codable, Sendable, Equatable, FieldRules {
-                public var email: String
-
-                public init(email: String) { self.email = email }
-
-                public static let fieldRules: [String: FieldRule] = ["email": .email]
-            }
+            public typealias Request = CodeMailRequest
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 /// `verification_sent`.

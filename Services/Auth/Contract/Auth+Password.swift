@@ -17,13 +17,7 @@ extension Auth {
                 summary: "Mails a 6-digit reset code to a verified account, at most one a minute; the same answer for any email")]
             public static let idempotency: Idempotency? = .repeatable(because: "at most one code a minute is mailed however often it is asked")
 
-            public struct Request: Codable, Sendable, Equatable, FieldRules {
-                public var email: String
-
-                public init(email: String) { self.email = email }
-
-                public static let fieldRules: [String: FieldRule] = ["email": .email]
-            }
+            public typealias Request = CodeMailRequest
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 /// `reset_code_sent`.

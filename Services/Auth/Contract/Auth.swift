@@ -25,6 +25,15 @@ public enum Auth: ServiceContract {
         }
     }
 
+    /// An address to mail a code to: a new verification code, or a password-reset code.
+    public struct CodeMailRequest: Codable, Sendable, Equatable, FieldRules {
+        public var email: String
+
+        public init(email: String) { self.email = email }
+
+        public static let fieldRules: [String: FieldRule] = ["email": .email]
+    }
+
     /// A new pair of tokens.
     public struct Tokens: Codable, Sendable, Equatable, FieldRules {
         public static let fieldRules: [String: FieldRule] = [

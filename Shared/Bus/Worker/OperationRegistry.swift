@@ -56,7 +56,7 @@ public struct OperationRegistry: Sendable {
                 result = .failure(error)
             }
             let reply = Self.encode(ReplyEnvelope(answering: attributes ?? Self.peek(body), source: source, result: result), codec)
-            metrics.record(result.outcome, elapsed: started.duration(to: .now))
+            metrics.record(result.outcome, since: started)
             return reply
         }
     }
@@ -151,8 +151,8 @@ struct OperationMetrics: Sendable {
         self.outcomes = outcomes
     }
 
-    func record(_ outcome: Outcome, elapsed: Duration) {
-        duration.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+    func record(_ outcome: Outcome, since start: ContinuousClock.Instant) {
+        duration.recordInterval(since: start)
         outcomes[outcome.description]?.increment()
     }
 }

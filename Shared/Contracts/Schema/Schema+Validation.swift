@@ -31,7 +31,7 @@ extension Schema {
             }
         case (.array, .array(let items)):
             if let count, !count.contains(items.count) {
-                fail("must have \(Self.number(count.lowerBound)) to \(Self.number(count.upperBound)) items")
+                fail("must have \(count.lowerBound.grouped) to \(count.upperBound.grouped) items")
             }
             guard let element else { return }
             for (index, item) in items.enumerated() { element.check(item, at: "\(path)[\(index)]", into: &issues) }
@@ -39,7 +39,7 @@ extension Schema {
             if let allowed, !allowed.contains(text) {
                 fail("must be one of \(allowed.joined(separator: ", "))")
             } else if let length, !length.contains(text.unicodeScalars.count) {
-                fail("must be \(Self.number(length.lowerBound)) to \(Self.number(length.upperBound)) characters")
+                fail("must be \(length.lowerBound.grouped) to \(length.upperBound.grouped) characters")
             } else if let pattern, !Self.matches(text, pattern) {
                 fail("must be \(patternMeaning ?? "text matching \(pattern)")")
             } else if contentEncoding == "base64", Data(base64Encoded: text) == nil {
@@ -49,9 +49,9 @@ extension Schema {
             guard number.rounded() == number, let whole = Int64(exactly: number) else { return fail("must be a whole number") }
             if let range, !range.contains(whole) {
                 if range.upperBound == Int64.max {
-                    fail("must be at least \(Self.number(range.lowerBound))")
+                    fail("must be at least \(range.lowerBound.grouped)")
                 } else {
-                    fail("must be from \(Self.number(range.lowerBound)) to \(Self.number(range.upperBound))")
+                    fail("must be from \(range.lowerBound.grouped) to \(range.upperBound.grouped)")
                 }
             }
         case (.number, .number), (.boolean, .bool):
@@ -59,17 +59,6 @@ extension Schema {
         default:
             fail("must be \(kind.article)")
         }
-    }
-
-    /// `65,536` for 65536: limits read as people write them.
-    static func number<I: BinaryInteger>(_ value: I) -> String {
-        let digits = String(value.magnitude)
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return (value < 0 ? "-" : "") + grouped
     }
 
     private static let expressions = Mutex<[String: NSRegularExpression]>([:])
