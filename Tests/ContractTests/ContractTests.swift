@@ -320,6 +320,25 @@ import TestSupport
         }
     }
 
+    /// An account's stored replies go with the account: the erase operation forgets them.
+    @Test func erasingAnAccountForgetsItsStoredReplies() async throws {
+        let save = try #require(Self.examples.first { $0.description == "refund-calculator.scenario.save.v1/saved" })
+        let erase = try #require(Self.examples.first { $0.description == "refund-calculator.account.erase.v1/erased" })
+        try await Self.withProvider(RefundCalculator.name) { registry, database in
+            let database = try #require(database)
+            func records() async throws -> Int {
+                try await database.transaction { connection in
+                    try await connection.query("SELECT count(*) FROM idempotency_records", logger: database.logger).decode(Int.self).reduce(0, +)
+                }
+            }
+            _ = await registry.handle(save.request, logger: .init(label: "contract"), bus: nil)
+            #expect(try await records() == 1)
+            let erased = try JSONValue.parse(await registry.handle(erase.request, logger: .init(label: "contract"), bus: nil))
+            #expect(erased["outcome"] == "ok", "\(erased)")
+            #expect(try await records() == 0)
+        }
+    }
+
     @Test func melonRunsEveryServiceTheCatalogLists() {
         #expect(MelonServices.all.map(\.name).sorted() == ServiceCatalog.services.map { $0.name }.sorted())
     }
