@@ -15,6 +15,9 @@ let dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
 ]
 
 let log = Target.Dependency.product(name: "Logging", package: "swift-log")
@@ -156,12 +159,23 @@ let productServices: [ServicePackage] = [
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
         ],
         resources: [.copy("Data"), .copy("Migrations")]),
+    // Devices, pushes to APNs over HTTP/2 through a durable queue, schedules, the inbox and badges.
+    service(
+        "Notifications", product: "notifications",
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, metrics, lifecycle,
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
+        resources: [.copy("Migrations")]),
 ]
 
 let services: [Target] = [
     // The catalog of every product service's contract: the gateway's routes, auth's erase fan-out.
     .target(
-        name: "ServiceCatalog", dependencies: ["Contracts", "AuthContract", "PdfEmailContract", "RefundCalculatorContract"],
+        name: "ServiceCatalog", dependencies: ["Contracts", "AuthContract", "NotificationsContract", "PdfEmailContract", "RefundCalculatorContract"],
         path: "Services/Catalog", swiftSettings: swiftSettings),
     // The HTTP API: the only Hummingbird user. A library so `melon` and the tests build the same app.
     .target(
@@ -185,7 +199,7 @@ let services: [Target] = [
 ] + productServices.flatMap(\.targets) + [
     // Every product service's definition: what `melon` runs, the contract tests and the harness build.
     .target(
-        name: "MelonServices", dependencies: ["AuthService", "PdfEmailService", "RefundCalculatorService", "ServiceKit"],
+        name: "MelonServices", dependencies: ["AuthService", "NotificationsService", "PdfEmailService", "RefundCalculatorService", "ServiceKit"],
         path: "Services/Melon/Services", swiftSettings: swiftSettings),
     // Everything in one process: the local default (deploy/run.sh) and small installs.
     .executableTarget(
@@ -212,6 +226,10 @@ let executables: [Target] = [
         dependencies: [
             "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
             "ServiceKit", "ServiceSupport", "ZeroMQ", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ],
         path: "Tests/Support",
         swiftSettings: swiftSettings
@@ -285,6 +303,13 @@ let tests: [Target] = [
         ],
         swiftSettings: swiftSettings
     ),
+    .testTarget(
+        name: "NotificationsTests",
+        dependencies: [
+            "NotificationsContract", "NotificationsService", "Contracts", "Envelope", "TestSupport",
+            .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
+        ],
+        swiftSettings: swiftSettings),
     .testTarget(name: "BusTests", dependencies: ["Bus", "Contracts", "Envelope", "ZeroMQ", "TestSupport", lifecycle], swiftSettings: swiftSettings),
     .testTarget(
         name: "PostgresSupportTests",

@@ -1,5 +1,6 @@
 import AuthContract
 import Contracts
+import NotificationsContract
 import PdfEmailContract
 import RefundCalculatorContract
 
@@ -8,6 +9,7 @@ import RefundCalculatorContract
 public enum ServiceCatalog {
     public static let services: [any ServiceContract.Type] = [
         Auth.self,
+        Notifications.self,
         PdfEmail.self,
         RefundCalculator.self,
     ]

@@ -84,3 +84,13 @@ public struct RequestEnvelope<Payload: Codable & Sendable>: Codable, Sendable {
         try container.encode(data, forKey: .data)
     }
 }
+
+extension RequestAttributes {
+    /// A string claim the gateway passed on in `authclaims` (such as `sid`, the session id).
+    public func claim(_ name: String) -> String? {
+        guard let claims = authClaims, case .object(let members)? = try? JSONValue.parse(Array(claims.utf8)),
+              case .string(let value)? = members[name]
+        else { return nil }
+        return value
+    }
+}

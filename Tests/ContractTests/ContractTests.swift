@@ -117,6 +117,18 @@ import TestSupport
         "refund-calculator.contact-request.create.v1/rate-limited": { database, _ in
             for _ in 0..<3 { try await givenContactRequest(from: "aoife@example.ie", in: database) }
         },
+        "notifications.devices.list.v1/one-device": { database, _ in try await givenDevice(in: database) },
+        "notifications.devices.delete.v1/deleted": { database, _ in try await givenDevice(in: database) },
+        "notifications.devices.delete.v1/someone-elses": { database, _ in try await givenDevice(owner: UUID(), in: database) },
+        "notifications.inbox.list.v1/first-page": { database, _ in try await givenNotification(in: database) },
+        "notifications.inbox.read.v1/all": { database, _ in try await givenNotification(in: database) },
+        "notifications.inbox.badges.v1/unread": { database, _ in try await givenNotification(in: database) },
+        "notifications.push.send.v1/queued": { database, _ in try await givenDevice(in: database) },
+        "notifications.sessions.end.v1/logged-out": { database, _ in try await givenDevice(in: database) },
+        "notifications.account.erase.v1/erased": { database, _ in
+            try await givenDevice(in: database)
+            try await givenNotification(in: database)
+        },
         "refund-calculator.account.erase.v1/erased": { database, _ in
             try await givenScenario(UUID(), in: database)
             try await givenScenario(exampleScenario, in: database)
@@ -152,6 +164,35 @@ import TestSupport
         let content = Data(ImageSamples.webpLossless40x30)
         try await given(
             "INSERT INTO pictures (account_id, media_type, content, width, height) VALUES (\(exampleAccount), 'image/webp', \(content), 40, 30)",
+            in: database)
+    }
+
+    /// A household-app device of `owner` (the example account unless said), in the example session.
+    static func givenDevice(owner: UUID = exampleAccount, in database: Database) async throws {
+        try await given(
+            """
+            INSERT INTO devices (id, account_id, session_id, platform, app, token, environment, locale, time_zone, app_version)
+            VALUES ('3b9e1c4a-5d6f-4a7b-8c9d-0e1f2a3b4c5d', \(owner), \(exampleSession), 'ios', 'household',
+                    '9f3c2a81d4e5b6a7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5', 'production', 'en-IE', 'Europe/Dublin', '2.1.0')
+            """,
+            in: database)
+    }
+
+    /// An unread bill notification in the example account's household inbox.
+    static func givenNotification(in database: Database) async throws {
+        let push = UUID()
+        try await given(
+            """
+            INSERT INTO pushes (id, source, content, expires_at)
+            VALUES (\(push), 'urn:melon:household', '{"app": "household", "eventType": "household.bill.created", "category": "bills"}', now() + interval '1 day')
+            """,
+            in: database)
+        try await given(
+            """
+            INSERT INTO notifications (id, push_id, account_id, app, event_type, category, alert, data)
+            VALUES ('5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f', \(push), \(exampleAccount), 'household', 'household.bill.created', 'bills',
+                    '{"title": "New bill", "body": "Electricity: €84.20, your share €21.05"}', '{"billId": "b-2291"}')
+            """,
             in: database)
     }
 

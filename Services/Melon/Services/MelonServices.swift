@@ -1,4 +1,5 @@
 import AuthService
+import NotificationsService
 import PdfEmailService
 import RefundCalculatorService
 import ServiceKit
@@ -7,5 +8,5 @@ import ServiceKit
 /// contract tests and the integration harness build. A new service joins with one line here (and
 /// one in `ServiceCatalog`, its contract; a test checks the two lists agree).
 public enum MelonServices {
-    public static let all: [ServiceDefinition] = [.pdfEmail, .auth, .refundCalculator]
+    public static let all: [ServiceDefinition] = [.pdfEmail, .notifications, .auth, .refundCalculator]
 }

@@ -1,0 +1,89 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import NotificationsContract
+
+/// APNs over HTTP/2 with token-based authentication. One `HTTPClient` keeps its connections to each
+/// host open and multiplexes requests over them; a connection APNs closes (GOAWAY) is replaced.
+public final class APNsHTTP2Provider: PushProvider {
+    private let client: HTTPClient
+    private let token: APNsProviderToken
+    private let configuration: APNsConfiguration
+    private let logger: Logger
+
+    public init(configuration: APNsConfiguration, token: APNsProviderToken, logger: Logger) throws {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let caFile = configuration.caFile { tls.trustRoots = .file(caFile) }
+        var http = HTTPClient.Configuration(tlsConfiguration: tls)
+        http.httpVersion = .automatic
+        // Apple asks providers to keep connections open rather than open one per push.
+        http.connectionPool = .init(idleTimeout: .seconds(3_600))
+        http.timeout = .init(connect: .seconds(10), read: .milliseconds(configuration.timeout.milliseconds))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
+        self.token = token
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func send(_ request: APNsRequest, environment: Notifications.Devices.Environment) async -> ProviderReply {
+        let base = environment == .production ? configuration.productionURL : configuration.sandboxURL
+        var renewed = false
+        while true {
+            do {
+                let jwt = try await token.token()
+                let reply = try await post(request, to: base, jwt: jwt)
+                if reply.verdict == .renewProviderToken {
+                    guard !renewed else {
+                        return ProviderReply(
+                            verdict: .setupError(reason: "ExpiredProviderToken right after a renewal: is this machine's clock right?"),
+                            hostEnvironment: reply.hostEnvironment, apnsID: reply.apnsID)
+                    }
+                    logger.notice("APNs said the provider token expired: renewing it")
+                    _ = try await token.renew(replacing: jwt)
+                    renewed = true
+                    continue
+                }
+                return reply
+            } catch {
+                return ProviderReply(verdict: .retry(reason: "APNs unreachable: \(String(describing: error))"))
+            }
+        }
+    }
+
+    private func post(_ request: APNsRequest, to base: String, jwt: String) async throws -> ProviderReply {
+        var http = HTTPClientRequest(url: base + request.path)
+        http.method = .POST
+        http.headers.add(name: "authorization", value: "bearer \(jwt)")
+        for (name, value) in request.headers { http.headers.add(name: name, value: value) }
+        http.headers.add(name: "content-type", value: "application/json")
+        http.body = .bytes(ByteBuffer(bytes: request.payload))
+        let response = try await client.execute(http, timeout: .milliseconds(configuration.timeout.milliseconds))
+        let body = try await response.body.collect(upTo: 16 * 1024)
+        let status = Int(response.status.code)
+        var reason: String?, timestamp: Int64?
+        if body.readableBytes > 0, let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] {
+            reason = object["reason"] as? String
+            timestamp = (object["timestamp"] as? NSNumber)?.int64Value
+        }
+        return ProviderReply(
+            verdict: APNsVerdict.of(status: status, reason: reason, timestamp: timestamp), hostEnvironment: Self.environment(ofHostIn: base),
+            apnsID: response.headers.first(name: "apns-id"), uniqueID: response.headers.first(name: "apns-unique-id"))
+    }
+
+    /// Apple's hosts say which environment they serve; other hosts (a proxy, the tests' server) are
+    /// taken to serve the environment they are configured for.
+    static func environment(ofHostIn url: String) -> Notifications.Devices.Environment? {
+        switch URLComponents(string: url)?.host {
+        case "api.push.apple.com"?: .production
+        case "api.sandbox.push.apple.com"?, "api.development.push.apple.com"?: .sandbox
+        default: nil
+        }
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+}

@@ -1,0 +1,120 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import Metrics
+import NotificationsContract
+import PostgresNIO
+import PostgresSupport
+
+/// `notifications.push.send.v1` and `notifications.schedule.*`: what other services ask for.
+struct PushHandlers: Sendable {
+    let database: Database
+    let queue: PushQueue
+    let schedules: ScheduleStore
+    let devices: DeviceStore
+    let defaultLifetime: Duration
+    let now: @Sendable () -> Date
+    private let queued = Counter(label: "melon_push_queued_total")
+
+    init(database: Database, defaultLifetime: Duration, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        queue = PushQueue(database: database)
+        schedules = ScheduleStore(database: database)
+        devices = DeviceStore(database: database)
+        self.defaultLifetime = defaultLifetime
+        self.now = now
+    }
+
+    /// Outside the transaction: the request checked as the schema says, and what the payload must respect.
+    @Sendable
+    func prepareSend(_ request: Notifications.Push.Send.Request, _ context: RequestContext) async throws -> Notifications.Push.Send.Request {
+        try Notifications.Push.Send.check(request)
+        try Self.check(request.content, at: "data.content")
+        return request
+    }
+
+    /// In the transaction that records the reply: stored, in the inboxes, queued to the devices.
+    @Sendable
+    func send(_ request: Notifications.Push.Send.Request, _ context: RequestContext, on connection: PostgresConnection) async throws
+        -> Notifications.Push.Send.Response
+    {
+        let response = try await fanOut(request, source: context.attributes.source, now: now(), on: connection)
+        context.logger.info("push queued", metadata: [
+            "push_id": "\(response.pushID)", "event_type": "\(request.content.eventType)", "notifications": "\(response.notifications)",
+            "deliveries": "\(response.deliveries)", "duplicate": "\(response.duplicate)",
+        ])
+        return response
+    }
+
+    /// The push in each recipient's inbox and queued to their devices; non-urgent deliveries wait
+    /// out the recipient's quiet hours.
+    func fanOut(_ request: Notifications.Push.Send.Request, source: String, now: Date, on connection: PostgresConnection) async throws
+        -> Notifications.Push.Send.Response
+    {
+        let recipients = request.recipients.compactMap { UUID(uuidString: $0) }
+        var holds: [UUID: Date] = [:]
+        if !(request.content.interruption?.isUrgent ?? false) {
+            for (account, window) in try await queue.quietWindows(recipients, on: connection) {
+                let release = window.release(now)
+                if release > now { holds[account] = release }
+            }
+        }
+        let expiresAt = request.content.expiresAt ?? now.addingTimeInterval(Double(defaultLifetime.milliseconds) / 1000)
+        let response = try await queue.fanOut(request, source: source, recipients: recipients, expiresAt: expiresAt, holds: holds, on: connection)
+        if !response.duplicate { queued.increment(by: response.deliveries) }
+        return response
+    }
+
+    @Sendable
+    func setSchedule(_ request: Notifications.Schedule.Set.Request, _ context: RequestContext) async throws -> Notifications.Schedule.Set.Response {
+        try Notifications.Schedule.Set.check(request)
+        try Self.check(request.content, at: "data.content")
+        guard let account = UUID(uuidString: request.recipient) else { throw OperationError.invalid(field: "data.recipient", "must be an account id") }
+        let source = context.attributes.source
+        let next = try await database.transaction { connection in
+            var named = request.timeZone
+            if named == nil { named = try await devices.timeZone(account: account, on: connection) }
+            let zone = named ?? "UTC"
+            let recurrence: Recurrence
+            switch Recurrence.of(request, timeZone: zone) {
+            case .success(let value): recurrence = value
+            case .failure(let problem): throw OperationError.invalid(field: problem.field, problem.message)
+            }
+            return try await schedules.set(request, source: source, account: account, timeZone: zone, recurrence: recurrence, now: now(), on: connection)
+        }
+        return .init(key: request.key, nextAt: next)
+    }
+
+    @Sendable
+    func cancelSchedule(_ request: Notifications.Schedule.Cancel.Request, _ context: RequestContext) async throws -> Notifications.Schedule.Cancel.Response {
+        try Notifications.Schedule.Cancel.check(request)
+        return .init(cancelled: try await schedules.cancel(source: context.attributes.source, key: request.key))
+    }
+
+    /// What the schema cannot say about a push's content.
+    static func check(_ content: Notifications.Content, at path: String) throws(OperationError) {
+        var validation = Validation()
+        let silent = content.alert?.isEmpty ?? true
+        validation.check(!silent || content.contentAvailable == true, "\(path).alert", "is needed unless contentAvailable is true (a silent push)")
+        if let collapse = content.collapseKey { validation.check(collapse.utf8.count <= 64, "\(path).collapseKey", "must be at most 64 bytes of UTF-8") }
+        if let data = content.data {
+            validation.check(data.count <= 20, "\(path).data", "must have at most 20 entries")
+            validation.check(data.allSatisfy { $0.key.count <= 64 && $0.value.count <= 1_024 }, "\(path).data", "keys must be at most 64 and values 1,024 characters")
+        }
+        try validation.finish()
+        // The payload must fit Apple's limit once the body is shortened, with a large badge.
+        do {
+            _ = try APNsRequest(
+                deviceToken: "00", bundleID: "app", payload: PushPayload.build(content, notification: UUID(), unread: ["x": 99_999]),
+                expiration: nil, collapseID: content.collapseKey, apnsID: UUID())
+        } catch {
+            throw OperationError.invalid(field: "\(path)", error.message)
+        }
+    }
+}
+
+extension Notifications.Interruption {
+    /// Time-sensitive and critical pushes are not held in quiet hours.
+    var isUrgent: Bool { self == .timeSensitive || self == .critical }
+}
