@@ -5,11 +5,14 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 import NotificationsContract
+import Synchronization
 
 /// APNs over HTTP/2 with token-based authentication. One `HTTPClient` keeps its connections to each
 /// host open and multiplexes requests over them; a connection APNs closes (GOAWAY) is replaced.
 public final class APNsHTTP2Provider: PushProvider {
-    private let client: HTTPClient
+    /// Made at the first push (an `HTTPClient` must be shut down, and a process may stop before it sends).
+    private let client = Mutex<HTTPClient?>(nil)
+    private let http: HTTPClient.Configuration
     private let token: APNsProviderToken
     private let configuration: APNsConfiguration
     private let logger: Logger
@@ -22,7 +25,7 @@ public final class APNsHTTP2Provider: PushProvider {
         // Apple asks providers to keep connections open rather than open one per push.
         http.connectionPool = .init(idleTimeout: .seconds(3_600))
         http.timeout = .init(connect: .seconds(10), read: .milliseconds(configuration.timeout.milliseconds))
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
+        self.http = http
         self.token = token
         self.configuration = configuration
         self.logger = logger
@@ -60,7 +63,7 @@ public final class APNsHTTP2Provider: PushProvider {
         for (name, value) in request.headers { http.headers.add(name: name, value: value) }
         http.headers.add(name: "content-type", value: "application/json")
         http.body = .bytes(ByteBuffer(bytes: request.payload))
-        let response = try await client.execute(http, timeout: .milliseconds(configuration.timeout.milliseconds))
+        let response = try await connections().execute(http, timeout: .milliseconds(configuration.timeout.milliseconds))
         let body = try await response.body.collect(upTo: 16 * 1024)
         let status = Int(response.status.code)
         var reason: String?, timestamp: Int64?
@@ -83,7 +86,20 @@ public final class APNsHTTP2Provider: PushProvider {
         }
     }
 
+    private func connections() -> HTTPClient {
+        client.withLock { client in
+            if let client { return client }
+            let made = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
+            client = made
+            return made
+        }
+    }
+
     public func shutdown() async {
-        try? await client.shutdown()
+        let client = client.withLock { client in
+            defer { client = nil }
+            return client
+        }
+        try? await client?.shutdown()
     }
 }

@@ -52,6 +52,11 @@ public final class PushDelivery: Service {
             }
             return try await deliverDue()
         }
+        await shutdown()
+    }
+
+    /// Closes the provider's connections.
+    func shutdown() async {
         await provider.shutdown()
     }
 

@@ -18,7 +18,7 @@ struct ScheduleStore: Sendable {
             """
             INSERT INTO schedules (id, source, key, account_id, request, time_zone, fired, next_fire_at)
             VALUES (\(UUID()), \(source), \(request.key), \(account), \(JSONColumn.text(request))::jsonb, \(timeZone), \(next.index), \(next.at))
-            ON CONFLICT (source, key) DO UPDATE SET account_id = EXCLUDED.account_id, request = EXCLUDED.request, time_zone = EXCLUDED.time_zone,
+            ON CONFLICT (source, key) DO UPDATE SET id = EXCLUDED.id, account_id = EXCLUDED.account_id, request = EXCLUDED.request, time_zone = EXCLUDED.time_zone,
                 fired = EXCLUDED.fired, next_fire_at = EXCLUDED.next_fire_at
             """,
             logger: database.logger)

@@ -1,0 +1,102 @@
+import Bus
+import Envelope
+import Foundation
+import Logging
+@testable import NotificationsService
+import PostgresNIO
+import PostgresSupport
+import ServiceKit
+import ServiceSupport
+import Synchronization
+import TestSupport
+
+/// The notifications service built from its definition on a fresh schema, with a clock the test
+/// moves, its handlers called as the bus calls them, its delivery loop and jobs run a round at a
+/// time, and pushes sent over real HTTP/2 to a local APNs server.
+final class NotificationsHarness: Sendable {
+    let database: Database
+    let server: APNsTestServer
+    let registry: OperationRegistry
+    let delivery: PushDelivery
+    let jobs: [PeriodicJob]
+    private let clock: Clock
+
+    final class Clock: Sendable {
+        let date: Mutex<Date>
+        init(_ date: Date) { self.date = Mutex(date) }
+    }
+
+    static let account = UUID()
+    static let session = UUID()
+
+    private init(database: Database, server: APNsTestServer, start: Date, environment: [String: String]) throws {
+        self.database = database
+        self.server = server
+        let clock = Clock(start)
+        self.clock = clock
+        let definition = ServiceDefinition.notifications
+        let settings = ProcessSettings(process: "notifications", settings: definition.processSettings, arguments: [], environment: [
+            "APNS_KEY_FILE": server.keyFile, "APNS_KEY_ID": APNsTestServer.keyID, "APNS_TEAM_ID": APNsTestServer.teamID,
+            "APNS_TOPICS": "household=ie.melon.household,melon=ie.melon.tax", "APNS_PRODUCTION_URL": server.url, "APNS_SANDBOX_URL": server.url,
+            "APNS_CA_FILE": server.certificateFile, "PUSH_RETRY_FIRST": "10", "PUSH_RETRY_MAX": "20", "PUSH_SETUP_HOLD": "60000",
+        ].merging(environment) { $1 })
+        let parts = try definition.make(ServiceEnvironment(
+            settings: settings, database: database, bus: nil, logger: BusHarness.logger("notifications"), clock: ServiceClock { clock.date.withLock { $0 } }))
+        registry = parts.handlers.finished()
+        delivery = parts.services.compactMap { $0 as? PushDelivery }.first!
+        jobs = parts.jobs
+    }
+
+    /// Runs `body` with a harness whose clock starts at `start`.
+    static func with(start: Date = Date(), environment: [String: String] = [:], _ body: (NotificationsHarness) async throws -> Void) async throws {
+        let server = try await APNsTestServer()
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(ServiceDefinition.notifications.migrations())
+            let harness = try NotificationsHarness(database: database, server: server, start: start, environment: environment)
+            do {
+                try await body(harness)
+            } catch {
+                await harness.delivery.shutdown()
+                throw error
+            }
+            await harness.delivery.shutdown()
+        }
+        await server.shutdown()
+    }
+
+    var now: Date { clock.date.withLock { $0 } }
+    func advance(to date: Date) { clock.date.withLock { $0 = date } }
+
+    /// Calls `Op` as the bus would: as the signed-in example account, or as `source` (a service).
+    func call<Op: BusOperation>(_ operation: Op.Type, _ request: Op.Request, source: String? = nil, account: UUID = account) async throws
+        -> Result<Op.Response, OperationError>
+    {
+        let attributes = RequestAttributes(
+            source: source ?? "urn:melon:gateway", type: Op.type, authType: source == nil ? "app_user" : nil,
+            authID: source == nil ? account.uuidString.lowercased() : nil,
+            authClaims: source == nil ? #"{"sid":"\#(Self.session.uuidString.lowercased())"}"# : nil)
+        let codec = EnvelopeCodec()
+        let reply = await registry.handle(try codec.encode(RequestEnvelope(attributes: attributes, data: request)), logger: BusHarness.logger("call"), bus: nil)
+        return try codec.decode(ReplyEnvelope<Op.Response>.self, from: reply).result
+    }
+
+    /// Delivery rounds until nothing is due or `timeout` passes; returns how many deliveries were handled.
+    @discardableResult
+    func deliver(timeout: Duration = .seconds(10), until done: () async throws -> Bool = { false }) async throws -> Int {
+        let end = ContinuousClock.now + timeout
+        var handled = 0
+        while ContinuousClock.now < end {
+            handled += try await delivery.deliverDue()
+            if try await done() { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return handled
+    }
+
+    func integer(_ sql: String) async throws -> Int {
+        try await database.transaction { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: database.logger).decode(Int.self).reduce(0, +)
+        }
+    }
+}
