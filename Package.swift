@@ -146,7 +146,8 @@ let productServices: [ServicePackage] = [
     service(
         "Auth", product: "auth",
         dependencies: [
-            "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceCatalog", "ServiceSupport",
+            "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "NotificationsContract", "PdfEmailContract", "PostgresSupport", "ServiceCatalog",
+            "ServiceSupport",
             log, metrics, .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
@@ -331,7 +332,7 @@ let tests: [Target] = [
     .testTarget(
         name: "IntegrationTests",
         dependencies: [
-            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "GatewayService", "PdfEmailContract", "PostgresSupport",
+            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "GatewayService", "NotificationsContract", "PdfEmailContract", "PostgresSupport",
             "RefundCalculatorContract", "RefundCalculatorService", "MelonServices", "ServiceCatalog", "ServiceKit", "TestSupport", "ServiceSupport",
             lifecycle, log,
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),

@@ -123,10 +123,4 @@ struct SessionHandlers: Sendable {
         let access = try await keys.signer().sign(claims)
         return Auth.Tokens(accessToken: access, refreshToken: refresh, expiresIn: Int(configuration.accessTokenLifetime.milliseconds / 1000))
     }
-
-    /// A string claim from the gateway's `authclaims` JSON.
-    static func claim(_ name: String, in claims: String?) -> String? {
-        guard let data = claims?.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        return object[name] as? String
-    }
 }

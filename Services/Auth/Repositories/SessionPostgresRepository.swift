@@ -1,6 +1,7 @@
 import AccessTokens
 import Crypto
 import Foundation
+import NotificationsContract
 import PostgresNIO
 import PostgresSupport
 
@@ -77,14 +78,22 @@ struct SessionPostgresRepository: Sendable {
     }
 
     /// Ends sessions: one, or every live one of an account but `except`. Returns how many ended.
+    /// The devices registered in them stop receiving pushes: the notifications service hears of the
+    /// ended sessions through the outbox, in this transaction.
     func revoke(session: UUID? = nil, account: UUID? = nil, except: UUID? = nil, reason: String,
                 on connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query(
             """
             UPDATE sessions SET revoked_at = now(), revoked_reason = \(reason)
-            WHERE revoked_at IS NULL AND (id = \(session) OR account_id = \(account)) AND id IS DISTINCT FROM \(except) RETURNING 1
+            WHERE revoked_at IS NULL AND (id = \(session) OR account_id = \(account)) AND id IS DISTINCT FROM \(except) RETURNING id, account_id
             """,
             logger: database.logger)
-        return try await rows.collect().count
+        var ended: [UUID: [String]] = [:]
+        for try await (id, owner) in rows.decode((UUID, UUID).self) { ended[owner, default: []].append(id.uuidString.lowercased()) }
+        for (owner, sessions) in ended {
+            try await database.enqueue(
+                Notifications.Sessions.End.self, .init(account: owner.uuidString.lowercased(), sessions: sessions), on: connection)
+        }
+        return ended.values.reduce(0) { $0 + $1.count }
     }
 }

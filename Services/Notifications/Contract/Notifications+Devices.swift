@@ -82,8 +82,8 @@ extension Notifications {
 
                 public static let tokenPattern = "^([0-9A-Fa-f]{2}){8,200}$"
                 public static let fieldRules: [String: FieldRule] = [
-                    "token": FieldRule.pattern(tokenPattern, meaning: "must be an even number (16 to 400) of hex digits").secret,
-                    "locale": .pattern("^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8}){0,3}$", meaning: "must be a language tag such as en-IE"),
+                    "token": FieldRule.pattern(tokenPattern, meaning: "an even number (16 to 400) of hex digits").secret,
+                    "locale": .pattern("^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8}){0,3}$", meaning: "a language tag such as en-IE"),
                     "timeZone": Notifications.timeZoneRule,
                     "appVersion": .text(1...32),
                 ]
@@ -133,5 +133,5 @@ extension Notifications {
     }
 
     /// An IANA time zone name.
-    public static let timeZoneRule = FieldRule.pattern("^[A-Za-z][A-Za-z0-9_+/-]{0,63}$", meaning: "must be an IANA time zone such as Europe/Dublin")
+    public static let timeZoneRule = FieldRule.pattern("^[A-Za-z][A-Za-z0-9_+/-]{0,63}$", meaning: "an IANA time zone such as Europe/Dublin")
 }

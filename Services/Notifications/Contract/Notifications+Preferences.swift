@@ -32,7 +32,7 @@ extension Notifications {
                 self.timeZone = timeZone
             }
 
-            static let time = FieldRule.pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$", meaning: "must be a time of day as HH:mm")
+            static let time = FieldRule.pattern("^([01][0-9]|2[0-3]):[0-5][0-9]$", meaning: "a time of day as HH:mm")
             public static let fieldRules: [String: FieldRule] = ["start": time, "end": time, "timeZone": Notifications.timeZoneRule]
         }
 

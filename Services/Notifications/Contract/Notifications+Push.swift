@@ -74,7 +74,7 @@ extension Notifications {
 
             public static let fieldRules: [String: FieldRule] = [
                 "interval": .range(1...366), "count": .range(1...10_000),
-                "until": .pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", meaning: "must be a day as yyyy-MM-dd"),
+                "until": .pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}$", meaning: "a day as yyyy-MM-dd"),
             ]
         }
 
@@ -108,7 +108,7 @@ extension Notifications {
 
                 public static let fieldRules: [String: FieldRule] = [
                     "key": .text(1...200), "recipient": .uuid, "timeZone": Notifications.timeZoneRule,
-                    "start": .pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$", meaning: "must be a local time as yyyy-MM-ddTHH:mm"),
+                    "start": .pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$", meaning: "a local time as yyyy-MM-ddTHH:mm"),
                 ]
             }
 

@@ -47,7 +47,7 @@ public enum Notifications: ServiceContract {
             self.locArgs = locArgs
         }
 
-        static let key = FieldRule.pattern("^[A-Za-z0-9_.-]{1,100}$", meaning: "must be 1 to 100 letters, digits, _, . or -")
+        static let key = FieldRule.pattern("^[A-Za-z0-9_.-]{1,100}$", meaning: "1 to 100 letters, digits, _, . or -")
         static let arguments = FieldRule.count(0...10).each(.text(0...200))
         public static let fieldRules: [String: FieldRule] = [
             "title": .text(1...200), "subtitle": .text(1...200),
@@ -121,8 +121,8 @@ public enum Notifications: ServiceContract {
         }
 
         public static let eventTypeRule = FieldRule.pattern(
-            "^[a-z][a-z0-9-]{0,39}(\\.[a-z][a-z0-9-]{0,39}){1,3}$", meaning: "must be 2 to 4 dot-separated lowercase words, such as household.bill.created")
-        public static let categoryRule = FieldRule.pattern("^[a-z][a-z0-9-]{0,39}$", meaning: "must be 1 to 40 lowercase letters, digits or -, starting with a letter")
+            "^[a-z][a-z0-9-]{0,39}(\\.[a-z][a-z0-9-]{0,39}){1,3}$", meaning: "2 to 4 dot-separated lowercase words, such as household.bill.created")
+        public static let categoryRule = FieldRule.pattern("^[a-z][a-z0-9-]{0,39}$", meaning: "1 to 40 lowercase letters, digits or -, starting with a letter")
         public static let fieldRules: [String: FieldRule] = [
             "eventType": eventTypeRule, "category": categoryRule,
             "data": FieldRule.described("at most 20 entries, keys up to 64 and values up to 1,024 characters"),

@@ -23,6 +23,8 @@ struct AuthStack {
     let mail: ChildProcess
     let auth: ChildProcess
     let refunds: RunningService?
+    /// A `notifications` process, when the stack was asked for one.
+    let notifications: ChildProcess?
     let keyEncryptionKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
 
     /// Where the refund calculator mails contact requests.
@@ -30,7 +32,7 @@ struct AuthStack {
     /// The day the refund tests are written for: the refund window is 2022 to 2026.
     static let today = RFC3339.date(from: "2026-11-21T14:00:00Z")!
 
-    init(authEnvironment: [String: String] = [:], refundCalculator: [String: String]? = nil,
+    init(authEnvironment: [String: String] = [:], refundCalculator: [String: String]? = nil, notifications: [String: String]? = nil,
          configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
         broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 3))
         // One trusted proxy: a test poses as different clients with X-Forwarded-For.
@@ -46,6 +48,9 @@ struct AuthStack {
         ]) { $1 })
         auth = try ChildProcess(product: "auth", environment: common.merging(["AUTH_KEY_ENCRYPTION_KEY": keyEncryptionKey]) { $1 }
             .merging(authEnvironment) { $1 })
+        self.notifications = try notifications.map { environment in
+            try ChildProcess(product: "notifications", environment: common.merging(environment) { $1 })
+        }
         refunds = try refundCalculator.map { environment in
             let settings = ProcessSettings(
                 process: "refund-calculator", settings: ServiceDefinition.refundCalculator.processSettings, arguments: [],
@@ -61,6 +66,9 @@ struct AuthStack {
         try await BusHarness.with([broker, gateway, probe] + (refunds?.services ?? [])) {
             #expect(await BusHarness.waitForService("auth", client: probe, timeout: .seconds(30)), "\(auth.output)")
             #expect(await BusHarness.waitForService("pdf-email", client: probe, timeout: .seconds(30)), "\(mail.output)")
+            if let notifications {
+                #expect(await BusHarness.waitForService("notifications", client: probe, timeout: .seconds(30)), "\(notifications.output)")
+            }
             if let refunds {
                 #expect(await BusHarness.waitForService("refund-calculator", client: probe, timeout: .seconds(30)), "\(refunds.definition.name)")
             }
