@@ -262,6 +262,12 @@ let executables: [Target] = [
         swiftSettings: swiftSettings
     ),
     .executableTarget(
+        name: "NotificationsBenchmark",
+        dependencies: ["Bus", "NotificationsContract", "NotificationsService", "TestSupport"],
+        path: "Benchmarks/NotificationsBenchmark",
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
         name: "HTTPBenchmark",
         dependencies: [
             "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
@@ -355,6 +361,7 @@ let package = Package(
         .executable(name: "bus-benchmark", targets: ["BusBenchmark"]),
         .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),
         .executable(name: "auth-benchmark", targets: ["AuthBenchmark"]),
+        .executable(name: "notifications-benchmark", targets: ["NotificationsBenchmark"]),
         .executable(name: "migrate-probe", targets: ["MigrateProbe"]),
     ],
     dependencies: dependencies,

@@ -2,13 +2,14 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every product route (auth and refund-calculator so far) against the document, on the running stack:
-/// the gateway, `auth`, `refund-calculator` and `pdf-email` processes (see Schemathesis).
+/// Every product route against the document, on the running stack: the gateway, `auth`,
+/// `refund-calculator`, `notifications` (pushes to a log file) and `pdf-email` processes (see Schemathesis).
 extension ServiceStackTests {
 @Suite(.timeLimit(.minutes(10))) struct ProductConformanceTests {
     @Test func theProductRoutesBehaveAsTheDocumentSays() async throws {
         // Argon2id makes sign-up and login slow on a loaded machine: deadlines of 5 s or more.
-        let stack = try await AuthStack(refundCalculator: [:], configureGateway: { $0.minDeadline = .seconds(5) })
+        let pushLog = FileManager.default.temporaryDirectory.appendingPathComponent("melon-push-\(UUID().uuidString).log").path
+        let stack = try await AuthStack(refundCalculator: [:], notifications: ["PUSH_LOG": pushLog], configureGateway: { $0.minDeadline = .seconds(5) })
         try await stack.with { http in
             // Signed in, so the signed-in routes are fuzzed past the token check.
             let tokens = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "fuzz@tcd.ie", username: "fuzz")

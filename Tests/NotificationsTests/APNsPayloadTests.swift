@@ -1,5 +1,6 @@
 import Envelope
 import Foundation
+import NotificationsContract
 @testable import NotificationsService
 import Testing
 
@@ -106,5 +107,17 @@ import Testing
         #expect(APNsVerdict.of(status: 429, reason: "TooManyRequests", timestamp: nil) == .retry(reason: "TooManyRequests"))
         #expect(APNsVerdict.of(status: 503, reason: "ServiceUnavailable", timestamp: nil) == .retry(reason: "ServiceUnavailable"))
         #expect(APNsVerdict.of(status: 413, reason: "PayloadTooLarge", timestamp: nil) == .failed(reason: "PayloadTooLarge"))
+    }
+}
+
+/// The event types the apps' documents name pass the contract's own rules.
+@Suite(.timeLimit(.minutes(1))) struct EventTypeTests {
+    @Test func everyKnownEventTypeIsAValidTypeAndCategory() throws {
+        for type in Notifications.EventType.all {
+            let content = Notifications.Content(app: type.app, eventType: type.name, category: type.category, alert: .init(body: "x"))
+            #expect(throws: Never.self) {
+                try Notifications.Push.Send.check(.init(recipients: [UUID().uuidString.lowercased()], content: content))
+            }
+        }
     }
 }

@@ -5,8 +5,8 @@ import NotificationsContract
 /// A push's content as the APNs payload one recipient's device gets: the badge is the recipient's
 /// unread count in the app, and `melon` beside `aps` carries the inbox item's id, the event type,
 /// the category, the per-category unread counts (`tabs`, for tab badges) and the sender's deep-link data.
-enum PushPayload {
-    static func build(_ content: Notifications.Content, notification: UUID, unread: [String: Int]) -> APNsPayload {
+public enum PushPayload {
+    public static func build(_ content: Notifications.Content, notification: UUID, unread: [String: Int]) -> APNsPayload {
         var aps = APNsPayload.APS()
         if let alert = content.alert, !alert.isEmpty {
             aps.alert = APNsPayload.Alert(
