@@ -56,7 +56,7 @@ extension ServiceDefinition {
 
 extension NotificationsConfiguration.Provider {
     /// The provider this configuration names, saying in the log where pushes go.
-    func make(logger: Logger) throws -> (any PushProvider, [Notifications.App: String]) {
+    func make(logger: Logger) throws -> (any PushProvider, [Notifications.App: String]?) {
         switch self {
         case .apns(let apns):
             logger.info("pushes go to APNs", metadata: [
@@ -72,7 +72,7 @@ extension NotificationsConfiguration.Provider {
             return (try APNsHTTP2Provider(configuration: apns, token: token, logger: logger), apns.topics)
         case .log(let file):
             logger.notice("APNS_KEY_FILE is not set: pushes are written to the push log, not sent", metadata: ["file": "\(file.path)"])
-            return (LogPushProvider(file: file), [:])
+            return (LogPushProvider(file: file), nil)
         }
     }
 }

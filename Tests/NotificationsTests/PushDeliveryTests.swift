@@ -190,4 +190,37 @@ import TestSupport
             #expect(!cancelled.cancelled)
         }
     }
+
+    @Test func anAppWithoutABundleIDIsHeldAsASetupErrorWithoutASend() async throws {
+        try await NotificationsHarness.with { harness in
+            try await Self.register(harness, app: .fundraising)
+            _ = try await Self.send(harness, .init(
+                recipients: [NotificationsHarness.account.uuidString.lowercased()],
+                content: .init(app: .fundraising, eventType: "fundraising.campaign.progress", category: "campaigns", alert: .init(body: "60% there"))))
+            try await harness.deliver(timeout: .seconds(2)) { try await harness.integer("SELECT count(*)::int FROM app_holds") == 1 }
+            #expect(try await harness.integer("SELECT count(*)::int FROM app_holds WHERE app = 'fundraising'") == 1)
+            #expect(harness.server.received.isEmpty)
+        }
+    }
+
+    @Test func twoAccountsRacingForOneTokenNeverSeeEachOthersDevice() async throws {
+        try await NotificationsHarness.with { harness in
+            let accounts = [UUID(), UUID()]
+            let replies = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for round in 0..<20 {
+                    group.addTask {
+                        let result = try await harness.call(
+                            Notifications.Devices.Register.self, .init(platform: .ios, app: .household, token: Self.token, environment: .production),
+                            account: accounts[round % 2])
+                        return (round % 2, try? result.get().id)
+                    }
+                }
+                var replies: [Int: Set<String>] = [0: [], 1: []]
+                for try await (owner, id) in group { if let id { replies[owner]!.insert(id) } }
+                return replies
+            }
+            #expect(replies[0]!.isDisjoint(with: replies[1]!), "a device id answered to both accounts")
+            #expect(try await harness.integer("SELECT count(*)::int FROM devices") == 1)
+        }
+    }
 }

@@ -61,10 +61,14 @@ public final class APNsTestServer: Sendable {
     struct State: Sendable {
         var received: [Received] = []
         var accepted: [String: Int] = [:]
+        /// Requests received per apns-id.
+        var attempts: [String: Int] = [:]
         var reply: @Sendable (Received, Int) -> Reply = { _, _ in .ok }
         var held = false
         var waiting: [CheckedContinuation<Void, Never>] = []
         var connections = 0
+        /// Tokens whose signature and claims were checked (APNs, too, checks a token once, not per push).
+        var verified: Set<String> = []
     }
 
     public init() async throws {
@@ -168,10 +172,13 @@ public final class APNsTestServer: Sendable {
                 let eventLoop = context.eventLoop
                 let body = body, box = box, publicKey = publicKey
                 Task {
-                    let received = await Self.check(head, body, publicKey: publicKey)
+                    let received = await Self.check(head, body, publicKey: publicKey, box: box)
                     let (reply, held): (Reply, Bool) = box.state.withLock { state in
                         state.received.append(received)
-                        let attempt = state.received.filter { $0.apnsID == received.apnsID }.count
+                        let attempt = received.apnsID.map { id in
+                            state.attempts[id, default: 0] += 1
+                            return state.attempts[id]!
+                        } ?? 1
                         return (received.problems.isEmpty ? state.reply(received, attempt) : Reply(status: 400, reason: received.problems[0]), state.held)
                     }
                     if held {
@@ -212,7 +219,7 @@ public final class APNsTestServer: Sendable {
         }
 
         /// The request as Apple would check it.
-        static func check(_ head: HTTPRequestHead, _ body: [UInt8], publicKey: P256.Signing.PublicKey) async -> Received {
+        static func check(_ head: HTTPRequestHead, _ body: [UInt8], publicKey: P256.Signing.PublicKey, box: StateBox) async -> Received {
             var headers: [String: String] = [:]
             for (name, value) in head.headers { headers[name.lowercased()] = value }
             var problems: [String] = []
@@ -235,8 +242,12 @@ public final class APNsTestServer: Sendable {
             let jwt = authorization.hasPrefix("bearer ") ? String(authorization.dropFirst(7)) : ""
             if jwt.isEmpty {
                 problems.append("MissingProviderToken")
-            } else if !(await Self.verify(jwt, publicKey: publicKey)) {
-                problems.append("InvalidProviderToken")
+            } else if !box.state.withLock({ $0.verified.contains(jwt) }) {
+                if await Self.verify(jwt, publicKey: publicKey) {
+                    box.state.withLock { _ = $0.verified.insert(jwt) }
+                } else {
+                    problems.append("InvalidProviderToken")
+                }
             }
             return Received(token: token, headers: headers, payload: payload, jwt: jwt, problems: problems)
         }

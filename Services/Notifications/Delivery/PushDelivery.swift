@@ -29,14 +29,17 @@ public final class PushDelivery: Service {
     private let queue: PushQueue
     private let provider: any PushProvider
     private let topics: [Notifications.App: String]
+    /// True for APNs: an app without a bundle id is a setup error, not a push to send.
+    private let requiresTopics: Bool
     private let configuration: PushDeliveryConfiguration
     private let logger: Logger
     private let metrics = PushMetrics()
 
-    init(queue: PushQueue, provider: any PushProvider, topics: [Notifications.App: String], configuration: PushDeliveryConfiguration, logger: Logger) {
+    init(queue: PushQueue, provider: any PushProvider, topics: [Notifications.App: String]?, configuration: PushDeliveryConfiguration, logger: Logger) {
         self.queue = queue
         self.provider = provider
-        self.topics = topics
+        self.topics = topics ?? [:]
+        requiresTopics = topics != nil
         self.configuration = configuration
         self.logger = logger
     }
@@ -79,7 +82,11 @@ public final class PushDelivery: Service {
             outcome = .failed(reason: "Expired")
         } else {
             let app = Notifications.App(rawValue: delivery.app)
-            let bundle = app.flatMap { topics[$0] } ?? "localhost.melon.\(delivery.app)"
+            guard let bundle = app.flatMap({ topics[$0] }) ?? (requiresTopics ? nil : "localhost.melon.\(delivery.app)") else {
+                let reply = ProviderReply(verdict: .setupError(reason: "APNS_TOPICS names no bundle id for \(delivery.app)"))
+                await record(await self.outcome(of: reply, for: delivery, metadata: metadata), of: delivery, metadata: metadata)
+                return
+            }
             do throws(APNsRequestError) {
                 let request = try APNsRequest(
                     deviceToken: delivery.token, bundleID: bundle,
@@ -94,6 +101,10 @@ public final class PushDelivery: Service {
                 outcome = .failed(reason: error.message)
             }
         }
+        await record(outcome, of: delivery, metadata: metadata)
+    }
+
+    private func record(_ outcome: DeliveryOutcome, of delivery: ClaimedDelivery, metadata: Logger.Metadata) async {
         do {
             guard try await queue.record(outcome, of: delivery) else {
                 logger.warning("a delivery's lease ran out before its outcome was recorded", metadata: metadata)

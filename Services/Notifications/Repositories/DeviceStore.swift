@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 import NotificationsContract
 import PostgresNIO
@@ -15,26 +16,32 @@ struct DeviceStore: Sendable {
     func register(_ request: Notifications.Devices.Register.Request, account: UUID, session: UUID?, limit: Int,
                   on connection: PostgresConnection) async throws -> Device {
         let token = request.token.lowercased()
-        try await connection.query(
-            "DELETE FROM devices WHERE platform = \(request.platform.rawValue) AND token = \(token) AND account_id <> \(account)", logger: database.logger)
-        let rows = try await connection.query(
-            """
-            INSERT INTO devices (id, account_id, session_id, platform, app, token, environment, locale, time_zone, app_version)
-            VALUES (\(UUID()), \(account), \(session), \(request.platform.rawValue), \(request.app.rawValue), \(token), \(request.environment.rawValue),
-                    \(request.locale), \(request.timeZone), \(request.appVersion))
-            ON CONFLICT (platform, token) DO UPDATE SET session_id = EXCLUDED.session_id, app = EXCLUDED.app, environment = EXCLUDED.environment,
-                locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone, app_version = EXCLUDED.app_version, registered_at = now()
-            RETURNING \(unescaped: Self.columns)
-            """,
-            logger: database.logger)
-        let device = try await Self.devices(rows).first!
-        try await connection.query(
-            """
-            DELETE FROM devices WHERE id IN (
-                SELECT id FROM devices WHERE account_id = \(account) ORDER BY registered_at DESC, id OFFSET \(limit))
-            """,
-            logger: database.logger)
-        return device
+        // Twice at most: another account's registration of the token may commit between the two statements.
+        for _ in 0..<2 {
+            try await connection.query(
+                "DELETE FROM devices WHERE platform = \(request.platform.rawValue) AND token = \(token) AND account_id <> \(account)",
+                logger: database.logger)
+            let rows = try await connection.query(
+                """
+                INSERT INTO devices (id, account_id, session_id, platform, app, token, environment, locale, time_zone, app_version)
+                VALUES (\(UUID()), \(account), \(session), \(request.platform.rawValue), \(request.app.rawValue), \(token), \(request.environment.rawValue),
+                        \(request.locale), \(request.timeZone), \(request.appVersion))
+                ON CONFLICT (platform, token) DO UPDATE SET session_id = EXCLUDED.session_id, app = EXCLUDED.app, environment = EXCLUDED.environment,
+                    locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone, app_version = EXCLUDED.app_version, registered_at = now()
+                WHERE devices.account_id = EXCLUDED.account_id
+                RETURNING \(unescaped: Self.columns)
+                """,
+                logger: database.logger)
+            guard let device = try await Self.devices(rows).first else { continue }
+            try await connection.query(
+                """
+                DELETE FROM devices WHERE id IN (
+                    SELECT id FROM devices WHERE account_id = \(account) ORDER BY registered_at DESC, id OFFSET \(limit))
+                """,
+                logger: database.logger)
+            return device
+        }
+        throw OperationError(.conflict, "data.token: this token is being registered by another request; try again")
     }
 
     func list(account: UUID) async throws -> [Device] {

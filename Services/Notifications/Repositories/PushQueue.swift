@@ -119,36 +119,36 @@ struct PushQueue: Sendable {
         }
     }
 
-    /// Records what became of one attempt. The update names the attempt it records, so a consumer
-    /// whose lease ran out changes nothing; false then.
+    /// Records what became of one attempt, in one statement. The update names the attempt it
+    /// records, so a consumer whose lease ran out changes nothing; false then.
     @discardableResult
     func record(_ outcome: DeliveryOutcome, of delivery: ClaimedDelivery) async throws -> Bool {
-        try await database.transaction { connection in
-            let (status, reason, delay): (String, String?, Duration) =
-                switch outcome {
-                case .sent: ("sent", nil, .zero)
-                case .failed(let reason), .pruned(let reason): ("failed", reason, .zero)
-                case .retry(let delay, let reason): ("queued", reason, delay)
-                }
-            let updated = try await connection.query(
-                """
-                UPDATE deliveries SET status = \(status), reason = \(reason),
-                    next_attempt_at = now() + make_interval(secs => \(Double(delay.milliseconds) / 1000)),
-                    finished_at = CASE WHEN \(status) <> 'queued' THEN now() END
-                WHERE id = \(delivery.id) AND attempts = \(delivery.attempts) AND status = 'queued' RETURNING 1
-                """,
-                logger: database.logger
-            ).collect().count == 1
-            guard updated else { return false }
+        let (status, reason, delay): (String, String?, Duration) =
             switch outcome {
-            case .sent:
-                try await connection.query("UPDATE devices SET last_pushed_at = now() WHERE id = \(delivery.device)", logger: database.logger)
-            case .pruned:
-                try await connection.query("DELETE FROM devices WHERE id = \(delivery.device)", logger: database.logger)
-            case .failed, .retry:
-                break
+            case .sent: ("sent", nil, .zero)
+            case .failed(let reason), .pruned(let reason): ("failed", reason, .zero)
+            case .retry(let delay, let reason): ("queued", reason, delay)
             }
-            return true
+        let sent = outcome == .sent
+        let pruned = if case .pruned = outcome { true } else { false }
+        return try await database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                WITH recorded AS (
+                    UPDATE deliveries SET status = \(status), reason = \(reason),
+                        next_attempt_at = now() + make_interval(secs => \(Double(delay.milliseconds) / 1000)),
+                        finished_at = CASE WHEN \(status) <> 'queued' THEN now() END
+                    WHERE id = \(delivery.id) AND attempts = \(delivery.attempts) AND status = 'queued' RETURNING device_id),
+                touched AS (
+                    UPDATE devices SET last_pushed_at = now() WHERE \(sent) AND id IN (SELECT device_id FROM recorded) RETURNING 1),
+                removed AS (
+                    DELETE FROM devices WHERE \(pruned) AND id IN (SELECT device_id FROM recorded) RETURNING 1)
+                SELECT (SELECT count(*)::int FROM recorded) + 0 * ((SELECT count(*)::int FROM touched) + (SELECT count(*)::int FROM removed))
+                """,
+                logger: database.logger)
+            var recorded = 0
+            for try await count in rows.decode(Int.self) { recorded = count }
+            return recorded == 1
         }
     }
 
