@@ -313,8 +313,9 @@ let tests: [Target] = [
     .testTarget(
         name: "NotificationsTests",
         dependencies: [
-            "NotificationsContract", "NotificationsService", "Contracts", "Envelope", "TestSupport",
+            "Bus", "Envelope", "NotificationsContract", "NotificationsService", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport", log,
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         swiftSettings: swiftSettings),
     .testTarget(name: "BusTests", dependencies: ["Bus", "Contracts", "Envelope", "ZeroMQ", "TestSupport", lifecycle], swiftSettings: swiftSettings),
