@@ -223,4 +223,21 @@ import TestSupport
             #expect(try await harness.integer("SELECT count(*)::int FROM devices") == 1)
         }
     }
+
+    @Test func readNotificationsLeaveAfterTheRetentionAndUnreadOnesStayLonger() async throws {
+        try await NotificationsHarness.with { harness in
+            for _ in 0..<3 { _ = try await Self.send(harness, Self.bill()) }
+            try await harness.database.transaction { connection in
+                try await connection.query(
+                    """
+                    UPDATE notifications SET created_at = now() - interval '100 days',
+                        read_at = CASE WHEN seq = (SELECT min(seq) FROM notifications) THEN NULL ELSE now() END
+                    """,
+                    logger: harness.database.logger)
+            }
+            let prune = try #require(harness.jobs.first { $0.name.hasSuffix("inbox.prune") })
+            #expect(await prune.round() == 2, "the two read ones, older than 90 days")
+            #expect(try await harness.integer("SELECT count(*)::int FROM notifications WHERE read_at IS NULL") == 1)
+        }
+    }
 }

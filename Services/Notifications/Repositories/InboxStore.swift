@@ -71,8 +71,8 @@ struct InboxStore: Sendable {
         let rows = try await connection.query(
             """
             WITH gone AS (
-                DELETE FROM notifications WHERE (read_at IS NOT NULL AND created_at < now() - make_interval(days => \(days)))
-                   OR created_at < now() - make_interval(days => \(2 * days)) RETURNING push_id)
+                DELETE FROM notifications WHERE (read_at IS NOT NULL AND created_at < now() - make_interval(days => \(days)::int))
+                   OR created_at < now() - make_interval(days => \(2 * days)::int) RETURNING push_id)
             SELECT count(*)::int FROM gone
             """,
             logger: database.logger)
