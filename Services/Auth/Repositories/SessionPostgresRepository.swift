@@ -91,8 +91,11 @@ struct SessionPostgresRepository: Sendable {
         var ended: [UUID: [String]] = [:]
         for try await (id, owner) in rows.decode((UUID, UUID).self) { ended[owner, default: []].append(id.uuidString.lowercased()) }
         for (owner, sessions) in ended {
-            try await database.enqueue(
-                Notifications.Sessions.End.self, .init(account: owner.uuidString.lowercased(), sessions: sessions), on: connection)
+            for chunk in stride(from: 0, to: sessions.count, by: 1_000) {
+                try await database.enqueue(
+                    Notifications.Sessions.End.self,
+                    .init(account: owner.uuidString.lowercased(), sessions: Array(sessions[chunk..<min(chunk + 1_000, sessions.count)])), on: connection)
+            }
         }
         return ended.values.reduce(0) { $0 + $1.count }
     }
