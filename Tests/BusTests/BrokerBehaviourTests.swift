@@ -110,6 +110,28 @@ import ZeroMQ
         }
     }
 
+    /// A worker that is shutting down says DISCONNECT instead of working on a request the broker had
+    /// just handed it: the request goes to the next worker and that hand-over does not count against
+    /// `maxDispatches` (which is for workers that die on a request), so a process stopping its many
+    /// connections at once fails nothing.
+    @Test func workersLeavingWithDisconnectDoNotUseUpARequestsDispatches() async throws {
+        let broker = try BusHarness.broker(heartbeat: patient) { $0.maxDispatches = 2 }
+        try await BusHarness.with([broker]) {
+            let leaving = try await [worker(broker, "L1"), worker(broker, "L2"), worker(broker, "L3")]
+            let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
+            try await Task.sleep(for: .milliseconds(50))
+            try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), try envelope("kept", expiresIn: 30)])
+            for peer in leaving {
+                _ = try #require(try await nextRequest(peer))
+                try peer.send([Golden.empty, Golden.worker, Golden.disconnect])
+            }
+            let survivor = try await worker(broker, "W")
+            let handed = try #require(try await nextRequest(survivor, timeout: .seconds(5)), "the request was given up")
+            try answer(survivor, handed, body: "done")
+            #expect(try await client.receive(timeout: .seconds(5))?.last == Golden.bytes("done"))
+        }
+    }
+
     @Test func aFullQueueRefusesWithUnavailableAtOnce() async throws {
         let broker = try BusHarness.broker { $0.queueLimit = 2 }
         try await BusHarness.with([broker]) {

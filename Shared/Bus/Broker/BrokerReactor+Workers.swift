@@ -42,21 +42,25 @@ extension BrokerReactor {
         case .heartbeat:
             if !known { rejectPeer(address, reason: "a HEARTBEAT from an unknown worker") }
         case .disconnect:
-            if known { deleteWorker(address, notify: false) }
+            // A worker leaves with DISCONNECT only when it is not working on a request (a draining
+            // worker does not start one it receives): that hand-over is not a failed dispatch.
+            if known { deleteWorker(address, notify: false, workedOnJob: false) }
         case .request:
             rejectPeer(address, reason: "a REQUEST sent by a worker")
         }
     }
 
-    /// Removes a worker; a request it held goes back to the front of its service's queue.
-    func deleteWorker(_ address: Frame, notify: Bool) {
+    /// Removes a worker; a request it held goes back to the front of its service's queue, counted
+    /// as a failed dispatch unless the worker left without working on it.
+    func deleteWorker(_ address: Frame, notify: Bool, workedOnJob: Bool = true) {
         guard let worker = workers.removeValue(forKey: address) else { return }
         if notify { send([address] + MDP.disconnect) }
         let service = worker.service
         service.workerCount -= 1
         service.metrics.workers.record(service.workerCount)
         if let index = service.idle.firstIndex(of: address) { service.idle.remove(at: index) }
-        if let job = worker.job {
+        if var job = worker.job {
+            if !workedOnJob { job.dispatches -= 1 }
             if job.dispatches >= configuration.maxDispatches {
                 let error = OperationError(.unavailable, "the request was handed to \(job.dispatches) workers of the \(service.name) service and none of them answered")
                 replyError(job, service: service, error)
