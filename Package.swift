@@ -313,7 +313,7 @@ let tests: [Target] = [
     .testTarget(
         name: "NotificationsTests",
         dependencies: [
-            "Bus", "Envelope", "NotificationsContract", "NotificationsService", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport", log,
+            "Bus", "Envelope", "NotificationsContract", "NotificationsService", "PostgresSupport", "ServiceKit", "TestSupport",
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],

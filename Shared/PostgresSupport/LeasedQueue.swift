@@ -65,11 +65,20 @@ public struct LeasedQueue: Sendable {
     }
 
     /// Runs `round` until cancelled or shut down, waiting `interval` after a round that found nothing
-    /// (or failed). A round under way when graceful shutdown begins finishes first.
-    public static func poll(every interval: Duration, logger: Logger, round: () async throws -> Int) async {
+    /// (or failed). A round under way when graceful shutdown begins finishes first. With `gauges`,
+    /// that refresh (the backlog's gauges, say) runs before a round at most every `gaugeInterval`.
+    public static func poll(
+        every interval: Duration, logger: Logger, gauges: (interval: Duration, refresh: () async throws -> Void)? = nil,
+        round: () async throws -> Int
+    ) async {
+        var gaugesDue = ContinuousClock.now
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             let handled: Int
             do {
+                if let gauges, ContinuousClock.now >= gaugesDue {
+                    gaugesDue = .now + gauges.interval
+                    try await gauges.refresh()
+                }
                 handled = try await round()
             } catch {
                 logger.error("queue round failed", metadata: ["error": "\(String(reflecting: error))"])
@@ -78,6 +87,22 @@ public struct LeasedQueue: Sendable {
             if handled == 0 {
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             }
+        }
+    }
+
+    /// Records a claimed item's outcome with `record` (false when the item's lease had run out and
+    /// another consumer holds it). Logs when it was not recorded; true when it was.
+    public static func recorded(logger: Logger, metadata: Logger.Metadata, _ record: () async throws -> Bool) async -> Bool {
+        do {
+            guard try await record() else {
+                logger.warning("a claimed item's lease ran out before its outcome was recorded", metadata: metadata)
+                return false
+            }
+            return true
+        } catch {
+            // The lease runs out and the item is tried again.
+            logger.error("could not record a claimed item's outcome", metadata: metadata.merging(["error": "\(String(reflecting: error))"]) { $1 })
+            return false
         }
     }
 }

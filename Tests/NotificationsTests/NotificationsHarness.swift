@@ -1,12 +1,10 @@
 import Bus
 import Envelope
 import Foundation
-import Logging
 @testable import NotificationsService
 import PostgresNIO
 import PostgresSupport
 import ServiceKit
-import ServiceSupport
 import Synchronization
 import TestSupport
 
@@ -29,19 +27,10 @@ final class NotificationsHarness: Sendable {
     static let account = UUID()
     static let session = UUID()
 
-    private init(database: Database, server: APNsTestServer, start: Date, environment: [String: String]) throws {
+    private init(database: Database, server: APNsTestServer, clock: Clock, parts: ServiceParts) {
         self.database = database
         self.server = server
-        let clock = Clock(start)
         self.clock = clock
-        let definition = ServiceDefinition.notifications
-        let settings = ProcessSettings(process: "notifications", settings: definition.processSettings, arguments: [], environment: [
-            "APNS_KEY_FILE": server.keyFile, "APNS_KEY_ID": APNsTestServer.keyID, "APNS_TEAM_ID": APNsTestServer.teamID,
-            "APNS_TOPICS": "household=ie.melon.household,melon=ie.melon.tax", "APNS_PRODUCTION_URL": server.url, "APNS_SANDBOX_URL": server.url,
-            "APNS_CA_FILE": server.certificateFile, "PUSH_RETRY_FIRST": "10", "PUSH_RETRY_MAX": "20", "PUSH_SETUP_HOLD": "60000",
-        ].merging(environment) { $1 })
-        let parts = try definition.make(ServiceEnvironment(
-            settings: settings, database: database, bus: nil, logger: BusHarness.logger("notifications"), clock: ServiceClock { clock.date.withLock { $0 } }))
         registry = parts.handlers.finished()
         delivery = parts.services.compactMap { $0 as? PushDelivery }.first!
         jobs = parts.jobs
@@ -51,9 +40,14 @@ final class NotificationsHarness: Sendable {
     static func with(start: Date = Date(), environment: [String: String] = [:], _ body: (NotificationsHarness) async throws -> Void) async throws {
         let server = try await APNsTestServer()
         let database = try TestDatabase.make()
+        let clock = Clock(start)
         try await BusHarness.with([database]) {
-            try await database.migrate(ServiceDefinition.notifications.migrations())
-            let harness = try NotificationsHarness(database: database, server: server, start: start, environment: environment)
+            let parts = try await ServiceDefinition.notifications.parts(on: database, environment: [
+                "APNS_KEY_FILE": server.keyFile, "APNS_KEY_ID": APNsTestServer.keyID, "APNS_TEAM_ID": APNsTestServer.teamID,
+                "APNS_TOPICS": "household=ie.melon.household,melon=ie.melon.tax", "APNS_PRODUCTION_URL": server.url, "APNS_SANDBOX_URL": server.url,
+                "APNS_CA_FILE": server.certificateFile, "PUSH_RETRY_FIRST": "10", "PUSH_RETRY_MAX": "20", "PUSH_SETUP_HOLD": "60000",
+            ].merging(environment) { $1 }, clock: ServiceClock { clock.date.withLock { $0 } })
+            let harness = NotificationsHarness(database: database, server: server, clock: clock, parts: parts)
             do {
                 try await body(harness)
             } catch {

@@ -12,9 +12,14 @@ extension ServiceDefinition {
     public func provider(on database: Database?, environment: [String: String] = [:], clock: ServiceClock = .system) async throws
         -> OperationRegistry
     {
+        try await parts(on: database, environment: environment, clock: clock).handlers.finished()
+    }
+
+    /// Every part of the service (handlers, jobs, long-running parts) as its process builds them, on
+    /// `database` (migrated here), for tests that run a job's round or a queue's round themselves.
+    public func parts(on database: Database?, environment: [String: String] = [:], clock: ServiceClock = .system) async throws -> ServiceParts {
         if let database { try await database.migrate(migrations()) }
         let settings = ProcessSettings(process: name, settings: processSettings, arguments: [], environment: environment)
-        let parts = try make(ServiceEnvironment(settings: settings, database: database, bus: nil, logger: BusHarness.logger(name), clock: clock))
-        return parts.handlers.finished()
+        return try make(ServiceEnvironment(settings: settings, database: database, bus: nil, logger: BusHarness.logger(name), clock: clock))
     }
 }

@@ -45,15 +45,13 @@ public final class PushDelivery: Service {
     }
 
     public func run() async throws {
-        var backlogDue = ContinuousClock.now
-        await LeasedQueue.poll(every: configuration.pollInterval, logger: logger) {
-            if ContinuousClock.now >= backlogDue {
-                backlogDue = .now + configuration.backlogInterval
-                let backlog = try await queue.backlog()
-                metrics.queued.record(backlog.queued)
-                metrics.oldest.record(Double(backlog.oldest?.milliseconds ?? 0) / 1000)
-            }
-            return try await deliverDue()
+        let gauges = { [queue, metrics] in
+            let backlog = try await queue.backlog()
+            metrics.queued.record(backlog.queued)
+            metrics.oldest.record(Double(backlog.oldest?.milliseconds ?? 0) / 1000)
+        }
+        await LeasedQueue.poll(every: configuration.pollInterval, logger: logger, gauges: (configuration.backlogInterval, gauges)) {
+            try await deliverDue()
         }
         await shutdown()
     }
@@ -105,15 +103,7 @@ public final class PushDelivery: Service {
     }
 
     private func record(_ outcome: DeliveryOutcome, of delivery: ClaimedDelivery, metadata: Logger.Metadata) async {
-        do {
-            guard try await queue.record(outcome, of: delivery) else {
-                logger.warning("a delivery's lease ran out before its outcome was recorded", metadata: metadata)
-                return
-            }
-        } catch {
-            logger.error("could not record a delivery", metadata: metadata.merging(["error": "\(String(reflecting: error))"]) { $1 })
-            return
-        }
+        guard await LeasedQueue.recorded(logger: logger, metadata: metadata, { try await queue.record(outcome, of: delivery) }) else { return }
         switch outcome {
         case .sent:
             metrics.sent.increment()

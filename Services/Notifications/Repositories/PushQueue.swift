@@ -119,8 +119,9 @@ struct PushQueue: Sendable {
         }
     }
 
-    /// Records what became of one attempt, in one statement. The update names the attempt it
-    /// records, so a consumer whose lease ran out changes nothing; false then.
+    /// Records what became of one attempt, in one statement (PostgreSQL runs every data-modifying
+    /// part of a WITH, read or not). The update names the attempt it records, so a consumer whose
+    /// lease ran out changes nothing; false then.
     @discardableResult
     func record(_ outcome: DeliveryOutcome, of delivery: ClaimedDelivery) async throws -> Bool {
         let (status, reason, delay): (String, String?, Duration) =
@@ -139,11 +140,9 @@ struct PushQueue: Sendable {
                         next_attempt_at = now() + make_interval(secs => \(Double(delay.milliseconds) / 1000)),
                         finished_at = CASE WHEN \(status) <> 'queued' THEN now() END
                     WHERE id = \(delivery.id) AND attempts = \(delivery.attempts) AND status = 'queued' RETURNING device_id),
-                touched AS (
-                    UPDATE devices SET last_pushed_at = now() WHERE \(sent) AND id IN (SELECT device_id FROM recorded) RETURNING 1),
-                removed AS (
-                    DELETE FROM devices WHERE \(pruned) AND id IN (SELECT device_id FROM recorded) RETURNING 1)
-                SELECT (SELECT count(*)::int FROM recorded) + 0 * ((SELECT count(*)::int FROM touched) + (SELECT count(*)::int FROM removed))
+                touched AS (UPDATE devices SET last_pushed_at = now() WHERE \(sent) AND id IN (SELECT device_id FROM recorded)),
+                removed AS (DELETE FROM devices WHERE \(pruned) AND id IN (SELECT device_id FROM recorded))
+                SELECT count(*)::int FROM recorded
                 """,
                 logger: database.logger)
             var recorded = 0

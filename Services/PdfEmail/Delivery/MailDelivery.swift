@@ -42,13 +42,11 @@ public final class MailDelivery: Service {
     }
 
     public func run() async throws {
-        var backlogDue = ContinuousClock.now
-        await LeasedQueue.poll(every: configuration.pollInterval, logger: logger) {
-            if ContinuousClock.now >= backlogDue {
-                backlogDue = .now + configuration.backlogInterval
-                metrics.record(try await repository.backlog())
-            }
-            return try await deliverDueMail()
+        await LeasedQueue.poll(
+            every: configuration.pollInterval, logger: logger,
+            gauges: (configuration.backlogInterval, { self.metrics.record(try await self.repository.backlog()) })
+        ) {
+            try await deliverDueMail()
         }
     }
 
@@ -73,16 +71,8 @@ public final class MailDelivery: Service {
         metrics.duration.recordMilliseconds(started.duration(to: .now).milliseconds)
         let outcome = Self.outcome(of: result, for: mail, configuration: configuration)
         let metadata: Logger.Metadata = ["mail_id": "\(mail.id.uuidString.lowercased())", "attempt": "\(mail.attempts)", "recipients": "\(mail.recipients.count)"]
-        do {
-            guard try await repository.record(outcome, of: mail) else {
-                logger.warning("a mail's lease ran out before its outcome was recorded", metadata: metadata)
-                return
-            }
-        } catch {
-            // The lease runs out and the mail is tried again: it may then be sent twice, with the same Message-ID.
-            logger.error("could not record a delivery", metadata: metadata.merging(["error": "\(String(reflecting: error))"]) { $1 })
-            return
-        }
+        // Not recorded: the lease runs out and the mail is tried again, then perhaps sent twice, with the same Message-ID.
+        guard await LeasedQueue.recorded(logger: logger, metadata: metadata, { try await repository.record(outcome, of: mail) }) else { return }
         switch outcome {
         case .sent:
             metrics.sent.increment()
