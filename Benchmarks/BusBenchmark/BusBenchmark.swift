@@ -35,8 +35,9 @@ struct BusBenchmark {
         let clientTask = Task { try await client.run() }
         defer {
             clientTask.cancel()
-            worker.terminate()
-            broker.terminate()
+            // Released at the end of the run: what has not stopped by then is killed.
+            worker.signalTerminate()
+            broker.signalTerminate()
         }
         guard await eventually(timeout: .seconds(10), { try await client.isAvailable(service: "echo") }) else {
             print("echo worker did not register; broker log: \(broker.logPath), worker log: \(worker.logPath)")

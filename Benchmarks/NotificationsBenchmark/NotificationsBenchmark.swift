@@ -85,7 +85,7 @@ struct NotificationsBenchmark {
             }
             rate = Double(count) / seconds(started.duration(to: .now))
         }
-        for process in processes { _ = process.terminate() }
+        for process in processes { _ = await process.terminate() }
         await server.shutdown()
         return rate
     }

@@ -200,7 +200,7 @@ extension ServiceStackTests {
             #expect(await eventually(timeout: .seconds(20)) { try await http.get("/readyz").status == 200 })
             #expect(try await http.get("/readyz").json == ["status": "ready", "broker": true, "services": ["echo": true]])
 
-            #expect(worker.terminate() == 0)
+            #expect(await worker.terminate() == 0)
             #expect(await eventually(timeout: .seconds(5)) { try await http.get("/readyz").status == 503 })
         }
     }

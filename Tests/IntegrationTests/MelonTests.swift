@@ -51,7 +51,7 @@ extension ServiceStackTests {
             })
         }
         #expect(await eventually(timeout: .seconds(5)) { spooled().count == 2 })
-        #expect(melon.terminate() == 0)
+        #expect(await melon.terminate() == 0)
     }
 }
 }

@@ -26,7 +26,7 @@ extension ServiceStackTests {
         broker.kill()
         #expect(await eventually(timeout: .seconds(5)) { try await http.get("/readyz").status == 503 },
                 "silent broker: the worker reconnects and is unready until it answers")
-        #expect(worker.terminate() == 0)
+        #expect(await worker.terminate() == 0)
     }
 
     @Test func theBrokerServesItsProbes() async throws {
@@ -38,7 +38,7 @@ extension ServiceStackTests {
         #expect(await eventually(timeout: .seconds(20)) { try await http.get("/readyz").status == 200 })
         #expect(try await http.get("/metrics").status == 200)
         #expect(try await http.get("/nothing").status == 404)
-        #expect(broker.terminate() == 0)
+        #expect(await broker.terminate() == 0)
     }
 }
 }

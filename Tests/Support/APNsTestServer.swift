@@ -72,26 +72,15 @@ public final class APNsTestServer: Sendable {
     }
 
     public init() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("melon-apns-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        certificateFile = folder.appendingPathComponent("server.pem").path
-        let serverKey = folder.appendingPathComponent("server-key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-keyout", serverKey, "-out", certificateFile,
-            "-days", "1", "-nodes", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        ]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
+        let certificate = try await TestCertificate()
+        certificateFile = certificate.certificate
         let signing = P256.Signing.PrivateKey()
         publicKey = signing.publicKey
-        keyFile = folder.appendingPathComponent("AuthKey_\(Self.keyID).p8").path
+        keyFile = URL(fileURLWithPath: certificateFile).deletingLastPathComponent().appendingPathComponent("AuthKey_\(Self.keyID).p8").path
         try signing.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
 
         var tls = TLSConfiguration.makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(certificateFile).map { .certificate($0) }, privateKey: .file(serverKey))
+            certificateChain: try NIOSSLCertificate.fromPEMFile(certificateFile).map { .certificate($0) }, privateKey: .file(certificate.key))
         tls.applicationProtocols = ["h2"]
         let context = try NIOSSLContext(configuration: tls)
         let box = box, publicKey = publicKey

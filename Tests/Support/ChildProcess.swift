@@ -1,28 +1,39 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A process started by a test: one of the package's executables or a Python peer. Its output goes
 /// to a log file whose path failures print; it is killed when the value is released.
-public final class ChildProcess: @unchecked Sendable {
-    // @unchecked: `process` is a Foundation Process, used only through its thread-safe calls
-    // (isRunning, processIdentifier, terminate, waitUntilExit), never reconfigured after launch.
-    private let process: Process
+///
+/// Started with posix_spawn and reaped by a thread of its own blocked in waitpid, not through
+/// Foundation's Process: on Linux that one notices an exit through a socket the child inherits (a
+/// child's own children or a sibling spawned at the same moment keep it open; swift-corelibs-foundation
+/// issue 4795) and children spawned from a Dispatch thread inherit its blocked signals (issue 4772).
+/// Either can leave a waitUntilExit blocked for ever on one of the two cooperative threads.
+public final class ChildProcess: Sendable {
     public let name: String
     /// Where standard output and error go.
     public let logPath: String
+    public let pid: pid_t
+    private let exit = ExitStatus()
 
     /// Starts `executable` with `arguments`, adding `environment` to the test's own.
     public init(executable: String, arguments: [String] = [], environment: [String: String] = [:], name: String? = nil) throws {
         self.name = name ?? URL(fileURLWithPath: executable).lastPathComponent
         logPath = NSTemporaryDirectory() + "melon-\(self.name)-\(UUID().uuidString.prefix(8)).log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }.map { "\($0.key)=\($0.value)" }
+        pid = try Spawn.start(executable, arguments: [executable] + arguments, environment: variables, output: logPath)
+        let (pid, exit) = (pid, exit)
+        let reaper = Thread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            // Exited: its code; killed by a signal: 128 + the signal, as shells report it.
+            exit.set(status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + status & 0x7f)
+        }
+        reaper.name = "reap-\(pid)"
+        reaper.stackSize = 1 << 16
+        reaper.start()
     }
 
     /// Starts one of this package's executables (`broker`, `echo-worker`, ...) from the build folder.
@@ -32,37 +43,121 @@ public final class ChildProcess: @unchecked Sendable {
 
     deinit { kill() }
 
-    public var pid: Int32 { process.processIdentifier }
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { exit.status == nil }
 
-    /// SIGKILL: no chance to clean up, as when a machine dies.
+    /// SIGKILL: no chance to clean up, as when a machine dies. Returns once the process is gone.
     public func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        guard isRunning else { return }
+        Glibc.kill(pid, SIGKILL)
+        exit.wait()
     }
 
-    /// SIGTERM, then waits for the exit; returns the exit status.
+    /// SIGTERM, then waits up to `grace` for the exit and returns its status; a process still running
+    /// then is killed, and the status says so (137).
     @discardableResult
-    public func terminate() -> Int32 {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return process.terminationStatus
+    public func terminate(grace: Duration = .seconds(30)) async -> Int32 {
+        signalTerminate()
+        if let status = await wait(timeout: grace) { return status }
+        kill()
+        return exit.status ?? 137
     }
 
     /// Sends SIGTERM and returns at once (the process drains and exits on its own).
     public func signalTerminate() {
-        if process.isRunning { process.terminate() }
+        if isRunning { Glibc.kill(pid, SIGTERM) }
     }
 
-    /// Waits for the process to end by itself, up to `timeout`; returns its status, or nil if it is still running.
+    /// Waits for the process to end by itself, up to `timeout`; returns its status, or nil if it is
+    /// still running then or the waiting task is cancelled.
     public func wait(timeout: Duration) async -> Int32? {
         let end = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(20)) }
-        return process.isRunning ? nil : process.terminationStatus
+        while exit.status == nil, ContinuousClock.now < end {
+            do { try await Task.sleep(for: .milliseconds(20)) } catch { break }
+        }
+        return exit.status
     }
 
     /// What the process has written so far.
     public var output: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+}
+
+/// The exit status, set once by the reaping thread.
+private final class ExitStatus: @unchecked Sendable {
+    // @unchecked: `value` is read and written only under `condition`'s lock.
+    private let condition = NSCondition()
+    private var value: Int32?
+
+    var status: Int32? {
+        condition.lock()
+        defer { condition.unlock() }
+        return value
+    }
+
+    func set(_ status: Int32) {
+        condition.lock()
+        value = status
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks the calling thread until the status is set (after a SIGKILL, a moment).
+    func wait() {
+        condition.lock()
+        while value == nil { condition.wait() }
+        condition.unlock()
+    }
+}
+
+private enum Spawn {
+    struct Failed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// posix_spawn with standard input from /dev/null, output and errors appended to `output`, no other
+    /// descriptor of ours (NIO's sockets are not close-on-exec: a child holding a copy of the tests'
+    /// database connections kept them open on the server after the tests closed them), default signal
+    /// handling and nothing blocked.
+    static func start(_ path: String, arguments: [String], environment: [String], output: String) throws -> pid_t {
+        let log = open(output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard log >= 0 else { throw Failed(description: "cannot open \(output): errno \(errno)") }
+        defer { close(log) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, log, 1)
+        posix_spawn_file_actions_adddup2(&actions, log, 2)
+        guard closeFrom(&actions, 3) == 0 else { throw Failed(description: "posix_spawn_file_actions_addclosefrom_np failed") }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGCHLD, SIGUSR1, SIGUSR2] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw Failed(description: "cannot start \(path): \(String(cString: strerror(result)))") }
+        return pid
+    }
+
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), which the Glibc module does
+    /// not import, looked up by name.
+    private static let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            fatalError("glibc 2.34 or later is needed: posix_spawn_file_actions_addclosefrom_np is missing")
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 }
 
 /// Where this package's built executables are: beside the running test bundle.

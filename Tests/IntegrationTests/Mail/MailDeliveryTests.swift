@@ -81,7 +81,7 @@ extension ServiceStackTests {
             #expect(metricsSettled, "metrics: \(lines)")
             #expect(try await http.get("/readyz").status == 200)
         }
-        #expect(service.terminate() == 0)
+        #expect(await service.terminate() == 0)
         _ = sink
     }
 
@@ -136,8 +136,8 @@ extension ServiceStackTests {
             #expect(retries >= 30)
             _ = sink
         }
-        #expect(first.terminate() == 0)
-        #expect(second.terminate() == 0)
+        #expect(await first.terminate() == 0)
+        #expect(await second.terminate() == 0)
     }
 
     @Test func aPermanentRefusalEndsFailedWithTheServersReply() async throws {
