@@ -53,7 +53,9 @@ if [ ! -f "$dir/data/PG_VERSION" ]; then
 fi
 
 options="-c listen_addresses=127.0.0.1 -p $port -k $dir"
-[ "$fast" = "--fast" ] && options="$options -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+# --fast is for test clusters, where every suite runs at once, each with its own pools: 100
+# connections ran out (tests then waited out "too many clients"), so room for 400.
+[ "$fast" = "--fast" ] && options="$options -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400"
 if ! runuser -u postgres -- "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
     runuser -u postgres -- "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -o "$options" start >/dev/null
 fi
