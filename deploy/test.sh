@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
     python3-venv `# a private environment for the PyPI test tools below` \
     libcurl4-openssl-dev python3-aiosmtpd openssl `# SMTP through libcurl, a real SMTP server to test it, test certificates` \
     libargon2-dev `# Argon2id password hashing (the auth service)` \
-    postgresql acl `# the tests' private cluster (deploy/postgres.sh)`
+    postgresql acl `# the tests' private cluster (deploy/postgres.sh)` \
+    gdb `# the threads of a test run that hangs (below)`
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
 
 # Test tools from PyPI, pinned, in a virtual environment under .build (kept between runs):
@@ -36,4 +37,20 @@ swift package dump-package | python3 deploy/check-dependencies.py
 
 # Build everything first (executables included: the integration tests start them as processes).
 swift build --build-tests "$@"
-swift test --skip-build "$@"
+
+# A hung test must not use up CI's time without a word: after 20 minutes (the tests take about 3), print
+# every thread of the test process, demangled, and stop the run.
+swift test --skip-build "$@" &
+tests=$!
+(
+    for _ in $(seq 1200); do sleep 1; kill -0 "$tests" 2>/dev/null || exit 0; done
+    echo "The tests still run after 20 minutes. Their threads:" >&2
+    children=$(pgrep -P "$tests" || true)
+    for pid in $children; do gdb -p "$pid" -batch -ex "thread apply all bt 40" 2>&1 | swift demangle --simplified >&2; done
+    kill -KILL "$tests" $children
+) &
+watchdog=$!
+status=0
+wait "$tests" || status=$?
+kill "$watchdog" 2>/dev/null || true
+exit "$status"
