@@ -198,6 +198,12 @@ let services: [Target] = [
         swiftSettings: swiftSettings
     ),
 ] + productServices.flatMap(\.targets) + [
+    // The student tax service's domain, being built: rules per tax year, line 16, residency, the return.
+    // It becomes a `service(...)` entry once its operations are served.
+    .target(name: "TaxFormContract", dependencies: ["Contracts", "Envelope"], path: "Services/TaxForm/Contract", swiftSettings: swiftSettings),
+    .target(
+        name: "TaxFormService", dependencies: ["TaxFormContract", .product(name: "Crypto", package: "swift-crypto")], path: "Services/TaxForm",
+        exclude: ["Contract"], resources: [.copy("Data")], swiftSettings: swiftSettings),
     // Every product service's definition: what `melon` runs, the contract tests and the harness build.
     .target(
         name: "MelonServices", dependencies: ["AuthService", "NotificationsService", "PdfEmailService", "RefundCalculatorService", "ServiceKit"],
@@ -318,6 +324,7 @@ let tests: [Target] = [
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         swiftSettings: swiftSettings),
+    .testTarget(name: "TaxFormTests", dependencies: ["TaxFormContract", "TaxFormService"], swiftSettings: swiftSettings),
     .testTarget(name: "BusTests", dependencies: ["Bus", "Contracts", "Envelope", "ZeroMQ", "TestSupport", lifecycle], swiftSettings: swiftSettings),
     .testTarget(
         name: "PostgresSupportTests",

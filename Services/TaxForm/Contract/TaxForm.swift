@@ -1,0 +1,142 @@
+import Contracts
+import Envelope
+import Foundation
+
+/// The `tax-form` service: the student tax interview, residency, and the 1040 / 1040-NR / 8843 return.
+public enum TaxForm: ServiceContract {
+    public static let name = "tax-form"
+    public static let operations: [any OperationDeclaration.Type] = []
+    public static let erase: (any AccountEraseOperation.Type)? = nil
+
+    /// The answers to the interview, by question id (`GET /v1/tax/questions` lists them with their
+    /// kinds): `true`/`false`, a choice's value, `YYYY-MM-DD`, cents, a count, text, an ISO country
+    /// code, a US state code, an SSN or ITIN, an address object, or a list of W-2s.
+    public typealias Answers = [String: JSONValue]
+
+    /// How the year's forms come out.
+    public enum Residency: String, Codable, Sendable, SchemaEnumeration {
+        /// A resident alien (or citizen) for the whole year: Form 1040.
+        case resident
+        /// A nonresident alien for the whole year: Form 1040-NR with income, Form 8843 if exempt.
+        case nonresident
+        /// A case this service does not prepare (dual status, the closer-connection exception, the
+        /// first-year choice, ...): `stop` says why and where to get help.
+        case unsupported
+    }
+
+    public enum Form: String, Codable, Sendable, SchemaEnumeration {
+        case f1040 = "1040"
+        case f1040Schedule1 = "1040-schedule-1"
+        case f1040NR = "1040-NR"
+        case f8843 = "8843"
+    }
+
+    public enum FilingStatus: String, Codable, Sendable, SchemaEnumeration {
+        case single
+        case marriedJointly = "married-jointly"
+        case marriedSeparately = "married-separately"
+        case headOfHousehold = "head-of-household"
+        case qualifyingSurvivingSpouse = "qualifying-surviving-spouse"
+    }
+
+    /// An immigration status held during a year.
+    public enum Visa: String, Codable, Sendable, SchemaEnumeration {
+        /// F-1 student.
+        case f = "F"
+        /// J-1 student.
+        case jStudent = "J-student"
+        /// J-1 scholar, teacher, trainee or researcher.
+        case jScholar = "J-scholar"
+        /// M-1 vocational student.
+        case m = "M"
+        /// Q cultural exchange visitor.
+        case q = "Q"
+        case h1b = "H-1B"
+        case other
+        /// Not in the United States that year (prior years only).
+        case none
+    }
+
+    /// A rule the decision applied, in words, with the rule's id (stable, for clients and tests).
+    public struct Reason: Codable, Sendable, Equatable {
+        public var rule: String
+        public var text: String
+
+        public init(rule: String, text: String) {
+            self.rule = rule
+            self.text = text
+        }
+    }
+
+    /// Why the interview stops, and where to get help.
+    public struct Stop: Codable, Sendable, Equatable {
+        /// A stable id: `dual-status`, `closer-connection`, `first-year-choice`, `unsupported-w2-code`, ...
+        public var rule: String
+        public var reason: String
+        public var help: String
+
+        public init(rule: String, reason: String, help: String) {
+            self.rule = rule
+            self.reason = reason
+            self.help = help
+        }
+    }
+
+    /// The forms decision.
+    public struct Decision: Codable, Sendable, Equatable {
+        public var residency: Residency
+        /// The forms to file, the main one first; empty when none is needed or the case stops.
+        public var forms: [Form]
+        public var reasons: [Reason]
+        public var stop: Stop?
+        /// Days that count toward the substantial presence test: this year, last year, the year before.
+        public var countedDays: [Int]
+        /// This year's days plus a third of last year's and a sixth of the year before's, times six
+        /// (an integer: 183 weighted days are 1,098 sixths; fractions are not rounded).
+        public var weightedDaysInSixths: Int
+
+        public init(
+            residency: Residency, forms: [Form], reasons: [Reason], stop: Stop? = nil, countedDays: [Int], weightedDaysInSixths: Int
+        ) {
+            self.residency = residency
+            self.forms = forms
+            self.reasons = reasons
+            self.stop = stop
+            self.countedDays = countedDays
+            self.weightedDaysInSixths = weightedDaysInSixths
+        }
+    }
+
+    /// One line of a form: its amount in cents and as the form shows it (whole dollars, rounded as the
+    /// IRS rounds: 50 cents and up to the next dollar), with the rule that made it.
+    public struct Line: Codable, Sendable, Equatable {
+        /// The form's own line number: `1a`, `16`, `35a`.
+        public var line: String
+        public var label: String
+        public var cents: Int64
+        public var dollars: Int64
+        public var rule: String
+
+        public init(line: String, label: String, cents: Int64, dollars: Int64, rule: String) {
+            self.line = line
+            self.label = label
+            self.cents = cents
+            self.dollars = dollars
+            self.rule = rule
+        }
+    }
+
+    /// A computed form.
+    public struct ComputedForm: Codable, Sendable, Equatable {
+        public var form: Form
+        public var lines: [Line]
+
+        public init(form: Form, lines: [Line]) {
+            self.form = form
+            self.lines = lines
+        }
+
+        /// The line numbered `line`, if the form has it.
+        public subscript(line: String) -> Line? { lines.first { $0.line == line } }
+    }
+}

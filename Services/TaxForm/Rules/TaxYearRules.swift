@@ -1,0 +1,124 @@
+import Foundation
+import TaxFormContract
+
+/// One tax year's figures, from `Data/rules/<year>.json`: whole dollars and basis points, each section
+/// with the source it was taken from.
+public struct TaxYearRules: Decodable, Sendable {
+    public let year: Int
+    public let brackets: Brackets
+    public let standardDeduction: ByStatus
+    public let taxTable: TaxTableRule
+    public let treaties: [Treaty]
+    public let deadlines: Deadlines
+
+    /// The rate schedule: `rates[i]` applies up to the status's `i`th upper end, the last rate above.
+    public struct Brackets: Decodable, Sendable {
+        public let rates: [Int64]
+        let single: [Int64]
+        let marriedJointly: [Int64]
+        let marriedSeparately: [Int64]
+        let headOfHousehold: [Int64]
+        public let source: String
+
+        /// Upper ends of the brackets for `status`, in whole dollars (a qualifying surviving spouse uses
+        /// the joint ones).
+        public func upperEnds(_ status: TaxForm.FilingStatus) -> [Int64] {
+            switch status {
+            case .single: single
+            case .marriedJointly, .qualifyingSurvivingSpouse: marriedJointly
+            case .marriedSeparately: marriedSeparately
+            case .headOfHousehold: headOfHousehold
+            }
+        }
+    }
+
+    /// A whole-dollar amount per filing status.
+    public struct ByStatus: Decodable, Sendable {
+        let single: Int64
+        let marriedJointly: Int64
+        let marriedSeparately: Int64
+        let headOfHousehold: Int64
+        public let source: String
+
+        public subscript(status: TaxForm.FilingStatus) -> Int64 {
+            switch status {
+            case .single: single
+            case .marriedJointly, .qualifyingSurvivingSpouse: marriedJointly
+            case .marriedSeparately: marriedSeparately
+            case .headOfHousehold: headOfHousehold
+            }
+        }
+    }
+
+    public struct TaxTableRule: Decodable, Sendable {
+        /// Taxable income (whole dollars) below which line 16 comes from the Tax Table.
+        public let below: Int64
+        public let source: String
+    }
+
+    /// A student treaty benefit.
+    public struct Treaty: Decodable, Sendable {
+        public enum Benefit: String, Decodable, Sendable {
+            /// Wages exempt up to `limit` dollars a year.
+            case wagesExempt
+            /// The standard deduction on the 1040-NR.
+            case standardDeduction
+        }
+
+        /// ISO 3166-1 alpha-2.
+        public let country: String
+        public let article: String
+        public let benefit: Benefit
+        public let limit: Int64?
+        public let source: String
+    }
+
+    public struct Deadlines: Decodable, Sendable {
+        /// `MM-DD` in the filing year (the tax year's next).
+        public let wages: String
+        public let withoutWages: String
+        /// With Form 4868.
+        public let extended: String
+        public let source: String
+        public let holidays: [Holiday]
+        public let holidaysSource: String
+
+        public struct Holiday: Decodable, Sendable {
+            /// `YYYY-MM-DD`.
+            public let date: String
+            public let name: String
+        }
+    }
+
+    /// The treaty of `country`, if the rules have one.
+    public func treaty(_ country: String) -> Treaty? { treaties.first { $0.country == country } }
+}
+
+extension TaxYearRules.Deadlines {
+    public enum Kind: Sendable {
+        case wages, withoutWages, extended
+    }
+
+    /// The day a return of `kind` for `taxYear` is due (`YYYY-MM-DD`): the day in the filing year, moved
+    /// to the next business day over weekends and Washington DC holidays.
+    public func due(_ kind: Kind, taxYear: Int) -> String {
+        let monthDay = switch kind {
+        case .wages: wages
+        case .withoutWages: withoutWages
+        case .extended: extended
+        }
+        let parts = monthDay.split(separator: "-").compactMap { Int($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        var day = calendar.date(from: DateComponents(year: taxYear + 1, month: parts[0], day: parts[1]))!
+        let closed = Set(holidays.map(\.date))
+        func text(_ date: Date) -> String {
+            let c = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+        }
+        while calendar.isDateInWeekend(day) || closed.contains(text(day)) {
+            day = calendar.date(byAdding: .day, value: 1, to: day)!
+        }
+        return text(day)
+    }
+}
