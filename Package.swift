@@ -202,7 +202,7 @@ let services: [Target] = [
     // It becomes a `service(...)` entry once its operations are served.
     .target(name: "TaxFormContract", dependencies: ["Contracts", "Envelope"], path: "Services/TaxForm/Contract", swiftSettings: swiftSettings),
     .target(
-        name: "TaxFormService", dependencies: ["TaxFormContract", .product(name: "Crypto", package: "swift-crypto")], path: "Services/TaxForm",
+        name: "TaxFormService", dependencies: ["Contracts", "Envelope", "TaxFormContract", .product(name: "Crypto", package: "swift-crypto")], path: "Services/TaxForm",
         exclude: ["Contract"], resources: [.copy("Data")], swiftSettings: swiftSettings),
     // Every product service's definition: what `melon` runs, the contract tests and the harness build.
     .target(

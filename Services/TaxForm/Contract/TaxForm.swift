@@ -9,9 +9,50 @@ public enum TaxForm: ServiceContract {
     public static let erase: (any AccountEraseOperation.Type)? = nil
 
     /// The answers to the interview, by question id (`GET /v1/tax/questions` lists them with their
-    /// kinds): `true`/`false`, a choice's value, `YYYY-MM-DD`, cents, a count, text, an ISO country
-    /// code, a US state code, an SSN or ITIN, an address object, or a list of W-2s.
-    public typealias Answers = [String: JSONValue]
+    /// kinds).
+    public typealias Answers = [String: Answer]
+
+    /// One answer: `true`/`false`, a choice's value, `YYYY-MM-DD`, whole cents, a count, text, an ISO
+    /// country code, a US state code, an SSN or ITIN, an address object, or a list of W-2s. Numbers
+    /// are whole (never floating point); the service checks each answer against its question's kind.
+    public enum Answer: Codable, Sendable, Equatable, Hashable, SchemaAnyValue {
+        case bool(Bool)
+        case integer(Int64)
+        case text(String)
+        case list([Answer])
+        case object([String: Answer])
+
+        public static let schemaSample = Answer.bool(true)
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? container.decode(Int64.self) {
+                self = .integer(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .text(value)
+            } else if let value = try? container.decode([Answer].self) {
+                self = .list(value)
+            } else if let value = try? container.decode([String: Answer].self) {
+                self = .object(value)
+            } else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "an answer is true or false, a whole number, text, a list or an object")
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .bool(let value): try container.encode(value)
+            case .integer(let value): try container.encode(value)
+            case .text(let value): try container.encode(value)
+            case .list(let value): try container.encode(value)
+            case .object(let value): try container.encode(value)
+            }
+        }
+    }
 
     /// How the year's forms come out.
     public enum Residency: String, Codable, Sendable, SchemaEnumeration {

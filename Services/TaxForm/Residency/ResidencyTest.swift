@@ -54,15 +54,8 @@ public enum ResidencyTest {
         case .none: break
         }
 
-        let exempt = exemptYears(facts, year: year, reasons: &reasons)
-        var counted = (0..<3).map { index in exempt[index] ? 0 : max(0, facts.days[index]) }
-        if let before = facts.visaBeforeChange, Self.isExemptType(before), !Self.isExemptType(facts.visa), let after = facts.daysAfterChange {
-            // Exempt until the change, counted after it.
-            counted[0] = max(0, after)
-            reasons.append(.init(rule: "change-of-status", text: "Your days in \(year) count from your change of status: \(after) days."))
-        }
-        let sixths = 6 * counted[0] + 2 * counted[1] + counted[2]
-        let meets = counted[0] >= 31 && sixths >= 1_098
+        let presence = presence(facts, year: year, reasons: &reasons)
+        let (exempt, counted, sixths, meets) = (presence.exempt, presence.counted, presence.sixths, presence.meets)
         let weighted = "\(counted[0]) + \(counted[1])/3 + \(counted[2])/6 = \(decimal(sixths)) days"
         if !meets {
             let why = counted[0] < 31 ? "\(counted[0]) counted days in \(year) are fewer than 31" : "\(weighted) are fewer than 183"
@@ -88,13 +81,44 @@ public enum ResidencyTest {
         if counted[0] > 0, facts.visaBeforeChange.map(Self.isExemptType) == true, !Self.isExemptType(facts.visa) {
             return stop(.dualStatus(year, "your residency starts on the day your status changed"), reasons, counted, sixths)
         }
-        // Resident last year (its test met on what we know of it) means resident from January 1.
-        let lastYearSixths = 6 * counted[1] + 2 * counted[2]
-        if !(counted[1] >= 31 && lastYearSixths >= 1_098), facts.presentOnJanuary1 != true {
+        if !presence.metLastYear, facts.presentOnJanuary1 != true {
             return stop(.dualStatus(year, "your residency starts on your first counted day, after January 1"), reasons, counted, sixths)
         }
         reasons.append(.init(rule: "resident-all-year", text: "You were a resident alien for all of \(year): file Form 1040."))
         return .init(residency: .resident, forms: [.f1040], reasons: reasons, countedDays: counted, weightedDaysInSixths: sixths)
+    }
+
+    /// The substantial presence test on what is known so far.
+    public struct Presence: Sendable {
+        /// Whether this year, last year and the year before were exempt years.
+        public var exempt: [Bool]
+        /// The days that count, the same three years.
+        public var counted: [Int]
+        public var sixths: Int
+        public var meets: Bool
+        /// Last year's test met on its two known years (the third can only add days): resident from January 1.
+        public var metLastYear: Bool
+        /// Resident this year from a day after January 1 unless present on it: the interview asks.
+        public var mayStartThisYear: Bool { meets && !metLastYear }
+    }
+
+    public static func presence(_ facts: ResidencyFacts, year: Int) -> Presence {
+        var reasons: [TaxForm.Reason] = []
+        return presence(facts, year: year, reasons: &reasons)
+    }
+
+    static func presence(_ facts: ResidencyFacts, year: Int, reasons: inout [TaxForm.Reason]) -> Presence {
+        let exempt = exemptYears(facts, year: year, reasons: &reasons)
+        var counted = (0..<3).map { index in exempt[index] ? 0 : max(0, facts.days[index]) }
+        if let before = facts.visaBeforeChange, isExemptType(before), !isExemptType(facts.visa), let after = facts.daysAfterChange {
+            // Exempt until the change, counted after it.
+            counted[0] = max(0, after)
+            reasons.append(.init(rule: "change-of-status", text: "Your days in \(year) count from your change of status: \(after) days."))
+        }
+        let sixths = 6 * counted[0] + 2 * counted[1] + counted[2]
+        return Presence(
+            exempt: exempt, counted: counted, sixths: sixths, meets: counted[0] >= 31 && sixths >= 1_098,
+            metLastYear: counted[1] >= 31 && 6 * counted[1] + 2 * counted[2] >= 1_098)
     }
 
     /// Whether this year (index 0) and the two before (1, 2) were exempt years, going through the

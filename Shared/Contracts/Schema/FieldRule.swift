@@ -87,6 +87,12 @@ public protocol FieldRules {
 }
 
 /// A string enumeration, shown in schemas as its raw values.
+/// A value of any JSON shape, whose checks depend on data the service holds (an interview answer, by
+/// its question's kind): the schema accepts anything and the service checks it, naming the field.
+public protocol SchemaAnyValue: Decodable {
+    static var schemaSample: Self { get }
+}
+
 public protocol SchemaEnumeration: CaseIterable, RawRepresentable, Decodable where RawValue == String {}
 
 extension SchemaEnumeration {

@@ -14,6 +14,7 @@ extension Schema {
 
     private func check(_ value: JSONValue, at path: String, into issues: inout [OperationError.FieldIssue]) {
         func fail(_ message: String) { issues.append(.init(field: path, message: message)) }
+        if isAny { return }
         switch (kind, value) {
         case (.object, .object(let members)):
             if isDictionary {

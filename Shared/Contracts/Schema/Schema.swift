@@ -46,6 +46,8 @@ public struct Schema: Sendable, Equatable {
     public var isSecret = false
     /// Objects whose members are any keys (dictionaries).
     public var isDictionary = false
+    /// Any JSON value (`SchemaAnyValue`): `kind` is not checked.
+    public var isAny = false
     /// Dropped from its object's schema once the rules are applied (`FieldRule.undocumented`).
     var isUndocumented = false
 
@@ -67,6 +69,7 @@ public struct Schema: Sendable, Equatable {
 
     /// The schema as JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it).
     public var json: JSONValue {
+        if isAny { return .object(description.map { ["description": .string($0)] } ?? [:]) }
         var out: [String: JSONValue] = ["type": .string(kind.rawValue)]
         switch kind {
         case .object where isDictionary:

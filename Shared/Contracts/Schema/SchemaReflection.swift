@@ -35,6 +35,11 @@ public enum SchemaReflection {
             schema.contentEncoding = "base64"
             return (Data() as! T, schema)
         }
+        if let open = type as? any SchemaAnyValue.Type {
+            var schema = Schema(.object)
+            schema.isAny = true
+            return (open.schemaSample as! T, schema)
+        }
         if let enumeration = type as? any SchemaEnumeration.Type {
             var schema = Schema(.string)
             schema.allowed = enumeration.schemaValues
