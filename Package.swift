@@ -171,12 +171,18 @@ let productServices: [ServicePackage] = [
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Migrations")]),
+    // The student tax helper: the interview and the rules as data per tax year, residency, the return.
+    service(
+        "TaxForm", product: "tax-form",
+        dependencies: ["Bus", "Contracts", "Envelope", .product(name: "Crypto", package: "swift-crypto")],
+        resources: [.copy("Data")]),
 ]
 
 let services: [Target] = [
     // The catalog of every product service's contract: the gateway's routes, auth's erase fan-out.
     .target(
-        name: "ServiceCatalog", dependencies: ["Contracts", "AuthContract", "NotificationsContract", "PdfEmailContract", "RefundCalculatorContract"],
+        name: "ServiceCatalog",
+        dependencies: ["Contracts", "AuthContract", "NotificationsContract", "PdfEmailContract", "RefundCalculatorContract", "TaxFormContract"],
         path: "Services/Catalog", swiftSettings: swiftSettings),
     // The HTTP API: the only Hummingbird user. A library so `melon` and the tests build the same app.
     .target(
@@ -198,15 +204,9 @@ let services: [Target] = [
         swiftSettings: swiftSettings
     ),
 ] + productServices.flatMap(\.targets) + [
-    // The student tax service's domain, being built: rules per tax year, line 16, residency, the return.
-    // It becomes a `service(...)` entry once its operations are served.
-    .target(name: "TaxFormContract", dependencies: ["Contracts", "Envelope"], path: "Services/TaxForm/Contract", swiftSettings: swiftSettings),
-    .target(
-        name: "TaxFormService", dependencies: ["Contracts", "Envelope", "TaxFormContract", .product(name: "Crypto", package: "swift-crypto")], path: "Services/TaxForm",
-        exclude: ["Contract"], resources: [.copy("Data")], swiftSettings: swiftSettings),
     // Every product service's definition: what `melon` runs, the contract tests and the harness build.
     .target(
-        name: "MelonServices", dependencies: ["AuthService", "NotificationsService", "PdfEmailService", "RefundCalculatorService", "ServiceKit"],
+        name: "MelonServices", dependencies: ["AuthService", "NotificationsService", "PdfEmailService", "RefundCalculatorService", "ServiceKit", "TaxFormService"],
         path: "Services/Melon/Services", swiftSettings: swiftSettings),
     // Everything in one process: the local default (deploy/run.sh) and small installs.
     .executableTarget(

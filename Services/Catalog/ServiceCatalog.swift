@@ -3,6 +3,7 @@ import Contracts
 import NotificationsContract
 import PdfEmailContract
 import RefundCalculatorContract
+import TaxFormContract
 
 /// Every product service's contract: what the gateway routes and documents, where auth sends an
 /// account's erasure, and what the contract tests check. A new service joins with one line here.
@@ -12,6 +13,7 @@ public enum ServiceCatalog {
         Notifications.self,
         PdfEmail.self,
         RefundCalculator.self,
+        TaxForm.self,
     ]
 
     /// Every operation of every service.

@@ -24,8 +24,9 @@ extension ServiceStackTests {
         #expect(ready?["checks"] == [
             "pdf-email.broker": true, "pdf-email.database": true, "auth.broker": true, "auth.database": true,
             "refund-calculator.broker": true, "refund-calculator.database": true, "notifications.broker": true, "notifications.database": true,
+            "tax-form.broker": true,
         ])
-        #expect(ready?["services"] == ["auth": true, "notifications": true, "refund-calculator": true], "every routed service has a worker")
+        #expect(ready?["services"] == ["auth": true, "notifications": true, "refund-calculator": true, "tax-form": true], "every routed service has a worker")
         let estimate = try await http.post("/v1/refunds/estimate", json: #"{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}"#)
         #expect(estimate.json?["refundCents"] == 370_00, "\(estimate.text)")
 

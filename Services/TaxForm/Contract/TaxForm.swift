@@ -5,7 +5,7 @@ import Foundation
 /// The `tax-form` service: the student tax interview, residency, and the 1040 / 1040-NR / 8843 return.
 public enum TaxForm: ServiceContract {
     public static let name = "tax-form"
-    public static let operations: [any OperationDeclaration.Type] = []
+    public static let operations: [any OperationDeclaration.Type] = [Preview.Make.self, Questions.List.self]
     public static let erase: (any AccountEraseOperation.Type)? = nil
 
     /// The answers to the interview, by question id (`GET /v1/tax/questions` lists them with their

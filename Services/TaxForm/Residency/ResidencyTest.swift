@@ -78,7 +78,7 @@ public enum ResidencyTest {
         if facts.claimsCloserConnection {
             return stop(.closerConnection, reasons, counted, sixths)
         }
-        if counted[0] > 0, facts.visaBeforeChange.map(Self.isExemptType) == true, !Self.isExemptType(facts.visa) {
+        if presence.changedFromExempt {
             return stop(.dualStatus(year, "your residency starts on the day your status changed"), reasons, counted, sixths)
         }
         if !presence.metLastYear, facts.presentOnJanuary1 != true {
@@ -98,8 +98,11 @@ public enum ResidencyTest {
         public var meets: Bool
         /// Last year's test met on its two known years (the third can only add days): resident from January 1.
         public var metLastYear: Bool
-        /// Resident this year from a day after January 1 unless present on it: the interview asks.
-        public var mayStartThisYear: Bool { meets && !metLastYear }
+        /// The status changed this year from an exempt one to one whose days count.
+        public var changedFromExempt: Bool
+        /// Resident this year from a day after January 1 unless present on it: the interview asks
+        /// (after a change of status, residency starts on the change: no need to ask).
+        public var mayStartThisYear: Bool { meets && !metLastYear && !changedFromExempt }
     }
 
     public static func presence(_ facts: ResidencyFacts, year: Int) -> Presence {
@@ -110,7 +113,8 @@ public enum ResidencyTest {
     static func presence(_ facts: ResidencyFacts, year: Int, reasons: inout [TaxForm.Reason]) -> Presence {
         let exempt = exemptYears(facts, year: year, reasons: &reasons)
         var counted = (0..<3).map { index in exempt[index] ? 0 : max(0, facts.days[index]) }
-        if let before = facts.visaBeforeChange, isExemptType(before), !isExemptType(facts.visa), let after = facts.daysAfterChange {
+        let changedFromExempt = facts.visaBeforeChange.map(isExemptType) == true && !isExemptType(facts.visa)
+        if changedFromExempt, let after = facts.daysAfterChange {
             // Exempt until the change, counted after it.
             counted[0] = max(0, after)
             reasons.append(.init(rule: "change-of-status", text: "Your days in \(year) count from your change of status: \(after) days."))
@@ -118,7 +122,7 @@ public enum ResidencyTest {
         let sixths = 6 * counted[0] + 2 * counted[1] + counted[2]
         return Presence(
             exempt: exempt, counted: counted, sixths: sixths, meets: counted[0] >= 31 && sixths >= 1_098,
-            metLastYear: counted[1] >= 31 && 6 * counted[1] + 2 * counted[2] >= 1_098)
+            metLastYear: counted[1] >= 31 && 6 * counted[1] + 2 * counted[2] >= 1_098, changedFromExempt: changedFromExempt)
     }
 
     /// Whether this year (index 0) and the two before (1, 2) were exempt years, going through the
@@ -154,7 +158,7 @@ public enum ResidencyTest {
     static func exemptReason(_ visa: TaxForm.Visa, exempt: Bool, earlierYears: Int, teacherYears: Int, year: Int) -> TaxForm.Reason {
         if isStudent(visa) {
             return exempt
-                ? .init(rule: "exempt-student", text: "As a student on \(visa.rawValue) you are an exempt individual in \(year): it is calendar year \(earlierYears + 1) of the five a student is exempt for, so your days in \(year) do not count.")
+                ? .init(rule: "exempt-student", text: "As \(label(visa)) you are an exempt individual in \(year): it is calendar year \(earlierYears + 1) of the five a student is exempt for, so your days in \(year) do not count.")
                 : .init(rule: "exempt-student-limit", text: "You were exempt as a student, teacher or trainee in \(earlierYears) earlier calendar years; a student is exempt for five, so your days in \(year) count.")
         }
         if visa == .jScholar {
@@ -163,6 +167,16 @@ public enum ResidencyTest {
                 : .init(rule: "exempt-teacher-limit", text: "You were exempt in \(teacherYears) of the six years before \(year); a teacher or trainee exempt in 2 of them is not exempt again, so your days in \(year) count.")
         }
         return .init(rule: "not-exempt", text: "Days on \(visa == .other ? "your visa" : visa.rawValue) count toward the substantial presence test.")
+    }
+
+    static func label(_ visa: TaxForm.Visa) -> String {
+        switch visa {
+        case .f: "an F-1 student"
+        case .jStudent: "a J-1 student"
+        case .m: "an M-1 student"
+        case .q: "a Q exchange visitor"
+        default: "a \(visa.rawValue) visa holder"
+        }
     }
 
     static func formsReason(_ forms: [TaxForm.Form], year: Int, income: Bool) -> TaxForm.Reason {

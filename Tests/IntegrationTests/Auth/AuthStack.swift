@@ -25,6 +25,8 @@ struct AuthStack {
     let refunds: RunningService?
     /// A `notifications` process, when the stack was asked for one.
     let notifications: ChildProcess?
+    /// A `tax-form` process, when the stack was asked for one.
+    let taxForm: ChildProcess?
     let keyEncryptionKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
 
     /// Where the refund calculator mails contact requests.
@@ -33,7 +35,7 @@ struct AuthStack {
     static let today = RFC3339.date(from: "2026-11-21T14:00:00Z")!
 
     init(authEnvironment: [String: String] = [:], refundCalculator: [String: String]? = nil, notifications: [String: String]? = nil,
-         configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
+         taxForm: Bool = false, configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
         broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 3))
         // One trusted proxy: a test poses as different clients with X-Forwarded-For.
         (gateway, address) = try GatewayHarness.gateway(broker.endpoint, operations: ServiceCatalog.operations, verifyTokens: true) {
@@ -51,6 +53,7 @@ struct AuthStack {
         self.notifications = try notifications.map { environment in
             try ChildProcess(product: "notifications", environment: common.merging(environment) { $1 })
         }
+        self.taxForm = taxForm ? try ChildProcess(product: "tax-form", environment: common) : nil
         refunds = try refundCalculator.map { environment in
             let settings = ProcessSettings(
                 process: "refund-calculator", settings: ServiceDefinition.refundCalculator.processSettings, arguments: [],
@@ -68,6 +71,9 @@ struct AuthStack {
             #expect(await BusHarness.waitForService("pdf-email", client: probe, timeout: .seconds(30)), "\(mail.output)")
             if let notifications {
                 #expect(await BusHarness.waitForService("notifications", client: probe, timeout: .seconds(30)), "\(notifications.output)")
+            }
+            if let taxForm {
+                #expect(await BusHarness.waitForService("tax-form", client: probe, timeout: .seconds(30)), "\(taxForm.output)")
             }
             if let refunds {
                 #expect(await BusHarness.waitForService("refund-calculator", client: probe, timeout: .seconds(30)), "\(refunds.definition.name)")
