@@ -3,7 +3,7 @@ import TaxFormContract
 import TaxFormService
 import Testing
 
-@Suite struct IncomeTaxTests {
+@Suite(.timeLimit(.minutes(1))) struct IncomeTaxTests {
     static let book = try! RuleBook.bundled()
 
     /// Direct File's TY2024 cases from the reference (single), and the rows' edges.

@@ -3,7 +3,7 @@ import TaxFormContract
 import TaxFormService
 import Testing
 
-@Suite struct InterviewTests {
+@Suite(.timeLimit(.minutes(1))) struct InterviewTests {
     static let engine = try! InterviewEngine.bundled()
 
     /// An F-1 student from China in her third year, with the deciding answers given.

@@ -2,7 +2,7 @@ import TaxFormContract
 import TaxFormService
 import Testing
 
-@Suite struct ResidencyTests {
+@Suite(.timeLimit(.minutes(1))) struct ResidencyTests {
     static func facts(_ visa: TaxForm.Visa, prior: [TaxForm.Visa] = [], days: [Int], income: Bool = true) -> ResidencyFacts {
         var facts = ResidencyFacts()
         facts.visa = visa

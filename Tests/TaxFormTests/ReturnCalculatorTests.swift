@@ -2,7 +2,7 @@ import TaxFormContract
 import TaxFormService
 import Testing
 
-@Suite struct ReturnCalculatorTests {
+@Suite(.timeLimit(.minutes(1))) struct ReturnCalculatorTests {
     static let y2024 = try! #require(IncomeTaxTests.book.years[2024])
 
     static func w2(wages: Int64, withheld: Int64, stateWithheld: Int64? = nil) -> TaxForm.W2 {
