@@ -174,8 +174,11 @@ let productServices: [ServicePackage] = [
     // The student tax helper: the interview and the rules as data per tax year, residency, the return.
     service(
         "TaxForm", product: "tax-form",
-        dependencies: ["Bus", "Contracts", "Envelope", .product(name: "Crypto", package: "swift-crypto")],
-        resources: [.copy("Data")]),
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
+        resources: [.copy("Data"), .copy("Migrations")]),
 ]
 
 let services: [Target] = [

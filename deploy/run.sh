@@ -30,6 +30,10 @@ export MAIL_SPOOL_DIR=${MAIL_SPOOL_DIR:-$PWD/$data/mail}
 kek_file=$data/auth-key-encryption-key
 [ -s "$kek_file" ] || (umask 077 && head -c 32 /dev/urandom | base64 > "$kek_file")
 export AUTH_KEY_ENCRYPTION_KEY=${AUTH_KEY_ENCRYPTION_KEY:-$(cat "$kek_file")}
+# The key that wraps each account's tax-interview key, made and kept the same way.
+tax_key_file=$data/tax-form-key
+[ -s "$tax_key_file" ] || (umask 077 && head -c 32 /dev/urandom | base64 > "$tax_key_file")
+export TAX_FORM_KEY=${TAX_FORM_KEY:-$(cat "$tax_key_file")}
 # Contact requests from the refund estimator go to this address (locally: into the mail folder too).
 export REFUND_CONTACT_EMAIL=${REFUND_CONTACT_EMAIL:-refunds@melon.localhost}
 mail="written to $MAIL_SPOOL_DIR as .eml files"

@@ -77,12 +77,8 @@ extension Setting {
 
 extension ProcessSettings {
     public func authConfiguration() throws -> AuthConfiguration {
-        let text = try requiredString(.authKeyEncryptionKey)
-        guard let bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32 else {
-            throw InvalidValue(setting: .authKeyEncryptionKey, value: text, expected: "32 bytes in base64 (openssl rand -base64 32)")
-        }
         var configuration = AuthConfiguration(
-            keyEncryptionKey: SymmetricKey(data: bytes), issuer: try requiredString(.authIssuer), audience: try requiredString(.authAudience),
+            keyEncryptionKey: SymmetricKey(data: try key256(.authKeyEncryptionKey)), issuer: try requiredString(.authIssuer), audience: try requiredString(.authAudience),
             accessTokenLifetime: try milliseconds(.authAccessTokenLifetime),
             refreshTokenLifetime: try milliseconds(.authRefreshTokenLifetime),
             refreshGrace: try milliseconds(.authRefreshGrace),

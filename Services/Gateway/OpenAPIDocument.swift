@@ -144,6 +144,7 @@ enum OpenAPIDocument {
             "code": ["type": "string"],
             "requestId": ["type": "string"],
             "retryAfter": ["type": "integer", "description": "for 429: seconds until a retry may succeed (also the Retry-After header)"],
+            "current": ["description": "for 409 over a version: the thing as it is now, as its GET answers"],
             "fields": [
                 "type": "array",
                 "items": ["type": "object", "required": ["field", "message"],

@@ -23,6 +23,8 @@ public struct Problem: Codable, Sendable, Equatable {
     public var fields: [Field]?
     /// For 429 (as the `Retry-After` header says too): seconds until a retry may succeed.
     public var retryAfter: Int?
+    /// For 409 over a version: the thing as it is now.
+    public var current: JSONValue?
 
     public static let mediaType = "application/problem+json"
 
@@ -32,6 +34,7 @@ public struct Problem: Codable, Sendable, Equatable {
         self.init(status: status, code: error.code.rawValue, detail: error.message, requestID: requestID,
                   fields: error.fields.map { Field(field: Self.clientPath($0.field), message: $0.message) })
         retryAfter = error.retryAfter
+        current = error.current
     }
 
     public init(status: HTTPResponse.Status, code: String, detail: String, requestID: String, fields: [Field] = []) {

@@ -1,17 +1,34 @@
+import Foundation
+import PostgresSupport
 import ServiceKit
+import ServiceSupport
 import TaxFormContract
 
 extension ServiceDefinition {
     /// `tax-form`: the student tax interview, residency and the 1040 / 1040-NR / 8843 return. Rules,
-    /// questions and lists are data in `Data/`; a preview needs no account and stores nothing.
+    /// questions and lists are data in `Data/`; a preview needs no account and stores nothing; a
+    /// signed-in user's interviews are stored per tax year, sealed with the account's own key.
     public static let taxForm = ServiceDefinition(
         contract: TaxForm.self, summary: "the student tax interview, residency, and the 1040 / 1040-NR / 8843 return.",
-        schema: nil, settings: [], migrations: { [] }
-    ) { _ in
-        let previews = PreviewHandlers(engine: try InterviewEngine.bundled())
-        var handlers = OperationHandlers(TaxForm.self, database: nil)
+        schema: "tax_form", settings: Setting.taxFormSettings, migrations: { try Migration.load(bundle: .module) }
+    ) { environment in
+        let configuration = try environment.settings.taxFormConfiguration()
+        let database = environment.requireDatabase()
+        let engine = try InterviewEngine.bundled()
+        let previews = PreviewHandlers(engine: engine)
+        let store = InterviewStore(database: database, keyEncryptionKey: configuration.keyEncryptionKey)
+        let interviews = InterviewHandlers(database: database, store: store, engine: engine, now: environment.clock.now)
+        let erasure = AccountErasureHandler(database: database, store: store)
+
+        var handlers = OperationHandlers(TaxForm.self, database: database)
         handlers.on(TaxForm.Preview.Make.self, previews.preview)
         handlers.on(TaxForm.Questions.List.self, previews.questions)
+        handlers.on(TaxForm.Interviews.Get.self, interviews.get)
+        handlers.on(TaxForm.Interviews.Answer.self, interviews.answer)
+        handlers.on(TaxForm.Interviews.AddW2.self, interviews.addW2)
+        handlers.on(TaxForm.Interviews.History.self, interviews.history)
+        handlers.on(TaxForm.Interviews.Delete.self, interviews.delete)
+        handlers.on(TaxForm.Account.Erase.self, erasure.erase)
         return ServiceParts(handlers: handlers)
     }
 }

@@ -20,12 +20,16 @@ public struct OperationError: Error, Codable, Sendable, Equatable, CustomStringC
     public var fields: [FieldIssue]
     /// For `rate_limited` (and `unavailable`): whole seconds after which a retry may succeed.
     public var retryAfter: Int?
+    /// For a `conflict` over a version: the thing as it is now, so the caller merges without another
+    /// read. (Its numbers are versions, counts and bounded cents, exact in a JSON number.)
+    public var current: JSONValue?
 
-    public init(_ code: ErrorCode, _ message: String, fields: [FieldIssue] = [], retryAfter: Int? = nil) {
+    public init(_ code: ErrorCode, _ message: String, fields: [FieldIssue] = [], retryAfter: Int? = nil, current: JSONValue? = nil) {
         self.code = code
         self.message = message
         self.fields = fields
         self.retryAfter = retryAfter
+        self.current = current
     }
 
     public init(from decoder: any Decoder) throws {
@@ -35,6 +39,7 @@ public struct OperationError: Error, Codable, Sendable, Equatable, CustomStringC
         message = try container.decode(String.self, forKey: .message)
         fields = try container.decodeIfPresent([FieldIssue].self, forKey: .fields) ?? []
         retryAfter = try container.decodeIfPresent(Int.self, forKey: .retryAfter)
+        current = try container.decodeIfPresent(JSONValue.self, forKey: .current)
     }
 
     /// An `invalid` error naming one field.

@@ -54,6 +54,15 @@ public struct ProcessSettings: Sendable {
         return value
     }
 
+    /// A 256-bit key given as 32 bytes in base64 (`openssl rand -base64 32`).
+    public func key256(_ setting: Setting) throws -> Data {
+        let text = try requiredString(setting)
+        guard let bytes = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), bytes.count == 32 else {
+            throw InvalidValue(setting: setting, value: text, expected: "32 bytes in base64 (openssl rand -base64 32)")
+        }
+        return bytes
+    }
+
     /// An integer value within the setting's range.
     public func int(_ setting: Setting) throws -> Int {
         guard let range = setting.kind.range else { preconditionFailure("\(setting.key) is not declared a number") }

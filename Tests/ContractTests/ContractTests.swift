@@ -31,6 +31,7 @@ import TestSupport
     /// Settings of the services under test, as their processes would read them.
     static let environment = [
         "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+        "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
         "MAIL_FROM": "Melon <no-reply@melon.example>", "REFUND_CONTACT_EMAIL": "refunds@redoak.example",
     ]
     /// The day the examples were written: the refund window is 2022 to 2026.

@@ -17,6 +17,7 @@ extension ServiceStackTests {
             "DATABASE_URL": try await TestDatabase.freshDatabase(), "MAIL_SPOOL_DIR": spool.path,
             "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
             "REFUND_CONTACT_EMAIL": "refunds@redoak.example", "PUSH_LOG": spool.appendingPathComponent("push.log").path,
+            "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
         ])
         let http = HTTPTestClient(base: URL(string: "http://127.0.0.1:\(httpPort)")!)
         #expect(await eventually(timeout: .seconds(30)) { try await http.get("/readyz").status == 200 }, "\(melon.output)")
@@ -24,7 +25,7 @@ extension ServiceStackTests {
         #expect(ready?["checks"] == [
             "pdf-email.broker": true, "pdf-email.database": true, "auth.broker": true, "auth.database": true,
             "refund-calculator.broker": true, "refund-calculator.database": true, "notifications.broker": true, "notifications.database": true,
-            "tax-form.broker": true,
+            "tax-form.broker": true, "tax-form.database": true,
         ])
         #expect(ready?["services"] == ["auth": true, "notifications": true, "refund-calculator": true, "tax-form": true], "every routed service has a worker")
         let estimate = try await http.post("/v1/refunds/estimate", json: #"{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}"#)

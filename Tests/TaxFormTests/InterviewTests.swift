@@ -31,6 +31,8 @@ import Testing
         #expect(first.next.map(\.id) == ["citizen"] && first.decision == nil && !first.complete)
         let second = try assess(["citizen": .bool(false)])
         #expect(second.next.map(\.id) == ["greenCard"])
+        #expect(second.next.first?.choices?[1].label == "Yes, for all of 2024", "years are filled in everywhere")
+        #expect(!second.missing.contains { $0.question == "firstYearChoice" }, "not asked before the visa and the days are known")
         let third = try assess(["citizen": .bool(false), "greenCard": .text("no")])
         #expect(third.next.map(\.id) == ["visa", "visa.changed", "visa.prior1", "visa.prior2", "visa.prior3"])
         #expect(third.next.first?.prompt == "Which immigration status did you have at the end of 2024?")

@@ -5,8 +5,11 @@ import Foundation
 /// The `tax-form` service: the student tax interview, residency, and the 1040 / 1040-NR / 8843 return.
 public enum TaxForm: ServiceContract {
     public static let name = "tax-form"
-    public static let operations: [any OperationDeclaration.Type] = [Preview.Make.self, Questions.List.self]
-    public static let erase: (any AccountEraseOperation.Type)? = nil
+    public static let operations: [any OperationDeclaration.Type] = [
+        Preview.Make.self, Questions.List.self, Interviews.Get.self, Interviews.Answer.self, Interviews.AddW2.self, Interviews.History.self,
+        Interviews.Delete.self, Account.Erase.self,
+    ]
+    public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
 
     /// The answers to the interview, by question id (`GET /v1/tax/questions` lists them with their
     /// kinds).

@@ -56,7 +56,7 @@ public enum InterviewFacts {
         let presence = ResidencyTest.presence(residency, year: year)
         if presence.meets { facts.insert("meetsSubstantialPresence") }
         if presence.mayStartThisYear { facts.insert("residencyMayStartThisYear") }
-        if !presence.meets, !presence.exempt[0] { facts.insert("belowPresenceNotExempt") }
+        if answers["visa"] != nil, answers["days.thisYear"] != nil, !presence.meets, !presence.exempt[0] { facts.insert("belowPresenceNotExempt") }
         return facts
     }
 

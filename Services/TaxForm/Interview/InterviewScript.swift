@@ -41,12 +41,15 @@ public struct InterviewScript: Decodable, Sendable {
 
         /// The question as a client sees it, for `year`.
         public func view(year: Int) -> TaxForm.Question {
-            var prompt = prompt
-            for offset in (1...6).reversed() { prompt = prompt.replacingOccurrences(of: "{year-\(offset)}", with: "\(year - offset)") }
-            prompt = prompt.replacingOccurrences(of: "{year}", with: "\(year)")
+            func filled(_ text: String) -> String {
+                var text = text
+                for offset in (1...6).reversed() { text = text.replacingOccurrences(of: "{year-\(offset)}", with: "\(year - offset)") }
+                return text.replacingOccurrences(of: "{year}", with: "\(year)")
+            }
             return TaxForm.Question(
-                id: id, section: section, kind: kind, prompt: prompt, help: help, choices: choices, minimum: minimum, maximum: maximum,
-                decides: decides, leavesOut: leavesOut)
+                id: id, section: section, kind: kind, prompt: filled(prompt), help: filled(help),
+                choices: choices?.map { .init(value: $0.value, label: filled($0.label)) }, minimum: minimum, maximum: maximum,
+                decides: decides, leavesOut: leavesOut.map(filled))
         }
     }
 

@@ -28,6 +28,7 @@ struct AuthStack {
     /// A `tax-form` process, when the stack was asked for one.
     let taxForm: ChildProcess?
     let keyEncryptionKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+    let taxFormKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
 
     /// Where the refund calculator mails contact requests.
     static let refundCompany = "refunds@redoak.example"
@@ -53,7 +54,7 @@ struct AuthStack {
         self.notifications = try notifications.map { environment in
             try ChildProcess(product: "notifications", environment: common.merging(environment) { $1 })
         }
-        self.taxForm = taxForm ? try ChildProcess(product: "tax-form", environment: common) : nil
+        self.taxForm = taxForm ? try ChildProcess(product: "tax-form", environment: common.merging(["TAX_FORM_KEY": taxFormKey]) { $1 }) : nil
         refunds = try refundCalculator.map { environment in
             let settings = ProcessSettings(
                 process: "refund-calculator", settings: ServiceDefinition.refundCalculator.processSettings, arguments: [],

@@ -11,7 +11,10 @@ extension ServiceStackTests {
     static func withStack(_ body: (HTTPTestClient) async throws -> Void) async throws {
         let broker = try BusHarness.broker()
         let (gateway, address) = try GatewayHarness.gateway(broker.endpoint, operations: ServiceCatalog.operations)
-        let taxForm = try ChildProcess(product: "tax-form", environment: ["BROKER_ENDPOINT": broker.endpoint, "HEARTBEAT_INTERVAL": "250"])
+        let taxForm = try ChildProcess(product: "tax-form", environment: [
+            "BROKER_ENDPOINT": broker.endpoint, "HEARTBEAT_INTERVAL": "250", "DATABASE_URL": try await TestDatabase.freshDatabase(),
+            "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+        ])
         let probe = try BusHarness.client(broker.endpoint)
         try await BusHarness.with([broker, gateway, probe]) {
             #expect(await BusHarness.waitForService("tax-form", client: probe, timeout: .seconds(30)), "\(taxForm.output)")

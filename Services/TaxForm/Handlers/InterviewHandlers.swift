@@ -1,0 +1,149 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import PostgresNIO
+import PostgresSupport
+import TaxFormContract
+
+/// `tax-form.interview.*`: a signed-in user's interviews, one per tax year, versioned. Every lookup
+/// is by the caller's account, so nobody reaches another account's interview.
+struct InterviewHandlers: Sendable {
+    let database: Database
+    let store: InterviewStore
+    let engine: InterviewEngine
+    let now: @Sendable () -> Date
+
+    @Sendable
+    func get(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Interview {
+        let account = try Self.caller(context), year = try checkedYear(request.taxYear)
+        let row = try await database.transaction { connection in try await store.find(account: account, year: year, on: connection) }
+        return view(row, year: year)
+    }
+
+    @Sendable
+    func answer(_ request: TaxForm.Interviews.Answer.Request, _ context: RequestContext) async throws -> TaxForm.Interview {
+        let account = try Self.caller(context)
+        var validation = Validation()
+        let year = checkedYear(request.taxYear, &validation)
+        let (answers, issues) = engine.checked(request.answers ?? [:], year: year ?? request.taxYear, at: "data.answers")
+        for issue in issues { validation.fail(issue.field, issue.message) }
+        let known = Set(engine.script.questions.map(\.id))
+        for (name, ids) in [("clear", request.clear), ("skip", request.skip), ("unskip", request.unskip)] {
+            for (index, id) in (ids ?? []).enumerated() where !known.contains(id) { validation.fail("data.\(name)[\(index)]", "is not a question of the interview") }
+        }
+        try validation.finish()
+        return try await change(account: account, year: year!, version: request.version) { state in
+            state.answers.merge(answers) { _, new in new }
+            for id in request.clear ?? [] { state.answers[id] = nil }
+            state.skipped = Array(Set(state.skipped).union(request.skip ?? []).subtracting(request.unskip ?? []).subtracting(answers.keys)).sorted()
+        }
+    }
+
+    @Sendable
+    func addW2(_ request: TaxForm.Interviews.AddW2.Request, _ context: RequestContext) async throws -> TaxForm.Interview {
+        let account = try Self.caller(context)
+        var validation = Validation()
+        let year = checkedYear(request.taxYear, &validation)
+        let encoded = try JSONDecoder().decode(TaxForm.Answer.self, from: JSONEncoder().encode(request.w2))
+        let (checked, issues) = engine.checked(["income.w2s": .list([encoded])], year: year ?? request.taxYear, at: "data")
+        for issue in issues { validation.fail(issue.field.replacingOccurrences(of: "data.income.w2s[0]", with: "data.w2"), issue.message) }
+        try validation.finish()
+        guard case .list(let added)? = checked["income.w2s"] else { preconditionFailure("a checked W-2 list") }
+        return try await change(account: account, year: year!, version: request.version) { state in
+            guard case .list(let existing)? = state.answers["income.w2s"] else { return state.answers["income.w2s"] = .list(added) }
+            state.answers["income.w2s"] = .list(existing + added)
+        }
+    }
+
+    @Sendable
+    func history(_ request: TaxForm.Interviews.History.Request, _ context: RequestContext) async throws -> TaxForm.Interviews.History.Response {
+        let account = try Self.caller(context), year = try checkedYear(request.taxYear)
+        let limit = try PageRequest(limit: request.limit).checked()
+        let changes = try await database.transaction { connection in
+            try await store.history(account: account, year: year, before: request.before, limit: limit + 1, on: connection)
+        }
+        let page = changes.prefix(limit).map { change in
+            var masked = change
+            masked.answers = change.answers.map { answer in
+                TaxForm.AnswerChange(
+                    question: answer.question, from: answer.from.map { engine.masked($0, question: answer.question) },
+                    to: answer.to.map { engine.masked($0, question: answer.question) })
+            }
+            return masked
+        }
+        return .init(changes: Array(page), nextBefore: changes.count > limit ? page.last?.version : nil)
+    }
+
+    @Sendable
+    func delete(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Interviews.Delete.Response {
+        let account = try Self.caller(context), year = try checkedYear(request.taxYear)
+        let deleted = try await database.transaction { connection in try await store.delete(account: account, year: year, on: connection) }
+        guard deleted else { throw OperationError(.notFound, "data.taxYear: you have no interview for \(year)", fields: [.init(field: "data.taxYear", message: "has no interview of yours")]) }
+        return .init(deleted: true)
+    }
+
+    /// Applies `edit` to the interview if `version` is still its version, recording what changed;
+    /// otherwise 409 with the interview as it is now.
+    func change(account: UUID, year: Int, version: Int, _ edit: @Sendable (inout InterviewStore.State) -> Void) async throws -> TaxForm.Interview {
+        let row: InterviewStore.Row?
+        do {
+            row = try await database.transaction { connection -> InterviewStore.Row? in
+                try await store.lock(account: account, year: year, on: connection)
+                let current = try await store.find(account: account, year: year, on: connection)
+                guard version == (current?.version ?? 0) else { throw Conflict(row: current) }
+                let old = current?.state ?? .init()
+                var state = old
+                edit(&state)
+                guard state != old else { return current }
+                let change = Self.change(from: old, to: state, version: version + 1, at: now())
+                return try await store.save(account: account, year: year, version: version + 1, state: state, change: change, on: connection)
+            }
+        } catch let conflict as Conflict {
+            let current = view(conflict.row, year: year)
+            throw OperationError(
+                .conflict, "data.version: another change saved version \(current.version) first; merge with current and send again",
+                fields: [.init(field: "data.version", message: "is not the interview's version (\(current.version))")],
+                current: try JSONValue.parse(EnvelopeCodec().encode(current)))
+        }
+        return view(row, year: year)
+    }
+
+    /// Thrown out of the transaction, then answered with the interview as it is.
+    struct Conflict: Error {
+        let row: InterviewStore.Row?
+    }
+
+    static func change(from old: InterviewStore.State, to new: InterviewStore.State, version: Int, at date: Date) -> TaxForm.Change {
+        let ids = Set(old.answers.keys).union(new.answers.keys).sorted()
+        return TaxForm.Change(
+            version: version, at: date,
+            answers: ids.compactMap { id in old.answers[id] == new.answers[id] ? nil : .init(question: id, from: old.answers[id], to: new.answers[id]) },
+            skipped: Set(new.skipped).subtracting(old.skipped).sorted(), unskipped: Set(old.skipped).subtracting(new.skipped).sorted())
+    }
+
+    func view(_ row: InterviewStore.Row?, year: Int) -> TaxForm.Interview {
+        let state = row?.state ?? .init()
+        return TaxForm.Interview(
+            taxYear: year, version: row?.version ?? 0, answers: engine.masked(state.answers), skipped: state.skipped, filedAt: row?.filedAt,
+            updatedAt: row?.updatedAt, assessment: engine.assess(state.answers, skipped: Set(state.skipped), year: year))
+    }
+
+    func checkedYear(_ year: Int) throws(OperationError) -> Int {
+        var validation = Validation()
+        let checked = checkedYear(year, &validation)
+        try validation.finish()
+        return checked!
+    }
+
+    func checkedYear(_ year: Int, _ validation: inout Validation) -> Int? {
+        PreviewHandlers(engine: engine).checkedYear(year, &validation)
+    }
+
+    static func caller(_ context: RequestContext) throws(OperationError) -> UUID {
+        guard let account = context.attributes.authID.flatMap(UUID.init(uuidString:)) else {
+            throw OperationError(.unauthenticated, "interviews need a signed-in caller")
+        }
+        return account
+    }
+}

@@ -1,0 +1,132 @@
+import Crypto
+import Envelope
+import Foundation
+import PostgresNIO
+import PostgresSupport
+import TaxFormContract
+
+/// `tax_form.interviews`, `interview_changes` and `data_keys`: every interview and change sealed with
+/// its account's data key (AES-256-GCM, bound to the account, year and version), the data key wrapped
+/// by TAX_FORM_KEY. Always looked up with the owner. Every method runs on the caller's connection.
+struct InterviewStore: Sendable {
+    let database: Database
+    /// TAX_FORM_KEY.
+    let keyEncryptionKey: SymmetricKey
+
+    /// What is sealed: the answers and the skipped questions.
+    struct State: Codable, Sendable, Equatable {
+        var answers: TaxForm.Answers = [:]
+        var skipped: [String] = []
+    }
+
+    struct Row: Sendable {
+        var version: Int
+        var state: State
+        var filedAt: Date?
+        var updatedAt: Date
+    }
+
+    struct Unreadable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Serialises changes to one interview: the next holder reads the version this one wrote.
+    func lock(account: UUID, year: Int, on connection: PostgresConnection) async throws {
+        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("\(account.uuidString)/\(year)"), 16))", logger: database.logger)
+    }
+
+    func find(account: UUID, year: Int, on connection: PostgresConnection) async throws -> Row? {
+        let rows = try await connection.query(
+            "SELECT version, sealed, filed_at, updated_at FROM interviews WHERE account_id = \(account) AND tax_year = \(year)",
+            logger: database.logger)
+        for try await (version, sealed, filedAt, updatedAt) in rows.decode((Int, Data, Date?, Date).self) {
+            guard let key = try await dataKey(account: account, create: false, on: connection) else {
+                throw Unreadable(description: "an interview without its account's data key")
+            }
+            let state = try JSONDecoder().decode(State.self, from: open(sealed, key: key, context: "\(account.uuidString)/\(year)/interview"))
+            return Row(version: version, state: state, filedAt: filedAt, updatedAt: updatedAt)
+        }
+        return nil
+    }
+
+    /// Writes `state` as `version` (the first version inserts) with the change that made it.
+    func save(account: UUID, year: Int, version: Int, state: State, change: TaxForm.Change, on connection: PostgresConnection) async throws -> Row {
+        let key = try await dataKey(account: account, create: true, on: connection)!
+        let sealed = try seal(JSONEncoder().encode(state), key: key, context: "\(account.uuidString)/\(year)/interview")
+        let rows = try await connection.query(
+            """
+            INSERT INTO interviews (account_id, tax_year, version, sealed) VALUES (\(account), \(year), \(version), \(sealed))
+            ON CONFLICT (account_id, tax_year) DO UPDATE SET version = EXCLUDED.version, sealed = EXCLUDED.sealed, updated_at = now()
+            RETURNING filed_at, updated_at
+            """,
+            logger: database.logger)
+        var stamps: (Date?, Date)?
+        for try await row in rows.decode((Date?, Date).self) { stamps = row }
+        let sealedChange = try seal(JSONEncoder().encode(change), key: key, context: "\(account.uuidString)/\(year)/change/\(version)")
+        _ = try await connection.query(
+            "INSERT INTO interview_changes (account_id, tax_year, version, sealed) VALUES (\(account), \(year), \(version), \(sealedChange))",
+            logger: database.logger)
+        return Row(version: version, state: state, filedAt: stamps?.0, updatedAt: stamps?.1 ?? Date())
+    }
+
+    /// Changes newest first, before version `before` when given.
+    func history(account: UUID, year: Int, before: Int?, limit: Int, on connection: PostgresConnection) async throws -> [TaxForm.Change] {
+        let rows = try await connection.query(
+            """
+            SELECT version, sealed FROM interview_changes
+            WHERE account_id = \(account) AND tax_year = \(year) AND (\(before)::int4 IS NULL OR version < \(before))
+            ORDER BY version DESC LIMIT \(limit)
+            """,
+            logger: database.logger)
+        var changes: [TaxForm.Change] = []
+        var key: SymmetricKey?
+        for try await (version, sealed) in rows.decode((Int, Data).self) {
+            if key == nil { key = try await dataKey(account: account, create: false, on: connection) }
+            guard let key else { throw Unreadable(description: "a change without its account's data key") }
+            changes.append(try JSONDecoder().decode(TaxForm.Change.self, from: open(sealed, key: key, context: "\(account.uuidString)/\(year)/change/\(version)")))
+        }
+        return changes
+    }
+
+    func delete(account: UUID, year: Int, on connection: PostgresConnection) async throws -> Bool {
+        try await connection.query(
+            "DELETE FROM interviews WHERE account_id = \(account) AND tax_year = \(year) RETURNING 1", logger: database.logger
+        ).collect().count > 0
+    }
+
+    /// Every interview of `account` and its data key; returns how many interviews went.
+    func erase(account: UUID, on connection: PostgresConnection) async throws -> Int {
+        let count = try await connection.query("DELETE FROM interviews WHERE account_id = \(account) RETURNING 1", logger: database.logger).collect().count
+        _ = try await connection.query("DELETE FROM data_keys WHERE account_id = \(account)", logger: database.logger)
+        return count
+    }
+
+    /// The account's data key, made (once, whoever races) when `create` says so.
+    func dataKey(account: UUID, create: Bool, on connection: PostgresConnection) async throws -> SymmetricKey? {
+        if create {
+            let wrapped = try seal(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, key: keyEncryptionKey, context: account.uuidString)
+            _ = try await connection.query(
+                "INSERT INTO data_keys (account_id, wrapped) VALUES (\(account), \(wrapped)) ON CONFLICT (account_id) DO NOTHING", logger: database.logger)
+        }
+        let rows = try await connection.query("SELECT wrapped FROM data_keys WHERE account_id = \(account)", logger: database.logger)
+        for try await wrapped in rows.decode(Data.self) {
+            return SymmetricKey(data: try open(wrapped, key: keyEncryptionKey, context: account.uuidString))
+        }
+        return nil
+    }
+
+    func seal(_ plain: Data, key: SymmetricKey, context: String) throws -> Data {
+        guard let combined = try AES.GCM.seal(plain, using: key, authenticating: Data(context.utf8)).combined else {
+            throw Unreadable(description: "AES-GCM gave no combined box")
+        }
+        return combined
+    }
+
+    func open(_ sealed: Data, key: SymmetricKey, context: String) throws -> Data {
+        do {
+            return try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: key, authenticating: Data(context.utf8))
+        } catch {
+            throw Unreadable(description: "sealed interview data does not open (TAX_FORM_KEY changed?)")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Envelope
+import Foundation
+import Testing
+import TestSupport
+
+/// A signed-in student's interview through the gateway: kept per user and tax year, versioned so two
+/// devices never overwrite each other, sealed in the database, masked in replies, gone with the account.
+extension ServiceStackTests {
+@Suite(.timeLimit(.minutes(5))) struct TaxFormInterviewTests {
+    static func patch(_ http: HTTPTestClient, _ body: String, token: String, year: Int = 2024) async throws -> HTTPTestClient.Reply {
+        try await http.send("PATCH", "/v1/tax/interviews/\(year)", body: Array(body.utf8), headers: ["Authorization": "Bearer \(token)"])
+    }
+
+    @Test func twoDevicesAnswerOneInterviewAndNothingIsLostOrLeaked() async throws {
+        let stack = try await AuthStack(taxForm: true)
+        try await stack.with { http in
+            let mei = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "mei@tcd.ie", username: "mei")
+            let asMei = ["Authorization": "Bearer \(mei.access)"]
+            let empty = try await http.send("GET", "/v1/tax/interviews/2024", headers: asMei)
+            #expect(empty.status == 200 && empty.json?["version"] == 0 && empty.json?["assessment"]?["complete"] == false, "\(empty.text)")
+
+            // Two devices save against version 0 at once: one wins, the other hears 409 with the
+            // interview as it is now, merges, and saves against that version.
+            async let phone = Self.patch(http, #"{"version":0,"answers":{"citizen":false,"tin":"912-70-1234"}}"#, token: mei.access)
+            async let laptop = Self.patch(http, #"{"version":0,"answers":{"greenCard":"no"},"skip":["visa.entryDate"]}"#, token: mei.access)
+            let replies = try await [phone, laptop]
+            #expect(replies.map(\.status).sorted() == [200, 409], "\(replies.map(\.text))")
+            let lost = try #require(replies.first { $0.status == 409 })
+            #expect(lost.header("content-type") == "application/problem+json" && lost.json?["current"]?["version"] == 1, "\(lost.text)")
+            let retry = lost.json?["current"]?["answers"]?["citizen"] == false
+                ? #"{"version":1,"answers":{"greenCard":"no"},"skip":["visa.entryDate"]}"#
+                : #"{"version":1,"answers":{"citizen":false,"tin":"912-70-1234"}}"#
+            let merged = try await Self.patch(http, retry, token: mei.access)
+            #expect(merged.status == 200 && merged.json?["version"] == 2, "\(merged.text)")
+            #expect(merged.json?["answers"] == ["citizen": false, "greenCard": "no", "tin": "***-**-1234"], "the SSN masked")
+            #expect(merged.json?["skipped"] == ["visa.entryDate"])
+
+            // A W-2, box by box: checked, added, masked.
+            let w2 = #"{"version":2,"w2":{"employerName":"Campus Dining","employerEIN":"123456789","employeeTIN":"912701234","wagesCents":2000000,"federalWithheldCents":180000}}"#
+            let bad = try await http.send("POST", "/v1/tax/interviews/2024/w2s", body: Array(w2.replacingOccurrences(of: "180000", with: "3000000").utf8), headers: asMei)
+            #expect(bad.status == 400 && bad.json?["fields"] == [["field": "w2.federalWithheldCents", "message": "box 2 cannot be more than box 1 (wagesCents)"]], "\(bad.text)")
+            let added = try await http.send("POST", "/v1/tax/interviews/2024/w2s", body: Array(w2.utf8), headers: asMei)
+            #expect(added.status == 200 && added.json?["version"] == 3, "\(added.text)")
+            guard case .array(let w2s)? = added.json?["answers"]?["income.w2s"], let first = w2s.first else { Issue.record("no W-2: \(added.text)"); return }
+            #expect(first["employerEIN"] == "12-3456789" && first["employeeTIN"] == "***-**-1234")
+
+            // The history, newest first, masked.
+            let history = try await http.send("GET", "/v1/tax/interviews/2024/history?limit=2", headers: asMei)
+            guard case .array(let changes)? = history.json?["changes"] else { Issue.record("no history: \(history.text)"); return }
+            #expect(changes.compactMap { $0["version"] } == [3, 2] && history.json?["nextBefore"] == 2, "\(history.text)")
+            let older = try await http.send("GET", "/v1/tax/interviews/2024/history?before=2", headers: asMei)
+            guard case .array(let oldest)? = older.json?["changes"] else { Issue.record("no first change: \(older.text)"); return }
+            #expect(oldest.compactMap { $0["version"] } == [1] && older.json?["nextBefore"] == nil, "\(older.text)")
+            let answerChanges = (changes + oldest).flatMap { change -> [JSONValue] in
+                if case .array(let answers)? = change["answers"] { answers } else { [] }
+            }
+            #expect(answerChanges.contains { $0["question"] == "tin" && $0["to"] == "***-**-1234" && $0["from"] == nil }, "\(answerChanges)")
+
+            // Sealed at rest: neither the SSN nor the question ids are in the stored bytes.
+            for text in ["912-70-1234", "912701234", "citizen", "Campus Dining"] {
+                #expect(try await TestDatabase.integer(
+                    "SELECT count(*)::int FROM tax_form.interviews WHERE position(convert_to('\(text)', 'UTF8') in sealed) > 0", on: stack.databaseURL) == 0)
+                #expect(try await TestDatabase.integer(
+                    "SELECT count(*)::int FROM tax_form.interview_changes WHERE position(convert_to('\(text)', 'UTF8') in sealed) > 0", on: stack.databaseURL) == 0)
+            }
+
+            // Another student sees only their own interview; a stale version from them is a 409 about theirs.
+            let conor = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "conor@tcd.ie", username: "conor")
+            let theirs = try await http.send("GET", "/v1/tax/interviews/2024", headers: ["Authorization": "Bearer \(conor.access)"])
+            #expect(theirs.json?["version"] == 0 && theirs.json?["answers"] == [:], "\(theirs.text)")
+            let stale = try await Self.patch(http, #"{"version":3,"answers":{"citizen":true}}"#, token: conor.access)
+            #expect(stale.status == 409 && stale.json?["current"]?["version"] == 0 && stale.json?["current"]?["answers"] == [:], "\(stale.text)")
+            #expect(try await http.send("GET", "/v1/tax/interviews/2024").status == 401)
+
+            // Deleting the account erases the interviews, their history and the data key.
+            let deleted = try await http.send("DELETE", "/v1/me", body: Array(#"{"password":"correct horse battery staple mei"}"#.utf8), headers: asMei)
+            #expect(deleted.status == 200, "\(deleted.text)")
+            #expect(await eventually(timeout: .seconds(20)) {
+                try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.interviews", on: stack.databaseURL) == 0
+            })
+            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.interview_changes", on: stack.databaseURL) == 0)
+            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.data_keys", on: stack.databaseURL) == 0)
+        }
+    }
+}
+}
