@@ -158,6 +158,33 @@ import TestSupport
         }
     }
 
+    /// An outbox may deliver a sender's changes to one key out of order: with revisions, the newest wins.
+    @Test func anOlderRevisionOfAScheduleArrivingLateChangesNothing() async throws {
+        try await NotificationsHarness.with(start: ISO8601DateFormatter().date(from: "2026-11-30T12:00:00Z")!) { harness in
+            let recipient = NotificationsHarness.account.uuidString.lowercased()
+            let content = Notifications.Content(app: .melon, eventType: "tax.deadline.reminder", category: "deadlines", alert: .init(title: "Due soon"))
+            func set(_ start: String, revision: Int64) async throws -> Date? {
+                try await harness.call(Notifications.Schedule.Set.self, .init(
+                    key: "deadline", recipient: recipient, start: start, timeZone: "UTC", content: content, revision: revision),
+                    source: "urn:melon:tax-form").get().nextAt
+            }
+            func cancel(revision: Int64) async throws -> Bool {
+                try await harness.call(Notifications.Schedule.Cancel.self, .init(key: "deadline", revision: revision), source: "urn:melon:tax-form").get().cancelled
+            }
+            let april = ISO8601DateFormatter().date(from: "2027-03-16T10:00:00Z")!
+            #expect(try await set("2027-03-16T10:00", revision: 20) == april)
+            #expect(try await set("2027-05-16T10:00", revision: 10) == april, "the older June date arrives late and is ignored")
+            #expect(try await !cancel(revision: 15), "so is an older cancel")
+            #expect(try await harness.integer("SELECT count(*)::int FROM schedules") == 1)
+            #expect(try await cancel(revision: 30))
+            #expect(try await set("2027-03-16T10:00", revision: 25) == nil, "a set older than the cancel does not bring it back")
+            #expect(try await harness.integer("SELECT count(*)::int FROM schedules") == 0)
+            #expect(try await set("2027-03-16T10:00", revision: 40) == april)
+            _ = try await harness.call(Notifications.Account.Erase.self, .init(account: recipient, email: "mei@tcd.ie"), source: "urn:melon:auth").get()
+            #expect(try await harness.integer("SELECT count(*)::int FROM schedule_revisions") == 0, "erased with the account")
+        }
+    }
+
     @Test func schedulesFireAtTheirLocalTimesAndMoveWhenSetAgain() async throws {
         let start = ISO8601DateFormatter().date(from: "2026-11-30T12:00:00Z")!
         try await NotificationsHarness.with(start: start) { harness in

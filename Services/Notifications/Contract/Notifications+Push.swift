@@ -96,18 +96,24 @@ extension Notifications {
                 public var timeZone: String?
                 public var `repeat`: Repeat?
                 public var content: Content
+                /// Orders the changes to one key when the sender's outbox may deliver them out of
+                /// order: a set or cancel with a lower revision than the key's newest is ignored.
+                public var revision: Int64?
 
-                public init(key: String, recipient: String, start: String, timeZone: String? = nil, repeat: Repeat? = nil, content: Content) {
+                public init(
+                    key: String, recipient: String, start: String, timeZone: String? = nil, repeat: Repeat? = nil, content: Content, revision: Int64? = nil
+                ) {
                     self.key = key
                     self.recipient = recipient
                     self.start = start
                     self.timeZone = timeZone
                     self.repeat = `repeat`
                     self.content = content
+                    self.revision = revision
                 }
 
                 public static let fieldRules: [String: FieldRule] = [
-                    "key": .text(1...200), "recipient": .uuid, "timeZone": Notifications.timeZoneRule,
+                    "key": .text(1...200), "recipient": .uuid, "timeZone": Notifications.timeZoneRule, "revision": .range(Int64(0)...Int64.max),
                     "start": .pattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}$", meaning: "a local time as yyyy-MM-ddTHH:mm"),
                 ]
             }
@@ -132,10 +138,15 @@ extension Notifications {
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var key: String
+                /// As in `Set`: a cancel older than the key's newest set is ignored.
+                public var revision: Int64?
 
-                public init(key: String) { self.key = key }
+                public init(key: String, revision: Int64? = nil) {
+                    self.key = key
+                    self.revision = revision
+                }
 
-                public static let fieldRules: [String: FieldRule] = ["key": .text(1...200)]
+                public static let fieldRules: [String: FieldRule] = ["key": .text(1...200), "revision": .range(Int64(0)...Int64.max)]
             }
 
             public struct Response: Codable, Sendable, Equatable {

@@ -70,6 +70,7 @@ struct AccountErasureHandler: Sendable {
                 WITH devices_gone AS (DELETE FROM devices WHERE account_id = \(account) RETURNING 1),
                      inbox_gone AS (DELETE FROM notifications WHERE account_id = \(account) RETURNING push_id),
                      schedules_gone AS (DELETE FROM schedules WHERE account_id = \(account) RETURNING 1),
+                     revisions_gone AS (DELETE FROM schedule_revisions WHERE account_id = \(account) RETURNING 1),
                      mutes_gone AS (DELETE FROM mutes WHERE account_id = \(account) RETURNING 1),
                      quiet_gone AS (DELETE FROM quiet_hours WHERE account_id = \(account) RETURNING 1),
                      pushes_gone AS (
@@ -77,6 +78,7 @@ struct AccountErasureHandler: Sendable {
                           AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.push_id = p.id AND n.account_id <> \(account)) RETURNING 1)
                 SELECT (SELECT count(*)::int FROM devices_gone), (SELECT count(*)::int FROM inbox_gone), (SELECT count(*)::int FROM schedules_gone),
                        (SELECT count(*)::int FROM mutes_gone) + (SELECT count(*)::int FROM quiet_gone) + (SELECT count(*)::int FROM pushes_gone)
+                       + (SELECT count(*)::int FROM revisions_gone)
                 """,
                 logger: database.logger)
             for try await (devices, notifications, schedules, _) in rows.decode((Int, Int, Int, Int).self) {

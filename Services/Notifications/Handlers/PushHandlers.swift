@@ -73,6 +73,9 @@ struct PushHandlers: Sendable {
         guard let account = UUID(uuidString: request.recipient) else { throw OperationError.invalid(field: "data.recipient", "must be an account id") }
         let source = context.attributes.source
         let next = try await database.transaction { connection in
+            guard try await schedules.accept(revision: request.revision, source: source, key: request.key, account: account, on: connection) else {
+                return try await schedules.nextFire(source: source, key: request.key, on: connection)
+            }
             var named = request.timeZone
             if named == nil { named = try await devices.timeZone(account: account, on: connection) }
             let zone = named ?? "UTC"
@@ -89,7 +92,11 @@ struct PushHandlers: Sendable {
     @Sendable
     func cancelSchedule(_ request: Notifications.Schedule.Cancel.Request, _ context: RequestContext) async throws -> Notifications.Schedule.Cancel.Response {
         try Notifications.Schedule.Cancel.check(request)
-        return .init(cancelled: try await schedules.cancel(source: context.attributes.source, key: request.key))
+        let source = context.attributes.source
+        return .init(cancelled: try await database.transaction { connection in
+            guard try await schedules.accept(revision: request.revision, source: source, key: request.key, account: nil, on: connection) else { return false }
+            return try await schedules.cancel(source: source, key: request.key, on: connection)
+        })
     }
 
     /// What the schema cannot say about a push's content.

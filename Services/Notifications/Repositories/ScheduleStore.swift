@@ -25,11 +25,32 @@ struct ScheduleStore: Sendable {
         return next.at
     }
 
-    func cancel(source: String, key: String) async throws -> Bool {
-        try await database.transaction { connection in
-            try await connection.query("DELETE FROM schedules WHERE source = \(source) AND key = \(key) RETURNING 1", logger: database.logger)
-                .collect().count == 1
-        }
+    func cancel(source: String, key: String, on connection: PostgresConnection) async throws -> Bool {
+        try await connection.query("DELETE FROM schedules WHERE source = \(source) AND key = \(key) RETURNING 1", logger: database.logger)
+            .collect().count == 1
+    }
+
+    /// Records `revision` as the key's newest unless a newer one came first; false for a stale change,
+    /// which the caller then ignores. Changes without a revision are always taken.
+    func accept(revision: Int64?, source: String, key: String, account: UUID?, on connection: PostgresConnection) async throws -> Bool {
+        guard let revision else { return true }
+        return try await connection.query(
+            """
+            INSERT INTO schedule_revisions (source, key, account_id, revision)
+            VALUES (\(source), \(key), coalesce(\(account), (SELECT account_id FROM schedules WHERE source = \(source) AND key = \(key))), \(revision))
+            ON CONFLICT (source, key) DO UPDATE SET revision = EXCLUDED.revision, account_id = coalesce(EXCLUDED.account_id, schedule_revisions.account_id)
+            WHERE schedule_revisions.revision <= EXCLUDED.revision
+            RETURNING 1
+            """,
+            logger: database.logger
+        ).collect().count == 1
+    }
+
+    /// When the schedule fires next, if it is set.
+    func nextFire(source: String, key: String, on connection: PostgresConnection) async throws -> Date? {
+        let rows = try await connection.query("SELECT next_fire_at FROM schedules WHERE source = \(source) AND key = \(key)", logger: database.logger)
+        for try await next in rows.decode(Date.self) { return next }
+        return nil
     }
 
     /// Schedules due at `now`, locked for this transaction (other instances skip them).
