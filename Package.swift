@@ -175,8 +175,8 @@ let productServices: [ServicePackage] = [
     service(
         "TaxForm", product: "tax-form",
         dependencies: [
-            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            "Bus", "Contracts", "Envelope", "NotificationsContract", "PostgresSupport", "ServiceSupport",
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Data"), .copy("Migrations")]),
 ]

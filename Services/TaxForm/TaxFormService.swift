@@ -17,8 +17,9 @@ extension ServiceDefinition {
         let engine = try InterviewEngine.bundled()
         let previews = PreviewHandlers(engine: engine)
         let store = InterviewStore(database: database, keyEncryptionKey: configuration.keyEncryptionKey)
-        let interviews = InterviewHandlers(database: database, store: store, engine: engine, now: environment.clock.now)
-        let erasure = AccountErasureHandler(database: database, store: store)
+        let reminders = Reminders(database: database)
+        let interviews = InterviewHandlers(database: database, store: store, engine: engine, reminders: reminders, now: environment.clock.now)
+        let erasure = AccountErasureHandler(database: database, store: store, reminders: reminders, now: environment.clock.now)
 
         var handlers = OperationHandlers(TaxForm.self, database: database)
         handlers.on(TaxForm.Preview.Make.self, previews.preview)
@@ -28,6 +29,8 @@ extension ServiceDefinition {
         handlers.on(TaxForm.Interviews.AddW2.self, interviews.addW2)
         handlers.on(TaxForm.Interviews.History.self, interviews.history)
         handlers.on(TaxForm.Interviews.Delete.self, interviews.delete)
+        handlers.on(TaxForm.Interviews.Filed.self, interviews.filed)
+        handlers.on(TaxForm.Deadlines.Get.self, interviews.deadlines)
         handlers.on(TaxForm.Account.Erase.self, erasure.erase)
         return ServiceParts(handlers: handlers)
     }

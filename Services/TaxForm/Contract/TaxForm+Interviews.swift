@@ -93,10 +93,11 @@ extension TaxForm {
             public typealias Response = Interview
         }
 
-        /// `tax-form.interview.w2.add.v1`: adds one W-2 to the interview's list, checked box by box.
+        /// `tax-form.wage-statement.add.v1`: adds one W-2 (a wage statement) to the interview's list, checked
+        /// box by box.
         public enum AddW2: OperationDeclaration {
             public static let service = TaxForm.name
-            public static let type = "tax-form.interview.w2.add.v1"
+            public static let type = "tax-form.wage-statement.add.v1"
             public static let http = [HTTPBinding(
                 .post, "/v1/tax/interviews/{taxYear}/w2s", access: .owner, errors: [.conflict],
                 summary: "Add a W-2, box by box, to your interview; an unsupported code or a statutory employee stops the interview with the reason")]

@@ -12,6 +12,7 @@ struct InterviewHandlers: Sendable {
     let database: Database
     let store: InterviewStore
     let engine: InterviewEngine
+    let reminders: Reminders
     let now: @Sendable () -> Date
 
     @Sendable
@@ -78,9 +79,50 @@ struct InterviewHandlers: Sendable {
     @Sendable
     func delete(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Interviews.Delete.Response {
         let account = try Self.caller(context), year = try checkedYear(request.taxYear)
-        let deleted = try await database.transaction { connection in try await store.delete(account: account, year: year, on: connection) }
+        let deleted = try await database.transaction { connection in
+            let deleted = try await store.delete(account: account, year: year, on: connection)
+            if deleted { try await reminders.cancel(account: account, year: year, now: now(), on: connection) }
+            return deleted
+        }
         guard deleted else { throw OperationError(.notFound, "data.taxYear: you have no interview for \(year)", fields: [.init(field: "data.taxYear", message: "has no interview of yours")]) }
         return .init(deleted: true)
+    }
+
+    @Sendable
+    func filed(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Interview {
+        let account = try Self.caller(context), year = try checkedYear(request.taxYear)
+        let row = try await database.transaction { connection -> InterviewStore.Row? in
+            try await store.lock(account: account, year: year, on: connection)
+            guard let current = try await store.find(account: account, year: year, on: connection) else { return nil }
+            if current.filedAt == nil { try await reminders.cancel(account: account, year: year, now: now(), on: connection) }
+            var row = current
+            row.filedAt = try await store.markFiled(account: account, year: year, on: connection)
+            return row
+        }
+        guard let row else { throw OperationError(.notFound, "data.taxYear: you have no interview for \(year)", fields: [.init(field: "data.taxYear", message: "has no interview of yours")]) }
+        return view(row, year: year)
+    }
+
+    @Sendable
+    func deadlines(_ request: TaxForm.Deadlines.Get.Request, _ context: RequestContext) async throws -> TaxForm.Deadlines.Get.Response {
+        let account = try Self.caller(context)
+        let lastYear = Calendar(identifier: .gregorian).component(.year, from: now()) - 1
+        let year = try checkedYear(request.taxYear ?? (engine.rules.years[lastYear] != nil ? lastYear : engine.rules.years.keys.max()!))
+        let rules = engine.rules.years[year]!
+        let row = try await database.transaction { connection in try await store.find(account: account, year: year, on: connection) }
+        let decided: DeadlinePlan? = row.flatMap { plan($0.state, year: year) }
+        let reminders: [TaxForm.Reminder] = row?.filedAt == nil ? (decided?.reminders ?? []).map { TaxForm.Reminder(daysBefore: $0.daysBefore, date: $0.date) } : []
+        let calendar = [
+            TaxForm.Deadline(date: rules.deadlines.due(.wages, taxYear: year), what: "Form 1040, and Form 1040-NR with wages"),
+            TaxForm.Deadline(date: rules.deadlines.due(.withoutWages, taxYear: year), what: "Form 1040-NR without wages, and Form 8843 filed alone"),
+            TaxForm.Deadline(date: rules.deadlines.due(.extended, taxYear: year), what: "with an extension (Form 4868): more time to file, not to pay"),
+        ]
+        return .init(taxYear: year, calendar: calendar, due: decided?.due, reason: decided?.reason, reminders: reminders, filedAt: row?.filedAt)
+    }
+
+    /// The deadline plan of an interview's answers.
+    func plan(_ state: InterviewStore.State, year: Int) -> DeadlinePlan? {
+        DeadlinePlan.plan(engine.assess(state.answers, skipped: Set(state.skipped), year: year), answers: state.answers, rules: engine.rules.years[year]!)
     }
 
     /// Applies `edit` to the interview if `version` is still its version, recording what changed;
@@ -97,6 +139,10 @@ struct InterviewHandlers: Sendable {
                 edit(&state)
                 guard state != old else { return current }
                 let change = Self.change(from: old, to: state, version: version + 1, at: now())
+                if current?.filedAt == nil {
+                    try await reminders.move(
+                        account: account, year: year, from: plan(old, year: year), to: plan(state, year: year), now: now(), on: connection)
+                }
                 return try await store.save(account: account, year: year, version: version + 1, state: state, change: change, on: connection)
             }
         } catch let conflict as Conflict {

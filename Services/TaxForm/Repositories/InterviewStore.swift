@@ -94,11 +94,24 @@ struct InterviewStore: Sendable {
         ).collect().count > 0
     }
 
-    /// Every interview of `account` and its data key; returns how many interviews went.
-    func erase(account: UUID, on connection: PostgresConnection) async throws -> Int {
-        let count = try await connection.query("DELETE FROM interviews WHERE account_id = \(account) RETURNING 1", logger: database.logger).collect().count
+    /// Marks the interview filed (the first time counts); nil when there is none.
+    func markFiled(account: UUID, year: Int, on connection: PostgresConnection) async throws -> Date? {
+        let rows = try await connection.query(
+            """
+            UPDATE interviews SET filed_at = coalesce(filed_at, now()) WHERE account_id = \(account) AND tax_year = \(year) RETURNING filed_at
+            """,
+            logger: database.logger)
+        for try await filed in rows.decode(Date.self) { return filed }
+        return nil
+    }
+
+    /// Every interview of `account` and its data key; returns the tax years whose interviews went.
+    func erase(account: UUID, on connection: PostgresConnection) async throws -> [Int] {
+        let rows = try await connection.query("DELETE FROM interviews WHERE account_id = \(account) RETURNING tax_year", logger: database.logger)
+        var years: [Int] = []
+        for try await year in rows.decode(Int.self) { years.append(year) }
         _ = try await connection.query("DELETE FROM data_keys WHERE account_id = \(account)", logger: database.logger)
-        return count
+        return years
     }
 
     /// The account's data key, made (once, whoever races) when `create` says so.
