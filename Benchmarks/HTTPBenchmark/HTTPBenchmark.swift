@@ -10,6 +10,7 @@ import ServiceCatalog
 import ServiceKit
 import ServiceLifecycle
 import ServiceSupport
+import TaxFormService
 import Synchronization
 
 /// `http-benchmark`: requests per second and p50/p99 for a small read and a small write through the
@@ -44,9 +45,11 @@ struct HTTPBenchmark {
                 "BROKER_ENDPOINT": broker.endpoint, "DATABASE_URL": url, "WORKERS": "\(options.connections)",
                 "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
                 "REFUND_CONTACT_EMAIL": "refunds@bench.example",
+                "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
             ])
         let auth = try RunningService(.auth, settings: settings, logger: logger, maximumConnections: options.connections)
         let refunds = try RunningService(.refundCalculator, settings: settings, logger: logger, maximumConnections: 4)
+        let taxForm = try RunningService(.taxForm, settings: settings, logger: logger, maximumConnections: 8)
         let authDatabase = auth.database!
         let port = Mutex<Int?>(nil)
         let gateway = buildApplication(
@@ -58,7 +61,7 @@ struct HTTPBenchmark {
             await group.withLock { $0 }?.triggerGracefulShutdown()
         }
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: ([database, broker, worker] + auth.services + refunds.services + [gateway] as [any Service])
+            services: ([database, broker, worker] + auth.services + refunds.services + taxForm.services + [gateway] as [any Service])
                 .map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
                 + [ServiceGroupConfiguration.ServiceConfiguration(service: measurement, successTerminationBehavior: .ignore)],
             logger: logger))

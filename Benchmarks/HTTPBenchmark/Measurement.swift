@@ -11,6 +11,8 @@ import Logging
 import PostgresSupport
 import RefundCalculatorService
 import ServiceLifecycle
+import TaxFormContract
+import TaxFormService
 
 /// The measuring part of the benchmark, run as the last service of the group: it waits for the stack,
 /// measures, prints, and then ends the group.
@@ -44,6 +46,15 @@ struct Measurement: Service {
         let answers = try JSONDecoder().decode(RefundCalculator.Scenario.self, from: Data(scenario.utf8))
         _ = try estimator.estimate(answers)
 
+        // A whole student return: an F-1 student from China with a W-2, the treaty claimed.
+        let taxAnswers = #"{"citizen":false,"greenCard":"no","visa":"F","visa.entryDate":"2022-08-20","visa.changed":false,"visa.prior1":"F","visa.prior2":"F","visa.prior3":"none","visa.prior4":"none","visa.prior5":"none","visa.prior6":"none","visa.earlierYears":0,"days.thisYear":300,"days.lastYear":300,"days.twoYearsAgo":120,"income.any":true,"income.w2s":[{"employerName":"Campus Dining","employerEIN":"12-3456789","wagesCents":2000000,"federalWithheldCents":180000,"states":[{"state":"MA","wagesCents":2000000,"withheldCents":60000}]}],"income.scholarship":0,"income.scholarshipWithheld":0,"income.interest":1200,"income.other":false,"treaty.country":"CN","treaty.claim":true,"name.first":"Mei","name.last":"Chen","tin":"912-70-1234"}"#
+        let engine = try InterviewEngine.bundled()
+        let (studentAnswers, problems) = engine.checked(try JSONDecoder().decode(TaxForm.Answers.self, from: Data(taxAnswers.utf8)), year: 2024)
+        guard problems.isEmpty, engine.assess(studentAnswers, year: 2024).forms.first?["35a"]?.dollars == 301 else {
+            throw BenchmarkFailure(description: "the benchmark's tax answers do not give the expected return: \(problems)")
+        }
+        let preview = #"{"taxYear":2024,"answers":"# + taxAnswers + "}"
+
         var results: [String: [Figures]] = [:]
         for run in 1...options.runs {
             let get = BenchNotes.get(database)
@@ -60,6 +71,9 @@ struct Measurement: Service {
                 try await Wrk.run(url: "\(base)/v1/auth/login", body: login, connections: loginConnections, options: options))
             results["estimate in-process", default: []].append(await inProcess { _ = try estimator.estimate(answers) })
             results["estimate over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/refunds/estimate", body: scenario, options: options))
+            results["tax return in-process", default: []].append(await inProcess { _ = engine.assess(studentAnswers, year: 2024) })
+            results["tax preview over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/tax/returns/preview", body: preview, options: options))
+            results["tax answer over HTTP", default: []].append(try await answers(base: base, token: token, full: taxAnswers))
             say("run \(run) done")
         }
         report(results)
@@ -104,8 +118,7 @@ struct Measurement: Service {
             for await (part, failed) in group { all += part; errors += failed }
             return (all.sorted(), errors)
         }
-        func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
-        return Figures(rate: Double(latencies.count) / Double(options.duration), p50: percentile(0.5), p99: percentile(0.99), errors: errors)
+        return figures(latencies, errors: errors)
     }
 
     private func report(_ results: [String: [Figures]]) {
@@ -113,7 +126,7 @@ struct Measurement: Service {
         say("\nmedians of \(options.runs) runs (each run's figures in brackets)")
         say("series                req/s       p50 µs     p99 µs    errors")
         for name in ["read in-process", "read over HTTP", "write in-process", "write over HTTP", "signed-in read", "GET /v1/me", "login over HTTP",
-                     "estimate in-process", "estimate over HTTP"] {
+                     "estimate in-process", "estimate over HTTP", "tax return in-process", "tax preview over HTTP", "tax answer over HTTP"] {
             let figures = results[name] ?? []
             let line = [
                 name.padding(toLength: 20, withPad: " ", startingAt: 0),
@@ -132,6 +145,57 @@ struct Measurement: Service {
         }
         let open = median((results["read over HTTP"] ?? []).map(\.rate)), guarded = median((results["signed-in read"] ?? []).map(\.rate))
         say(String(format: "the gateway's token check: the signed-in read serves %.2f of the anonymous read's rate", guarded / open))
+    }
+
+    /// The rate over the run and the percentiles of sorted `latencies` (µs).
+    private func figures(_ latencies: [Double], errors: Int) -> Figures {
+        func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
+        return Figures(rate: Double(latencies.count) / Double(options.duration), p50: percentile(0.5), p99: percentile(0.99), errors: errors)
+    }
+
+    /// Saved interview answers per second through the gateway: one saver per tax year of the bench
+    /// account (four devices, each on its own interview), each saving one answer at a time against the
+    /// version it last got back, on an interview filled in first. Every save seals the interview,
+    /// records the change and assesses it. URLSession, not wrk: each request carries the new version.
+    private func answers(base: String, token: String, full: String) async throws -> Figures {
+        func patch(_ year: Int, _ body: String) async throws -> Int {
+            var request = URLRequest(url: URL(string: "\(base)/v1/tax/interviews/\(year)")!)
+            request.httpMethod = "PATCH"
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            let (data, reply) = try await URLSession.shared.data(for: request)
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            if (reply as? HTTPURLResponse)?.statusCode == 409, let current = object?["current"] as? [String: Any], let version = current["version"] as? Int {
+                return version
+            }
+            guard (reply as? HTTPURLResponse)?.statusCode == 200, let version = object?["version"] as? Int else {
+                throw BenchmarkFailure(description: "a tax answer failed: \(String(decoding: data, as: UTF8.self))")
+            }
+            return version
+        }
+        let end = ContinuousClock.now + .seconds(options.duration)
+        let (latencies, errors) = try await withThrowingTaskGroup(of: ([Double], Int).self) { group in
+            for year in 2023...2026 {
+                group.addTask {
+                    var version = try await patch(year, #"{"version":0}"#)
+                    version = try await patch(year, #"{"version":\#(version),"answers":\#(full)}"#)
+                    var latencies: [Double] = [], errors = 0, turn = 0
+                    while ContinuousClock.now < end {
+                        turn += 1
+                        let started = ContinuousClock.now
+                        do { version = try await patch(year, #"{"version":\#(version),"answers":{"name.first":"Mei\#(turn % 2)"}}"#) } catch { errors += 1 }
+                        let elapsed = (ContinuousClock.now - started).components
+                        latencies.append(Double(elapsed.seconds) * 1e6 + Double(elapsed.attoseconds) / 1e12)
+                    }
+                    return (latencies, errors)
+                }
+            }
+            var all: [Double] = [], errors = 0
+            for try await (part, failed) in group { all += part; errors += failed }
+            return (all.sorted(), errors)
+        }
+        return figures(latencies, errors: errors)
     }
 
     /// A verified account for the login series.
