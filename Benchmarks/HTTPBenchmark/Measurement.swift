@@ -73,7 +73,7 @@ struct Measurement: Service {
             results["estimate over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/refunds/estimate", body: scenario, options: options))
             results["tax return in-process", default: []].append(await inProcess { _ = engine.assess(studentAnswers, year: 2024) })
             results["tax preview over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/tax/returns/preview", body: preview, options: options))
-            results["tax answer over HTTP", default: []].append(try await answers(base: base, token: token, full: taxAnswers))
+            results["tax answer over HTTP", default: []].append(try await savedAnswers(base: base, token: token, full: taxAnswers))
             say("run \(run) done")
         }
         report(results)
@@ -157,7 +157,7 @@ struct Measurement: Service {
     /// account (four devices, each on its own interview), each saving one answer at a time against the
     /// version it last got back, on an interview filled in first. Every save seals the interview,
     /// records the change and assesses it. URLSession, not wrk: each request carries the new version.
-    private func answers(base: String, token: String, full: String) async throws -> Figures {
+    private func savedAnswers(base: String, token: String, full: String) async throws -> Figures {
         func patch(_ year: Int, _ body: String) async throws -> Int {
             var request = URLRequest(url: URL(string: "\(base)/v1/tax/interviews/\(year)")!)
             request.httpMethod = "PATCH"
