@@ -280,7 +280,7 @@ let executables: [Target] = [
         name: "HTTPBenchmark",
         dependencies: [
             "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
-            "ServiceCatalog", "ServiceKit", "ServiceSupport", "TaxFormContract", "TaxFormService", log, lifecycle,
+            "ServiceKit", "ServiceSupport", "TaxFormContract", "TaxFormService", log, lifecycle,
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         path: "Benchmarks/HTTPBenchmark",
