@@ -93,4 +93,13 @@ extension RequestAttributes {
         else { return nil }
         return value
     }
+
+    /// The account whose token the gateway verified (`authid`), if any.
+    public var account: UUID? { authID.flatMap(UUID.init(uuidString:)) }
+
+    /// The verified account, or `unauthenticated` saying that `what` (plural) needs one.
+    public func signedInAccount(for what: String) throws(OperationError) -> UUID {
+        guard let account else { throw OperationError(.unauthenticated, "\(what) need a signed-in caller") }
+        return account
+    }
 }

@@ -49,7 +49,7 @@ enum AccountRules {
 
     /// The account and session the gateway verified (`authid`, `authclaims.sid`).
     static func caller(_ context: RequestContext) throws(OperationError) -> (account: UUID, session: UUID) {
-        guard let account = context.attributes.authID.flatMap(UUID.init(uuidString:)),
+        guard let account = context.attributes.account,
               let session = context.attributes.claim("sid").flatMap(UUID.init(uuidString:))
         else { throw notSignedIn }
         return (account, session)

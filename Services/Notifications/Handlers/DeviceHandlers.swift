@@ -56,10 +56,7 @@ struct Caller {
     let session: UUID?
 
     init(_ context: RequestContext) throws(OperationError) {
-        guard let account = context.attributes.authID.flatMap(UUID.init(uuidString:)) else {
-            throw OperationError(.unauthenticated, "notifications need a signed-in caller")
-        }
-        self.account = account
+        account = try context.attributes.signedInAccount(for: "notifications")
         session = context.attributes.claim("sid").flatMap(UUID.init(uuidString:))
     }
 }

@@ -103,9 +103,6 @@ struct ScenarioHandlers: Sendable {
 
     /// The account the gateway verified the token of.
     static func caller(_ context: RequestContext) throws(OperationError) -> UUID {
-        guard let account = context.attributes.authID.flatMap(UUID.init(uuidString:)) else {
-            throw OperationError(.unauthenticated, "saved scenarios need a signed-in caller")
-        }
-        return account
+        try context.attributes.signedInAccount(for: "saved scenarios")
     }
 }
