@@ -25,7 +25,7 @@ struct Reminders: Sendable {
     func move(account: UUID, year: Int, from old: DeadlinePlan?, to new: DeadlinePlan?, now: Date, on connection: PostgresConnection) async throws {
         guard old != new else { return }
         guard let new else { return try await cancel(account: account, year: year, now: now, on: connection) }
-        let today = DeadlinePlan.text(now), revision = Self.revision(now)
+        let today = CalendarDay.text(now), revision = Self.revision(now)
         for (days, date) in new.reminders {
             let key = Self.key(account: account, year: year, daysBefore: days)
             guard date >= today else {

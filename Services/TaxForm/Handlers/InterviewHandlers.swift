@@ -17,7 +17,7 @@ struct InterviewHandlers: Sendable {
 
     @Sendable
     func get(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Interview {
-        let account = try Self.caller(context), year = try checkedYear(request.taxYear)
+        let account = try Self.caller(context), year = try engine.checkedYear(request.taxYear)
         let row = try await database.transaction { connection in try await store.find(account: account, year: year, on: connection) }
         return view(row, year: year)
     }
@@ -26,7 +26,7 @@ struct InterviewHandlers: Sendable {
     func answer(_ request: TaxForm.Interviews.Answer.Request, _ context: RequestContext) async throws -> TaxForm.Interview {
         let account = try Self.caller(context)
         var validation = Validation()
-        let year = checkedYear(request.taxYear, &validation)
+        let year = engine.checkedYear(request.taxYear, &validation)
         let (answers, issues) = engine.checked(request.answers ?? [:], year: year ?? request.taxYear, at: "data.answers")
         for issue in issues { validation.fail(issue.field, issue.message) }
         let known = Set(engine.script.questions.map(\.id))
@@ -45,9 +45,8 @@ struct InterviewHandlers: Sendable {
     func addW2(_ request: TaxForm.Interviews.AddW2.Request, _ context: RequestContext) async throws -> TaxForm.Interview {
         let account = try Self.caller(context)
         var validation = Validation()
-        let year = checkedYear(request.taxYear, &validation)
-        let encoded = try JSONDecoder().decode(TaxForm.Answer.self, from: JSONEncoder().encode(request.w2))
-        let (checked, issues) = engine.checked(["income.w2s": .list([encoded])], year: year ?? request.taxYear, at: "data")
+        let year = engine.checkedYear(request.taxYear, &validation)
+        let (checked, issues) = engine.checked(["income.w2s": .list([try TaxForm.Answer(request.w2)])], year: year ?? request.taxYear, at: "data")
         for issue in issues { validation.fail(issue.field.replacingOccurrences(of: "data.income.w2s[0]", with: "data.w2"), issue.message) }
         try validation.finish()
         guard case .list(let added)? = checked["income.w2s"] else { preconditionFailure("a checked W-2 list") }
@@ -59,7 +58,7 @@ struct InterviewHandlers: Sendable {
 
     @Sendable
     func history(_ request: TaxForm.Interviews.History.Request, _ context: RequestContext) async throws -> TaxForm.Interviews.History.Response {
-        let account = try Self.caller(context), year = try checkedYear(request.taxYear)
+        let account = try Self.caller(context), year = try engine.checkedYear(request.taxYear)
         let limit = try PageRequest(limit: request.limit).checked()
         let changes = try await database.transaction { connection in
             try await store.history(account: account, year: year, before: request.before, limit: limit + 1, on: connection)
@@ -78,19 +77,19 @@ struct InterviewHandlers: Sendable {
 
     @Sendable
     func delete(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Interviews.Delete.Response {
-        let account = try Self.caller(context), year = try checkedYear(request.taxYear)
+        let account = try Self.caller(context), year = try engine.checkedYear(request.taxYear)
         let deleted = try await database.transaction { connection in
             let deleted = try await store.delete(account: account, year: year, on: connection)
             if deleted { try await reminders.cancel(account: account, year: year, now: now(), on: connection) }
             return deleted
         }
-        guard deleted else { throw OperationError(.notFound, "data.taxYear: you have no interview for \(year)", fields: [.init(field: "data.taxYear", message: "has no interview of yours")]) }
+        guard deleted else { throw Self.noInterview(year) }
         return .init(deleted: true)
     }
 
     @Sendable
     func filed(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Interview {
-        let account = try Self.caller(context), year = try checkedYear(request.taxYear)
+        let account = try Self.caller(context), year = try engine.checkedYear(request.taxYear)
         let row = try await database.transaction { connection -> InterviewStore.Row? in
             try await store.lock(account: account, year: year, on: connection)
             guard let current = try await store.find(account: account, year: year, on: connection) else { return nil }
@@ -99,7 +98,7 @@ struct InterviewHandlers: Sendable {
             row.filedAt = try await store.markFiled(account: account, year: year, on: connection)
             return row
         }
-        guard let row else { throw OperationError(.notFound, "data.taxYear: you have no interview for \(year)", fields: [.init(field: "data.taxYear", message: "has no interview of yours")]) }
+        guard let row else { throw Self.noInterview(year) }
         return view(row, year: year)
     }
 
@@ -107,10 +106,10 @@ struct InterviewHandlers: Sendable {
     func deadlines(_ request: TaxForm.Deadlines.Get.Request, _ context: RequestContext) async throws -> TaxForm.Deadlines.Get.Response {
         let account = try Self.caller(context)
         let lastYear = Calendar(identifier: .gregorian).component(.year, from: now()) - 1
-        let year = try checkedYear(request.taxYear ?? (engine.rules.years[lastYear] != nil ? lastYear : engine.rules.years.keys.max()!))
+        let year = try engine.checkedYear(request.taxYear ?? (engine.rules.years[lastYear] != nil ? lastYear : engine.rules.years.keys.max()!))
         let rules = engine.rules.years[year]!
         let row = try await database.transaction { connection in try await store.find(account: account, year: year, on: connection) }
-        let decided: DeadlinePlan? = row.flatMap { plan($0.state, year: year) }
+        let decided: DeadlinePlan? = row.flatMap { plan($0.state, assess($0.state, year: year), year: year) }
         let reminders: [TaxForm.Reminder] = row?.filedAt == nil ? (decided?.reminders ?? []).map { TaxForm.Reminder(daysBefore: $0.daysBefore, date: $0.date) } : []
         let calendar = [
             TaxForm.Deadline(date: rules.deadlines.due(.wages, taxYear: year), what: "Form 1040, and Form 1040-NR with wages"),
@@ -120,30 +119,36 @@ struct InterviewHandlers: Sendable {
         return .init(taxYear: year, calendar: calendar, due: decided?.due, reason: decided?.reason, reminders: reminders, filedAt: row?.filedAt)
     }
 
-    /// The deadline plan of an interview's answers.
-    func plan(_ state: InterviewStore.State, year: Int) -> DeadlinePlan? {
-        DeadlinePlan.plan(engine.assess(state.answers, skipped: Set(state.skipped), year: year), answers: state.answers, rules: engine.rules.years[year]!)
+    func assess(_ state: InterviewStore.State, year: Int) -> TaxForm.Assessment {
+        engine.assess(state.answers, skipped: Set(state.skipped), year: year)
+    }
+
+    /// The deadline plan of an interview's answers, from their assessment.
+    func plan(_ state: InterviewStore.State, _ assessment: TaxForm.Assessment, year: Int) -> DeadlinePlan? {
+        DeadlinePlan.plan(assessment, answers: state.answers, rules: engine.rules.years[year]!)
     }
 
     /// Applies `edit` to the interview if `version` is still its version, recording what changed;
     /// otherwise 409 with the interview as it is now.
     func change(account: UUID, year: Int, version: Int, _ edit: @Sendable (inout InterviewStore.State) -> Void) async throws -> TaxForm.Interview {
-        let row: InterviewStore.Row?
+        let saved: (row: InterviewStore.Row?, assessment: TaxForm.Assessment?)
         do {
-            row = try await database.transaction { connection -> InterviewStore.Row? in
+            saved = try await database.transaction { connection -> (InterviewStore.Row?, TaxForm.Assessment?) in
                 try await store.lock(account: account, year: year, on: connection)
                 let current = try await store.find(account: account, year: year, on: connection)
                 guard version == (current?.version ?? 0) else { throw Conflict(row: current) }
                 let old = current?.state ?? .init()
                 var state = old
                 edit(&state)
-                guard state != old else { return current }
-                let change = Self.change(from: old, to: state, version: version + 1, at: now())
+                guard state != old else { return (current, nil) }
+                let at = now(), assessment = assess(state, year: year)
                 if current?.filedAt == nil {
                     try await reminders.move(
-                        account: account, year: year, from: plan(old, year: year), to: plan(state, year: year), now: now(), on: connection)
+                        account: account, year: year, from: plan(old, assess(old, year: year), year: year), to: plan(state, assessment, year: year),
+                        now: at, on: connection)
                 }
-                return try await store.save(account: account, year: year, version: version + 1, state: state, change: change, on: connection)
+                let change = Self.change(from: old, to: state, version: version + 1, at: at)
+                return (try await store.save(account: account, year: year, version: version + 1, state: state, change: change, on: connection), assessment)
             }
         } catch let conflict as Conflict {
             let current = view(conflict.row, year: year)
@@ -152,7 +157,7 @@ struct InterviewHandlers: Sendable {
                 fields: [.init(field: "data.version", message: "is not the interview's version (\(current.version))")],
                 current: try JSONValue.parse(EnvelopeCodec().encode(current)))
         }
-        return view(row, year: year)
+        return view(saved.row, year: year, assessment: saved.assessment)
     }
 
     /// Thrown out of the transaction, then answered with the interview as it is.
@@ -168,28 +173,19 @@ struct InterviewHandlers: Sendable {
             skipped: Set(new.skipped).subtracting(old.skipped).sorted(), unskipped: Set(old.skipped).subtracting(new.skipped).sorted())
     }
 
-    func view(_ row: InterviewStore.Row?, year: Int) -> TaxForm.Interview {
+    /// The interview as replies show it; `assessment` when the caller has it already.
+    func view(_ row: InterviewStore.Row?, year: Int, assessment: TaxForm.Assessment? = nil) -> TaxForm.Interview {
         let state = row?.state ?? .init()
         return TaxForm.Interview(
             taxYear: year, version: row?.version ?? 0, answers: engine.masked(state.answers), skipped: state.skipped, filedAt: row?.filedAt,
-            updatedAt: row?.updatedAt, assessment: engine.assess(state.answers, skipped: Set(state.skipped), year: year))
+            updatedAt: row?.updatedAt, assessment: assessment ?? assess(state, year: year))
     }
 
-    func checkedYear(_ year: Int) throws(OperationError) -> Int {
-        var validation = Validation()
-        let checked = checkedYear(year, &validation)
-        try validation.finish()
-        return checked!
-    }
-
-    func checkedYear(_ year: Int, _ validation: inout Validation) -> Int? {
-        PreviewHandlers(engine: engine).checkedYear(year, &validation)
+    static func noInterview(_ year: Int) -> OperationError {
+        OperationError(.notFound, "data.taxYear: you have no interview for \(year)", fields: [.init(field: "data.taxYear", message: "has no interview of yours")])
     }
 
     static func caller(_ context: RequestContext) throws(OperationError) -> UUID {
-        guard let account = context.attributes.authID.flatMap(UUID.init(uuidString:)) else {
-            throw OperationError(.unauthenticated, "interviews need a signed-in caller")
-        }
-        return account
+        try context.attributes.signedInAccount(for: "tax interviews")
     }
 }

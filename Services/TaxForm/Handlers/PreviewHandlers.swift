@@ -10,7 +10,7 @@ struct PreviewHandlers: Sendable {
     @Sendable
     func preview(_ request: TaxForm.Preview.Make.Request, _ context: RequestContext) async throws -> TaxForm.Assessment {
         var validation = Validation()
-        let year = checkedYear(request.taxYear, &validation)
+        let year = engine.checkedYear(request.taxYear, &validation)
         let (answers, issues) = engine.checked(request.answers, year: year ?? request.taxYear, at: "data.answers")
         for issue in issues { validation.fail(issue.field, issue.message) }
         let known = Set(engine.script.questions.map(\.id))
@@ -23,22 +23,9 @@ struct PreviewHandlers: Sendable {
 
     @Sendable
     func questions(_ request: TaxForm.Questions.List.Request, _ context: RequestContext) async throws -> TaxForm.Questions.List.Response {
-        var validation = Validation()
-        let year = request.taxYear.map { checkedYear($0, &validation) } ?? engine.rules.years.keys.max()
-        try validation.finish()
-        let taxYear = year!
+        let taxYear = try engine.checkedYear(request.taxYear ?? engine.rules.years.keys.max()!)
         return .init(
             taxYear: taxYear, taxYears: engine.rules.years.keys.sorted(), rulesVersion: engine.version,
             sections: engine.script.sections.map { .init(id: $0.id, title: $0.title) }, questions: engine.questions(year: taxYear))
-    }
-
-    /// `year` when it has rules; otherwise nil, with the problem recorded under `data.taxYear`.
-    func checkedYear(_ year: Int, _ validation: inout Validation) -> Int? {
-        let years = engine.rules.years.keys.sorted()
-        guard engine.rules.years[year] != nil else {
-            validation.fail("data.taxYear", "must be a tax year with rules: \(years.map(String.init).joined(separator: ", "))")
-            return nil
-        }
-        return year
     }
 }

@@ -79,15 +79,9 @@ struct AnswerCheck {
         }
     }
 
+    /// A real date from 1900 to 2100.
     static func isDate(_ text: String) -> Bool {
-        guard text.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil else { return false }
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
-        guard (1900...2100).contains(parts[0]), let date = calendar.date(from: components) else { return false }
-        let back = calendar.dateComponents([.year, .month, .day], from: date)
-        return back.year == parts[0] && back.month == parts[1] && back.day == parts[2]
+        CalendarDay.date(text) != nil && ("1900"..."2100").contains(text.prefix(4))
     }
 
     /// An SSN (area 001-899 but 666, group 01-99, serial 0001-9999) or an ITIN (9, then 50-65,

@@ -73,6 +73,23 @@ public struct InterviewEngine: Sendable {
         script.questions.filter { $0.applies(to: year) }.map { $0.view(year: year) }
     }
 
+    /// `year` when it has rules; otherwise nil, with the problem recorded under `data.taxYear`.
+    public func checkedYear(_ year: Int, _ validation: inout Validation) -> Int? {
+        guard rules.years[year] != nil else {
+            validation.fail("data.taxYear", "must be a tax year with rules: \(rules.years.keys.sorted().map(String.init).joined(separator: ", "))")
+            return nil
+        }
+        return year
+    }
+
+    /// `year` when it has rules; otherwise `invalid` naming `data.taxYear`.
+    public func checkedYear(_ year: Int) throws(OperationError) -> Int {
+        var validation = Validation()
+        let checked = checkedYear(year, &validation)
+        try validation.finish()
+        return checked!
+    }
+
     /// Checks and normalises `answers` for `year`; the issues name each bad field.
     public func checked(_ answers: TaxForm.Answers, year: Int, at path: String = "answers") -> (TaxForm.Answers, [OperationError.FieldIssue]) {
         check.check(answers, year: year, at: path)
@@ -109,7 +126,7 @@ public struct InterviewEngine: Sendable {
         let asked = applicable(facts, in: answers)
         let effective = answers.filter { id, _ in asked.contains { $0.id == id } }
         let open = asked.filter { effective[$0.id] == nil }
-        let w2s = effective["income.w2s"].map(Self.w2s) ?? []
+        let w2s = Self.w2s(effective["income.w2s"])
         if let stop = Self.stop(effective, w2s: w2s) { return assessment(next: [], open: open, decision: decision, stop: stop) }
         let next = Self.screen(open.filter { !skipped.contains($0.id) })
         guard decision.forms.contains(.f1040) || decision.forms.contains(.f1040NR) else {
@@ -130,8 +147,9 @@ public struct InterviewEngine: Sendable {
         return Array(open.filter { $0.section == section }.prefix(screen))
     }
 
-    static func w2s(_ answer: TaxForm.Answer) -> [TaxForm.W2] {
-        (try? JSONDecoder().decode([TaxForm.W2].self, from: JSONEncoder().encode(answer))) ?? []
+    /// The W-2s of a checked `income.w2s` answer; none when it is absent.
+    static func w2s(_ answer: TaxForm.Answer?) -> [TaxForm.W2] {
+        (try? answer?.decoded(as: [TaxForm.W2].self)) ?? []
     }
 
     /// Answers that take the return out of what we prepare.

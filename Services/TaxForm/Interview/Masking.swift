@@ -8,7 +8,7 @@ extension InterviewEngine {
     }
 
     func masked(_ answer: TaxForm.Answer, question id: String) -> TaxForm.Answer {
-        guard let question = script.questions.first(where: { $0.id == id }) else { return answer }
+        guard let question = check.questions[id] else { return answer }
         switch (question.kind, answer) {
         case (.tin, .text(let text)):
             return .text(Self.maskedTIN(text))

@@ -15,7 +15,7 @@ struct W2Check {
     func check(_ answer: TaxForm.Answer, field: String) -> Result<TaxForm.Answer, AnswerCheck.Problems> {
         let w2: TaxForm.W2
         do {
-            w2 = try JSONDecoder().decode(TaxForm.W2.self, from: JSONEncoder().encode(answer))
+            w2 = try answer.decoded(as: TaxForm.W2.self)
         } catch let error as DecodingError {
             return .failure(.init(field + Self.path(of: error), Self.message(of: error)))
         } catch {
@@ -62,8 +62,7 @@ struct W2Check {
             }
         }
         guard issues.isEmpty else { return .failure(.init(issues)) }
-        let back = (try? JSONDecoder().decode(TaxForm.Answer.self, from: JSONEncoder().encode(normalised))) ?? answer
-        return .success(back)
+        return .success((try? TaxForm.Answer(normalised)) ?? answer)
     }
 
     /// Why the return cannot use `w2`, if it cannot.

@@ -33,14 +33,14 @@ public struct RuleBook: Sendable {
     }
 
     /// The figures fit together: one rate more than upper ends, ends rising, the file named for its
-    /// year, deadlines as `MM-DD` and the holidays in the filing year.
+    /// year, deadlines as `MM-DD` days and the holidays days of the filing year.
     static func check(_ rules: TaxYearRules, file: String) throws {
         guard file == "\(rules.year).json" else { throw Inconsistent(description: "\(file) holds the rules of \(rules.year)") }
         let deadlines = rules.deadlines
-        for monthDay in [deadlines.wages, deadlines.withoutWages, deadlines.extended] where monthDay.wholeMatch(of: /(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])/) == nil {
-            throw Inconsistent(description: "\(file): the deadline \(monthDay) is not MM-DD")
+        for monthDay in [deadlines.wages, deadlines.withoutWages, deadlines.extended] where CalendarDay.date("\(rules.year + 1)-\(monthDay)") == nil {
+            throw Inconsistent(description: "\(file): the deadline \(monthDay) is not a day of the filing year as MM-DD")
         }
-        for holiday in deadlines.holidays where holiday.date.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) == nil || !holiday.date.hasPrefix("\(rules.year + 1)-") {
+        for holiday in deadlines.holidays where CalendarDay.date(holiday.date) == nil || !holiday.date.hasPrefix("\(rules.year + 1)-") {
             throw Inconsistent(description: "\(file): the holiday \(holiday.date) is not a date of the filing year \(rules.year + 1)")
         }
         for status in TaxForm.FilingStatus.allCases {

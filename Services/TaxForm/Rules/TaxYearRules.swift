@@ -107,18 +107,9 @@ extension TaxYearRules.Deadlines {
         case .withoutWages: withoutWages
         case .extended: extended
         }
-        let parts = monthDay.split(separator: "-").compactMap { Int($0) }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
-        var day = calendar.date(from: DateComponents(year: taxYear + 1, month: parts[0], day: parts[1]))!
         let closed = Set(holidays.map(\.date))
-        func text(_ date: Date) -> String {
-            let c = calendar.dateComponents([.year, .month, .day], from: date)
-            return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
-        }
-        while calendar.isDateInWeekend(day) || closed.contains(text(day)) {
-            day = calendar.date(byAdding: .day, value: 1, to: day)!
-        }
-        return text(day)
+        var day = "\(taxYear + 1)-\(monthDay)"
+        while CalendarDay.calendar.isDateInWeekend(CalendarDay.date(day)!) || closed.contains(day) { day = CalendarDay.adding(1, to: day) }
+        return day
     }
 }
