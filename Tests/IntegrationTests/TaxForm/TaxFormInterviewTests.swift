@@ -72,6 +72,16 @@ extension ServiceStackTests {
             #expect(stale.status == 409 && stale.json?["current"]?["version"] == 0 && stale.json?["current"]?["answers"] == [:], "\(stale.text)")
             #expect(try await http.send("GET", "/v1/tax/interviews/2024").status == 401)
 
+            // Deleting an interview deletes it and its history; there is nothing left to delete again.
+            let asConor = ["Authorization": "Bearer \(conor.access)"]
+            #expect(try await Self.patch(http, #"{"version":0,"answers":{"citizen":false}}"#, token: conor.access, year: 2025).status == 200)
+            let gone = try await http.send("DELETE", "/v1/tax/interviews/2025", headers: asConor)
+            #expect(gone.status == 200 && gone.json?["deleted"] == true, "\(gone.text)")
+            #expect(try await http.send("GET", "/v1/tax/interviews/2025", headers: asConor).json?["version"] == 0)
+            #expect(try await http.send("GET", "/v1/tax/interviews/2025/history", headers: asConor).json?["changes"] == [])
+            let again = try await http.send("DELETE", "/v1/tax/interviews/2025", headers: asConor)
+            #expect(again.status == 404 && again.json?["fields"] == [["field": "taxYear", "message": "has no interview of yours"]], "\(again.text)")
+
             // Deleting the account erases the interviews, their history and the data key.
             let deleted = try await http.send("DELETE", "/v1/me", body: Array(#"{"password":"correct horse battery staple mei"}"#.utf8), headers: asMei)
             #expect(deleted.status == 200, "\(deleted.text)")
@@ -79,7 +89,7 @@ extension ServiceStackTests {
                 try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.interviews", on: stack.databaseURL) == 0
             })
             #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.interview_changes", on: stack.databaseURL) == 0)
-            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.data_keys", on: stack.databaseURL) == 0)
+            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.data_keys", on: stack.databaseURL) == 1, "Conor's key stays, Mei's goes")
         }
     }
 }
