@@ -43,8 +43,12 @@ extension Database {
     public func migrate(_ migrations: [Migration]) async throws -> [Int] {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\("melon.migrate." + schema)))", logger: logger)
+            // A service with a role of its own (deploy/service-role.sh) owns its schema but may not
+            // create schemas, which even CREATE SCHEMA IF NOT EXISTS asks: create it only when missing.
+            let exists = try await connection.query("SELECT 1 FROM pg_namespace WHERE nspname = \(schema)", logger: logger)
+                .collect().isEmpty == false
+            if !exists { try await run(script: "CREATE SCHEMA \(schema);", on: connection) }
             try await run(script: """
-                CREATE SCHEMA IF NOT EXISTS \(schema);
                 SET LOCAL search_path TO \(schema);
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version integer PRIMARY KEY,

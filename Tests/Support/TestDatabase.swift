@@ -82,3 +82,22 @@ enum RandomIDForTests {
         String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
     }
 }
+
+extension TestDatabase {
+    /// Gives `schema` a login role of its own on the database at `adminURL`, as operators do with
+    /// `deploy/service-role.sh`, and returns the URL that signs in as it.
+    public static func serviceRole(_ role: String, schema: String, on adminURL: String) async throws -> String {
+        let script = BuildProducts.packageRoot().appendingPathComponent("deploy/service-role.sh").path
+        let password = RandomIDForTests.next() + RandomIDForTests.next()
+        let process = try ChildProcess(executable: "/bin/bash", arguments: [script, adminURL, role, schema], environment: ["ROLE_PASSWORD": password])
+        let status = await process.wait(timeout: .seconds(60))
+        guard status == 0, let url = process.output.split(separator: "\n").last.map(String.init), url.hasPrefix("postgres") else {
+            throw ServiceRoleFailed(description: "deploy/service-role.sh exited \(status.map(String.init) ?? "late"): \(process.output)")
+        }
+        return url
+    }
+
+    public struct ServiceRoleFailed: Error, CustomStringConvertible {
+        public let description: String
+    }
+}

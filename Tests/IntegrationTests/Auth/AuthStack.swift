@@ -27,6 +27,8 @@ struct AuthStack {
     let notifications: ChildProcess?
     /// A `tax-form` process, when the stack was asked for one.
     let taxForm: ChildProcess?
+    /// The URL tax-form signs in with: a role of its own that owns its schema alone (deploy/service-role.sh).
+    let taxFormDatabaseURL: String?
     let keyEncryptionKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
     let taxFormKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
 
@@ -54,7 +56,16 @@ struct AuthStack {
         self.notifications = try notifications.map { environment in
             try ChildProcess(product: "notifications", environment: common.merging(environment) { $1 })
         }
-        self.taxForm = taxForm ? try ChildProcess(product: "tax-form", environment: common.merging(["TAX_FORM_KEY": taxFormKey]) { $1 }) : nil
+        if taxForm {
+            let role = "tax_form_" + (URLComponents(string: databaseURL)?.path.dropFirst() ?? "")
+            let ownURL = try await TestDatabase.serviceRole(role, schema: "tax_form", on: databaseURL)
+            taxFormDatabaseURL = ownURL
+            self.taxForm = try ChildProcess(product: "tax-form", environment: common.merging([
+                "TAX_FORM_KEY": taxFormKey, "TAX_FORM_DATABASE_URL": ownURL,
+            ]) { $1 })
+        } else {
+            (taxFormDatabaseURL, self.taxForm) = (nil, nil)
+        }
         refunds = try refundCalculator.map { environment in
             let settings = ProcessSettings(
                 process: "refund-calculator", settings: ServiceDefinition.refundCalculator.processSettings, arguments: [],
