@@ -51,19 +51,21 @@ public struct InterviewEngine: Sendable {
             rules: rules, script: script, countries: Set(countries.entries.map(\.code)), states: Set(states.entries.map(\.code)), version: version)
     }
 
-    /// `countries.json` and `states.json`.
+    /// `countries.json` and `states.json`: codes, names and where they come from.
     struct CodeList: Decodable {
         struct Entry: Decodable {
             let code: String
             let name: String
         }
 
+        let source: String
         let entries: [Entry]
 
-        enum CodingKeys: String, CodingKey { case countries, states }
+        enum CodingKeys: String, CodingKey { case source, countries, states }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
+            source = try container.decode(String.self, forKey: .source)
             entries = try container.decodeIfPresent([Entry].self, forKey: .countries) ?? container.decode([Entry].self, forKey: .states)
         }
     }

@@ -71,6 +71,21 @@ public struct TaxYearRules: Decodable, Sendable {
         public let benefit: Benefit
         public let limit: Int64?
         public let source: String
+
+        /// The benefit in words, for the country suggestions.
+        public var described: String {
+            switch benefit {
+            case .wagesExempt: "Wages up to $\(limit.map(Self.grouped) ?? "?") a year are exempt (Form 1040-NR line 1k)"
+            case .standardDeduction: "The standard deduction on Form 1040-NR"
+            }
+        }
+
+        /// 5000 as `5,000`.
+        static func grouped(_ dollars: Int64) -> String {
+            var digits = String(dollars), out = ""
+            while digits.count > 3 { out = "," + digits.suffix(3) + out; digits.removeLast(3) }
+            return digits + out
+        }
     }
 
     public struct Deadlines: Decodable, Sendable {

@@ -125,5 +125,48 @@ extension ServiceStackTests {
             #expect(try await http.get("/v1/tax/questions?taxYear=2019").status == 400)
         }
     }
+
+    @Test func suggestionsFillAnAutocompleteAndTheirAnswersAreAccepted() async throws {
+        try await Self.withStack { http in
+            func items(_ path: String) async throws -> [JSONValue] {
+                let reply = try await http.get(path)
+                guard reply.status == 200, case .array(let items)? = reply.json?["items"] else { Issue.record("\(path): \(reply.text)"); return [] }
+                return items
+            }
+            // A college by an alias, in one state, with what the school questions take.
+            let bu = try await items("/v1/tax/suggestions/institutions?prefix=bu&state=ma&limit=3")
+            #expect(bu.first?["name"] == "Boston University" && bu.first?["phone"] == "+16173532000", "\(bu)")
+            #expect(bu.allSatisfy { $0["address"]?["state"] == "MA" })
+            let ucla = try await items("/v1/tax/suggestions/institutions?prefix=california%20los")
+            #expect(ucla.contains { $0["name"] == "University of California-Los Angeles" }, "a word of the name: \(ucla)")
+            let answers: [String: Any] = [
+                "school.name": "Boston University", "school.phone": "+16173532000",
+                "school.address": try JSONSerialization.jsonObject(with: JSONEncoder().encode(bu.first?["address"])),
+            ]
+            #expect(try await Self.preview(http, answers).status == 200, "a suggestion is a valid answer")
+
+            // Countries say which student treaty benefit the service applies; accents and case do not matter.
+            let china = try await items("/v1/tax/suggestions/countries?prefix=Chin&taxYear=2024")
+            #expect(china.first?["code"] == "CN" && china.first?["treaty"]?["article"] == "20(c)", "\(china)")
+            #expect(try await items("/v1/tax/suggestions/countries?prefix=ind").first?["treaty"]?["benefit"] == "The standard deduction on Form 1040-NR")
+            #expect(try await items("/v1/tax/suggestions/countries?prefix=cote").first?["code"] == "CI")
+            #expect(try await items("/v1/tax/suggestions/countries?prefix=germ").first?["treaty"] == nil)
+            #expect(try await items("/v1/tax/suggestions/states?prefix=new").compactMap { $0["code"] } == ["NH", "NJ", "NM", "NY"])
+            #expect(try await items("/v1/tax/suggestions/visa-types?prefix=j").compactMap { $0["code"] } == ["J-student", "J-scholar"])
+
+            // Pages, and refusals naming the field.
+            let page = try await http.get("/v1/tax/suggestions/countries?limit=100&offset=200")
+            let firstPage = try await http.get("/v1/tax/suggestions/countries?limit=100")
+            #expect(firstPage.json?["nextOffset"] == 100 && page.json?["nextOffset"] == nil, "\(firstPage.json?["nextOffset"] as Any) \(page.text)")
+            for (path, field) in [
+                ("/v1/tax/suggestions/planets", "list"), ("/v1/tax/suggestions/countries?state=MA", "state"),
+                ("/v1/tax/suggestions/institutions?state=ZZ", "state"), ("/v1/tax/suggestions/countries?taxYear=2019", "taxYear"),
+                ("/v1/tax/suggestions/states?prefix=" + String(repeating: "a", count: 101), "prefix"),
+            ] {
+                let refused = try await http.get(path)
+                #expect(refused.status == 400 && Self.first(refused.json?["fields"])?["field"] == .string(field), "\(path): \(refused.text)")
+            }
+        }
+    }
 }
 }
