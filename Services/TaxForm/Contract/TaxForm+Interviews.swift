@@ -18,8 +18,14 @@ extension TaxForm {
         public var filedAt: Date?
         public var updatedAt: Date?
         public var assessment: Assessment
+        /// In `GET` replies: answers about you (name, addresses, school) this interview lacks and
+        /// your latest earlier interview has; `PATCH` with `carryOver: true` takes them.
+        public var carryOver: CarryOver?
 
-        public init(taxYear: Int, version: Int, answers: Answers, skipped: [String], filedAt: Date?, updatedAt: Date?, assessment: Assessment) {
+        public init(
+            taxYear: Int, version: Int, answers: Answers, skipped: [String], filedAt: Date?, updatedAt: Date?, assessment: Assessment,
+            carryOver: CarryOver? = nil
+        ) {
             self.taxYear = taxYear
             self.version = version
             self.answers = answers
@@ -27,6 +33,19 @@ extension TaxForm {
             self.filedAt = filedAt
             self.updatedAt = updatedAt
             self.assessment = assessment
+            self.carryOver = carryOver
+        }
+    }
+
+    /// Answers an earlier year's interview can give this one.
+    public struct CarryOver: Codable, Sendable, Equatable {
+        public var fromYear: Int
+        /// Question ids.
+        public var questions: [String]
+
+        public init(fromYear: Int, questions: [String]) {
+            self.fromYear = fromYear
+            self.questions = questions
         }
     }
 
@@ -79,14 +98,21 @@ extension TaxForm {
                 /// Questions to answer later.
                 public var skip: [String]?
                 public var unskip: [String]?
+                /// Take the answers about you this interview lacks from your latest earlier interview
+                /// (`carryOver` of the `GET` reply lists them); `answers` in the same change win.
+                public var carryOver: Bool?
 
-                public init(taxYear: Int, version: Int, answers: Answers? = nil, clear: [String]? = nil, skip: [String]? = nil, unskip: [String]? = nil) {
+                public init(
+                    taxYear: Int, version: Int, answers: Answers? = nil, clear: [String]? = nil, skip: [String]? = nil, unskip: [String]? = nil,
+                    carryOver: Bool? = nil
+                ) {
                     self.taxYear = taxYear
                     self.version = version
                     self.answers = answers
                     self.clear = clear
                     self.skip = skip
                     self.unskip = unskip
+                    self.carryOver = carryOver
                 }
             }
 

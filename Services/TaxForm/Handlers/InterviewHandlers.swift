@@ -18,8 +18,16 @@ struct InterviewHandlers: Sendable {
     @Sendable
     func get(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Interview {
         let account = try Self.caller(context), year = try engine.checkedYear(request.taxYear)
-        let row = try await database.transaction { connection in try await store.find(account: account, year: year, on: connection) }
-        return view(row, year: year)
+        let (row, earlier) = try await database.transaction { connection in
+            (try await store.find(account: account, year: year, on: connection), try await store.latest(account: account, before: year, on: connection))
+        }
+        var interview = view(row, year: year)
+        if let earlier {
+            let answers = row?.state.answers ?? [:]
+            let offered = engine.carriedOver(year: year).filter { answers[$0] == nil && earlier.row.state.answers[$0] != nil }
+            if !offered.isEmpty { interview.carryOver = .init(fromYear: earlier.year, questions: offered) }
+        }
+        return interview
     }
 
     @Sendable
@@ -34,7 +42,7 @@ struct InterviewHandlers: Sendable {
             for (index, id) in (ids ?? []).enumerated() where !known.contains(id) { validation.fail("data.\(name)[\(index)]", "is not a question of the interview") }
         }
         try validation.finish()
-        return try await change(account: account, year: year!, version: request.version) { state in
+        return try await change(account: account, year: year!, version: request.version, carryOver: request.carryOver == true) { state in
             state.answers.merge(answers) { _, new in new }
             for id in request.clear ?? [] { state.answers[id] = nil }
             state.skipped = Array(Set(state.skipped).union(request.skip ?? []).subtracting(request.unskip ?? []).subtracting(answers.keys)).sorted()
@@ -129,8 +137,11 @@ struct InterviewHandlers: Sendable {
     }
 
     /// Applies `edit` to the interview if `version` is still its version, recording what changed;
-    /// otherwise 409 with the interview as it is now.
-    func change(account: UUID, year: Int, version: Int, _ edit: @Sendable (inout InterviewStore.State) -> Void) async throws -> TaxForm.Interview {
+    /// otherwise 409 with the interview as it is now. `carryOver` first takes the answers about the
+    /// person it lacks from the account's latest earlier interview.
+    func change(
+        account: UUID, year: Int, version: Int, carryOver: Bool = false, _ edit: @Sendable (inout InterviewStore.State) -> Void
+    ) async throws -> TaxForm.Interview {
         let saved: (row: InterviewStore.Row?, assessment: TaxForm.Assessment?)
         do {
             saved = try await database.transaction { connection -> (InterviewStore.Row?, TaxForm.Assessment?) in
@@ -139,13 +150,20 @@ struct InterviewHandlers: Sendable {
                 guard version == (current?.version ?? 0) else { throw Conflict(row: current) }
                 let old = current?.state ?? .init()
                 var state = old
+                if carryOver, let earlier = try await store.latest(account: account, before: year, on: connection) {
+                    for id in engine.carriedOver(year: year) where state.answers[id] == nil {
+                        state.answers[id] = earlier.row.state.answers[id]
+                    }
+                    state.skipped.removeAll { state.answers[$0] != nil }
+                }
                 edit(&state)
                 guard state != old else { return (current, nil) }
                 let at = now(), assessment = assess(state, year: year)
                 if current?.filedAt == nil {
-                    try await reminders.move(
-                        account: account, year: year, from: plan(old, assess(old, year: year), year: year), to: plan(state, assessment, year: year),
-                        now: at, on: connection)
+                    let new = plan(state, assessment, year: year)
+                    try await reminders.move(account: account, year: year, from: plan(old, assess(old, year: year), year: year), to: new, now: at, on: connection)
+                    let due = new?.due ?? engine.rules.years[year]!.deadlines.due(.wages, taxYear: year)
+                    try await reminders.nudge(account: account, year: year, assessment: assessment, due: due, now: at, on: connection)
                 }
                 let change = Self.change(from: old, to: state, version: version + 1, at: at)
                 return (try await store.save(account: account, year: year, version: version + 1, state: state, change: change, on: connection), assessment)

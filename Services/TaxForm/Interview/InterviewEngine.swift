@@ -70,6 +70,11 @@ public struct InterviewEngine: Sendable {
         }
     }
 
+    /// The questions of `year` whose answers a later year's interview can take (`carriesOver`).
+    func carriedOver(year: Int) -> [String] {
+        script.questions.filter { $0.carriesOver == true && $0.applies(to: year) }.map(\.id)
+    }
+
     /// The questions of `year`, as clients see them.
     public func questions(year: Int) -> [TaxForm.Question] {
         script.questions.filter { $0.applies(to: year) }.map { $0.view(year: year) }

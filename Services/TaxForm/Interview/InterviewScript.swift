@@ -36,6 +36,9 @@ public struct InterviewScript: Decodable, Sendable {
         public let toYear: Int?
         /// Kept encrypted and shown masked: an SSN or ITIN, a date of birth, a passport or account number.
         public let sensitive: Bool?
+        /// About the person, not the year (name, addresses, school): a new year's interview can take
+        /// the answer from the latest earlier one.
+        public let carriesOver: Bool?
 
         public func applies(to year: Int) -> Bool { (fromYear ?? .min) <= year && year <= (toYear ?? .max) }
 

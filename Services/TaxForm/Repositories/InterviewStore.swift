@@ -49,6 +49,17 @@ struct InterviewStore: Sendable {
         return nil
     }
 
+    /// The account's interview of the latest tax year before `year`, and that year.
+    func latest(account: UUID, before year: Int, on connection: PostgresConnection) async throws -> (year: Int, row: Row)? {
+        let years = try await connection.query(
+            "SELECT max(tax_year) FROM interviews WHERE account_id = \(account) AND tax_year < \(year)", logger: database.logger)
+        for try await earlier in years.decode(Int?.self) {
+            guard let earlier, let row = try await find(account: account, year: earlier, on: connection) else { return nil }
+            return (earlier, row)
+        }
+        return nil
+    }
+
     /// Writes `state` as `version` (the first version inserts) with the change that made it.
     func save(account: UUID, year: Int, version: Int, state: State, change: TaxForm.Change, on connection: PostgresConnection) async throws -> Row {
         let key = try await dataKey(account: account, create: true, on: connection)!

@@ -32,6 +32,12 @@ extension ServiceStackTests {
                 ["daysBefore": 30, "date": "2027-05-16"], ["daysBefore": 7, "date": "2027-06-08"], ["daysBefore": 1, "date": "2027-06-14"],
             ], "\(deadlines.text)")
             #expect(await eventually(timeout: .seconds(20)) { try await schedules("request->>'start' LIKE '2027-0%-%T10:00'") == 3 })
+            // The interview is not finished: a nudge a week after this change, at 10:00 local time.
+            let nudge = "SELECT count(*)::int FROM notifications.schedules WHERE key LIKE 'tax-unfinished-2026-%'"
+            let weekOn = String(RFC3339.string(from: Date().addingTimeInterval(7 * 86_400)).prefix(10))
+            #expect(await eventually(timeout: .seconds(20)) {
+                try await TestDatabase.integer(nudge + " AND request->>'start' = '\(weekOn)T10:00'", on: databaseURL) == 1
+            })
 
             // Wages move the deadline to April 15: the same three schedules move with it.
             let w2 = #"{"version":1,"w2":{"employerName":"Campus Dining","employerEIN":"12-3456789","wagesCents":500000,"federalWithheldCents":20000}}"#
@@ -49,6 +55,7 @@ extension ServiceStackTests {
             let filed = try await http.send("POST", "/v1/tax/interviews/2026/filed", headers: asMei)
             #expect(filed.status == 200 && filed.json?["filedAt"] != nil, "\(filed.text)")
             #expect(await eventually(timeout: .seconds(20)) { try await schedules() == 0 })
+            #expect(try await TestDatabase.integer(nudge, on: databaseURL) == 0, "no nudge to finish a filed return")
             let setsQueued = "SELECT count(*)::int FROM tax_form.outbox WHERE type = 'notifications.schedule.set.v1'"
             let setsBefore = try await TestDatabase.integer(setsQueued, on: databaseURL)
             let after = try await http.send("PATCH", "/v1/tax/interviews/2026", body: Array(#"{"version":3,"answers":{"name.first":"Mei"}}"#.utf8), headers: asMei)

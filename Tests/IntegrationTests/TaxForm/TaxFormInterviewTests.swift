@@ -99,5 +99,33 @@ extension ServiceStackTests {
             }
         }
     }
+
+    @Test func aNewYearTakesTheAnswersAboutYouFromTheLastOne() async throws {
+        let stack = try await AuthStack(taxForm: true)
+        try await stack.with { http in
+            let mei = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "mei@tcd.ie", username: "mei")
+            let asMei = ["Authorization": "Bearer \(mei.access)"]
+            let address = #"{"line1":"1 Silber Way","city":"Boston","state":"MA","postalCode":"02215","country":"US"}"#
+            let lastYear = try await Self.patch(
+                http, #"{"version":0,"answers":{"citizen":false,"name.first":"Mei","tin":"912-70-1234","address.us":\#(address)}}"#, token: mei.access)
+            #expect(lastYear.status == 200, "\(lastYear.text)")
+
+            // The new year offers what is about Mei, not about the year; nobody else is offered it.
+            let offered = try await http.send("GET", "/v1/tax/interviews/2025", headers: asMei)
+            #expect(offered.json?["carryOver"] == ["fromYear": 2024, "questions": ["name.first", "tin", "address.us"]], "\(offered.text)")
+            #expect(try await http.send("GET", "/v1/tax/interviews/2023", headers: asMei).json?["carryOver"] == nil)
+            let conor = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "conor@tcd.ie", username: "conor")
+            #expect(try await http.send("GET", "/v1/tax/interviews/2025", headers: ["Authorization": "Bearer \(conor.access)"]).json?["carryOver"] == nil)
+
+            // Taking it copies those answers (an answer in the same change wins) and nothing else.
+            let taken = try await Self.patch(http, #"{"version":0,"carryOver":true,"answers":{"name.first":"Meiling"}}"#, token: mei.access, year: 2025)
+            #expect(taken.status == 200 && taken.json?["version"] == 1, "\(taken.text)")
+            #expect(taken.json?["answers"] == [
+                "name.first": "Meiling", "tin": "***-**-1234",
+                "address.us": ["line1": "1 Silber Way", "city": "Boston", "state": "MA", "postalCode": "02215", "country": "US"],
+            ], "\(taken.text)")
+            #expect(try await http.send("GET", "/v1/tax/interviews/2025", headers: asMei).json?["carryOver"] == nil, "nothing left to take")
+        }
+    }
 }
 }
