@@ -110,6 +110,38 @@ extension ServiceStackTests {
         }
     }
 
+    @Test func residencyEdgesAndTheTaxTableThroughTheGateway() async throws {
+        try await Self.withStack { http in
+            // 153 + 90/3 = 183 weighted days meet the test; 153 + 89/3 + 1/6 = 182.83 do not (not rounded).
+            for (days, residency) in [([153, 90, 0], "resident"), ([153, 89, 1], "nonresident")] {
+                var worker = Self.student("H-1B", prior: [], days: days)
+                worker["days.januaryFirst"] = true
+                worker["closerConnection"] = false
+                worker["firstYearChoice"] = false
+                let reply = try await Self.preview(http, worker)
+                #expect(reply.json?["decision"]?["residency"] == .string(residency), "\(days): \(reply.text)")
+            }
+            // An F-1 student is exempt in the fifth calendar year in F status and counts days in the sixth.
+            for (prior, residency) in [(["F", "F", "F", "F"], "nonresident"), (["F", "F", "F", "F", "F"], "resident")] {
+                var student = Self.student("F", prior: prior, days: [365, 365, 365])
+                student["days.januaryFirst"] = true
+                student["closerConnection"] = false
+                let reply = try await Self.preview(http, student)
+                #expect(reply.json?["decision"]?["residency"] == .string(residency), "year \(prior.count + 1): \(reply.text)")
+            }
+            // Line 16 by the Tax Table: the reference's (Direct File's) TY2024 cases, a single resident's
+            // wages being taxable income plus the 14,600 standard deduction.
+            for (taxable, tax) in [(20_000, 2_171), (57_050, 7_610), (2_975, 299)] {
+                var resident = Self.student("F", prior: ["F", "F", "F", "F", "F"], days: [366, 365, 365])
+                resident["days.januaryFirst"] = true
+                resident["closerConnection"] = false
+                resident["income.w2s"] = [Self.w2(wages: (taxable + 14_600) * 100, withheld: 0)]
+                let reply = try await Self.preview(http, resident)
+                #expect(Self.lines(reply, form: "1040", ["15", "16"]) == [.number(Double(taxable)), .number(Double(tax))], "\(reply.text)")
+            }
+        }
+    }
+
     @Test func badAnswersAreRefusedNamingTheFieldAndTheQuestionsAreListed() async throws {
         try await Self.withStack { http in
             let bad = try await Self.preview(http, ["days.thisYear": 400, "tin": "000-12-3456", "visa": "B-2"], year: 2019)
