@@ -50,6 +50,17 @@ let shared: [Target] = [
         pkgConfig: "libargon2",
         providers: [.apt(["libargon2-dev"])]
     ),
+    .systemLibrary(
+        name: "CQPDF",
+        path: "Shared/CQPDF",
+        pkgConfig: "libqpdf",
+        providers: [.apt(["libqpdf-dev"])]
+    ),
+    .systemLibrary(
+        name: "CHaru",
+        path: "Shared/CHaru",
+        providers: [.apt(["libhpdf-dev"])]
+    ),
     .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], path: "Shared/ZeroMQ", swiftSettings: swiftSettings),
     .target(name: "Envelope", path: "Shared/Envelope", swiftSettings: swiftSettings),
     // What every contract shares: the operation declaration, HTTP bindings, schemas from types.
@@ -138,10 +149,11 @@ let productServices: [ServicePackage] = [
     service(
         "PdfEmail", product: "pdf-email",
         dependencies: [
-            "Bus", "CCurl", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, metrics, lifecycle,
+            "Bus", "CCurl", "CHaru", "CQPDF", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, metrics, lifecycle,
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ],
-        resources: [.copy("Templates"), .copy("Migrations")]),
+        resources: [.copy("Templates"), .copy("Migrations"), .copy("Blanks")]),
     // Accounts, email verification, sessions and the access-token keys.
     service(
         "Auth", product: "auth",

@@ -12,13 +12,14 @@ cd "$(dirname "$0")/.."
     python3-venv `# a private environment for the PyPI test tools below` \
     libcurl4-openssl-dev python3-aiosmtpd openssl `# SMTP through libcurl, a real SMTP server to test it, test certificates` \
     libargon2-dev `# Argon2id password hashing (the auth service)` \
+    libqpdf-dev libhpdf-dev `# qpdf fills the official PDF blanks, libharu lays out the other forms (pdf-email)` \
     postgresql acl `# the tests' private cluster (deploy/postgres.sh)` \
     gdb `# the threads of a test run that hangs (below)`
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
 
 # Test tools from PyPI, pinned, in a virtual environment under .build (kept between runs):
 # schemathesis checks the gateway against its OpenAPI document; check-jsonschema validates the
-# compose file and the Kubernetes manifests.
+# compose file and the Kubernetes manifests; pypdf (with cryptography, for AES) reads the PDFs back.
 tools=.build/python-tools
 if [ ! -x "$tools/bin/st" ] || ! cmp -s deploy/test-tools.txt "$tools/requirements.txt"; then
     python3 -m venv --clear "$tools"

@@ -18,14 +18,17 @@ extension ServiceDefinition {
         let mail = MailHandlers(
             composer: MailComposer(templates: try MailTemplates.bundled(), from: configuration.from, limits: configuration.limits),
             repository: repository)
+        let blanks = try BlankBook.bundled(preparingIn: FileManager.default.temporaryDirectory.appendingPathComponent("melon-blanks-\(UUID().uuidString)"))
+        let forms = FormHandlers(packet: FormPacket(blanks: blanks))
         var handlers = OperationHandlers(PdfEmail.self, database: environment.database)
+        handlers.on(PdfEmail.Forms.Fill.self, forms.fill)
         handlers.once(PdfEmail.Mail.Send.self, prepare: mail.compose, apply: mail.send)
         handlers.on(PdfEmail.Mail.Status.self, mail.status)
         handlers.on(PdfEmail.Account.Erase.self, mail.erase)
         let delivery = MailDelivery(
             repository: repository, transport: configuration.transport.make(logger: environment.logger), configuration: configuration.delivery,
             logger: environment.logger)
-        return ServiceParts(handlers: handlers, services: [delivery])
+        return ServiceParts(handlers: handlers, services: [delivery, PreparedBlanksFolder(folder: blanks.folder)])
     }
 }
 

@@ -2,11 +2,12 @@ import Contracts
 import Envelope
 import Foundation
 
-/// The `pdf-email` service: outgoing mail (queued durably, delivered over SMTP with retries).
+/// The `pdf-email` service: outgoing mail (queued durably, delivered over SMTP with retries) and the
+/// tax forms as PDFs (official blanks filled, the others laid out).
 /// Only other services call it; it has no HTTP route, so clients cannot send mail through it.
 public enum PdfEmail: ServiceContract {
     public static let name = "pdf-email"
-    public static let operations: [any OperationDeclaration.Type] = [Mail.Send.self, Mail.Status.self, Account.Erase.self]
+    public static let operations: [any OperationDeclaration.Type] = [Mail.Send.self, Mail.Status.self, Forms.Fill.self, Account.Erase.self]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
 
     public enum Mail {

@@ -1,0 +1,60 @@
+import CQPDF
+import Foundation
+
+/// Runs qpdf jobs in process through its C job API: each call is what `qpdf ARGUMENTS` does on the
+/// command line, with qpdf's messages captured instead of written to the process's output.
+/// Blocking: call it off the cooperative threads.
+enum QPDFRunner {
+    struct Failed: Error, CustomStringConvertible {
+        let arguments: [String]
+        let status: Int32
+        let messages: String
+        var description: String { "qpdf \(arguments.joined(separator: " ")) exited \(status): \(messages)" }
+    }
+
+    /// What a job wrote: its output (JSON, for `--json`) and its warnings.
+    struct Result {
+        var output: String
+        var warnings: String
+    }
+
+    /// Runs `qpdf arguments`; warnings (exit 3) are not failures, errors (exit 2) are.
+    static func run(_ arguments: [String]) throws -> Result {
+        final class Capture {
+            var info = Data()
+            var warnings = Data()
+        }
+        let capture = Capture()
+        let unmanaged = Unmanaged.passRetained(capture)
+        defer { unmanaged.release() }
+        var logger = qpdflogger_create()
+        defer { qpdflogger_cleanup(&logger) }
+        let context = unmanaged.toOpaque()
+        qpdflogger_set_info(logger, qpdf_log_dest_custom, { data, length, context in
+            Unmanaged<Capture>.fromOpaque(context!).takeUnretainedValue().info.append(UnsafeRawPointer(data!).assumingMemoryBound(to: UInt8.self), count: length)
+            return 0
+        }, context)
+        // JSON (and any output written to "-") goes to the logger's save stream.
+        qpdflogger_set_save(logger, qpdf_log_dest_custom, { data, length, context in
+            Unmanaged<Capture>.fromOpaque(context!).takeUnretainedValue().info.append(UnsafeRawPointer(data!).assumingMemoryBound(to: UInt8.self), count: length)
+            return 0
+        }, context, 0)
+        for set in [qpdflogger_set_warn, qpdflogger_set_error] {
+            set(logger, qpdf_log_dest_custom, { data, length, context in
+                Unmanaged<Capture>.fromOpaque(context!).takeUnretainedValue().warnings.append(UnsafeRawPointer(data!).assumingMemoryBound(to: UInt8.self), count: length)
+                return 0
+            }, context)
+        }
+        var job = qpdfjob_init()
+        defer { qpdfjob_cleanup(&job) }
+        qpdfjob_set_logger(job, logger)
+        let argv = (["qpdf"] + arguments).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        var pointers: [UnsafePointer<CChar>?] = argv.map { UnsafePointer($0) } + [nil]
+        var status = qpdfjob_initialize_from_argv(job, &pointers)
+        if status == 0 { status = qpdfjob_run(job) }
+        let warnings = String(decoding: capture.warnings, as: UTF8.self)
+        guard status == 0 || status == 3 else { throw Failed(arguments: arguments, status: status, messages: warnings) }
+        return Result(output: String(decoding: capture.info, as: UTF8.self), warnings: warnings)
+    }
+}

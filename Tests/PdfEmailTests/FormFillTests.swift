@@ -1,0 +1,114 @@
+import Envelope
+import Foundation
+import PdfEmailContract
+@testable import PdfEmailService
+import Testing
+import TestSupport
+
+/// Forms as PDFs, read back by an independent parser (pypdf): official blanks filled with real
+/// appearances, the other forms laid out, encryption, and the blanks checked at start.
+@Suite(.timeLimit(.minutes(3))) struct FormFillTests {
+    static let blanks = try! BlankBook.bundled(preparingIn: FileManager.default.temporaryDirectory.appendingPathComponent("melon-blanks-\(UUID().uuidString)"))
+    static let packet = FormPacket(blanks: blanks)
+    typealias Line = PdfEmail.Forms.Line
+
+    static let resident = PdfEmail.Forms.Fill.Request(taxYear: 2024, forms: [
+        .init(form: "1040", title: "Form 1040 U.S. Individual Income Tax Return", lines: [
+            Line(line: "name.first", label: "Your first name", value: "Mei"), Line(line: "name.last", label: "Last name", value: "Ling"),
+            Line(line: "ssn", label: "Your social security number", value: "912-70-1234"),
+            Line(line: "status.single", label: "Single", value: "X"), Line(line: "digitalAssets.no", label: "Digital assets: No", value: "X"),
+            Line(line: "1a", label: "Wages (W-2 box 1)", value: "30,001"), Line(line: "16", label: "Tax", value: "1,751"),
+            Line(line: "35a", label: "Refunded to you", value: "749"), Line(line: "occupation", label: "Your occupation", value: "Student"),
+        ]),
+        .init(form: "1040-schedule-1", title: "Schedule 1 (Form 1040) Additional Income and Adjustments to Income", lines: [
+            Line(line: "name", label: "Name", value: "Mei Ling"), Line(line: "8r", label: "Scholarship and fellowship grants", value: "1,000"),
+            Line(line: "10", label: "Additional income", value: "1,000"),
+        ]),
+    ])
+
+    static let f1040 = "topmostSubform[0].Page1[0]."
+
+    @Test func officialBlanksAreFilledAndShowTheirValuesInEveryViewer() async throws {
+        let made = try Self.packet.make(Self.resident)
+        #expect(made.forms == [.init(form: "1040", official: true), .init(form: "1040-schedule-1", official: true)])
+        let read = try await PDFInspection.of(made.pdf)
+        #expect(read.pages == 4 && !read.encrypted)
+        for (field, value) in [
+            "f1_04[0]": "Mei", "f1_06[0]": "912-70-1234", "f1_32[0]": "30,001",
+            "FilingStatus_ReadOrder[0].c1_3[0]": "/1", "c1_5[1]": "/2",  // the blank's own "on" states
+        ] {
+            #expect(read.fields[Self.f1040 + field] == value, "the field \(field)")
+            #expect(read.appearances[Self.f1040 + field] == value, "what a viewer shows in \(field)")
+        }
+        #expect(read.fields["topmostSubform[0].Page2[0].f2_02[0]"] == "1,751" && read.appearances["topmostSubform[0].Page2[0].f2_02[0]"] == "1,751")
+        #expect(read.fields[Self.f1040 + "FilingStatus_ReadOrder[0].c1_3[2]"] == "/Off", "married filing separately stays unchecked")
+        #expect(read.fields["form1[0].Page1[0].f1_29[0]"] == "1,000" && read.appearances["form1[0].Page1[0].f1_29[0]"] == "1,000", "Schedule 1 line 8r")
+        #expect(try Self.packet.make(Self.resident).sha256 == made.sha256, "the same forms give the same bytes")
+    }
+
+    @Test func formsWithoutABlankAreLaidOutForCopyingOntoTheOfficialForm() async throws {
+        let lines = (1...60).map { Line(line: "l\($0)", label: "A label long enough to wrap onto a second row when it is laid out in the label column number \($0)", value: "\($0),000") }
+        let request = PdfEmail.Forms.Fill.Request(taxYear: 2024, forms: [
+            .init(form: "1040-NR", title: "Form 1040-NR U.S. Nonresident Alien Income Tax Return", lines: [
+                Line(line: "1a", label: "Total amount from Form(s) W-2, box 1", value: "15,000"),
+                Line(line: "1k", label: "Total income exempt by a treaty from Schedule OI", value: "5,000"),
+            ] + lines),
+            .init(form: "8843", title: "Form 8843 Statement for Exempt Individuals", lines: [Line(line: "1a", label: "Type of US visa", value: "F-1")]),
+        ])
+        let made = try Self.packet.make(request)
+        #expect(made.forms.map(\.official) == [false, false])
+        let read = try await PDFInspection.of(made.pdf)
+        #expect(read.pages == made.pages && read.pages >= 3, "60 wrapped lines take more than a page")
+        let first = read.text.first ?? ""
+        for text in ["Form 1040-NR U.S. Nonresident Alien Income Tax Return", "Tax year 2024", "Total amount from Form(s) W-2, box 1", "15,000", "copy onto the official IRS form"] {
+            #expect(first.contains(text), "\(text) in: \(first)")
+        }
+        #expect(read.text.last?.contains("Form 8843 Statement for Exempt Individuals") == true && read.text.last?.contains("F-1") == true)
+        let nextYear = try Self.packet.make(.init(taxYear: 2025, forms: [Self.resident.forms[0]]))
+        #expect(nextYear.forms == [.init(form: "1040", official: false)], "no 2025 blank here: laid out")
+    }
+
+    @Test func aPasswordEncryptsThePDFWithAES256() async throws {
+        var request = Self.resident
+        request.password = "correct horse battery"
+        let made = try Self.packet.make(request)
+        let locked = try await PDFInspection.of(made.pdf)
+        #expect(locked.encrypted && !locked.opened && locked.encryption == ["V": 5, "R": 6], "AES-256 is V 5, R 6: \(locked.encryption)")
+        #expect(try await PDFInspection.of(made.pdf, password: "wrong password").opened == false)
+        let opened = try await PDFInspection.of(made.pdf, password: "correct horse battery")
+        #expect(opened.opened && opened.pages == 4 && opened.fields[Self.f1040 + "f1_06[0]"] == "912-70-1234")
+    }
+
+    @Test func whatABlankCannotTakeIsRefusedNamingTheField() throws {
+        var request = Self.resident
+        request.forms[0].lines += [Line(line: "1k", label: "Treaty", value: "5,000"), Line(line: "status.marriedSeparately", label: "MFS", value: "yes")]
+        request.forms[1].lines[0].value = "Mei\u{0}Ling"
+        request.password = "short"
+        var validation = Validation()
+        Self.packet.check(request, &validation)
+        #expect(throws: OperationError.self) { try validation.finish() }
+        do { try validation.finish() } catch {
+            #expect(error.fields.map(\.field) == [
+                "data.password", "data.forms[0].lines[9].line", "data.forms[0].lines[10].value", "data.forms[1].lines[0].value",
+            ], "\(error.fields)")
+        }
+    }
+
+    @Test func aChangedOrMissingBlankStopsTheStart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("melon-blanks-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = BuildProducts.packageRoot().appendingPathComponent("Services/PdfEmail/Blanks")
+        try FileManager.default.copyItem(at: source, to: folder.appendingPathComponent("Blanks"))
+        let blank = folder.appendingPathComponent("Blanks/2024/f1040.pdf")
+        var bytes = try Data(contentsOf: blank)
+        bytes[bytes.count / 2] ^= 0xff
+        try bytes.write(to: blank)
+        #expect { try BlankBook.load(from: folder.appendingPathComponent("Blanks"), preparingIn: folder.appendingPathComponent("prepared")) } throws: {
+            "\($0)".contains("2024/f1040.pdf is not the pinned file")
+        }
+        try FileManager.default.removeItem(at: blank)
+        #expect { try BlankBook.load(from: folder.appendingPathComponent("Blanks"), preparingIn: folder.appendingPathComponent("prepared")) } throws: {
+            "\($0)".contains("2024/f1040.pdf is missing")
+        }
+    }
+}
