@@ -187,7 +187,7 @@ let productServices: [ServicePackage] = [
     service(
         "TaxForm", product: "tax-form",
         dependencies: [
-            "Bus", "Contracts", "Envelope", "NotificationsContract", "PostgresSupport", "ServiceSupport",
+            "Bus", "Contracts", "Envelope", "NotificationsContract", "PdfEmailContract", "PostgresSupport", "ServiceSupport",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Data"), .copy("Migrations")]),

@@ -34,8 +34,24 @@ struct BusForwarder: HTTPResponder {
         try await availability.require(route.service)
         let result = try await bus.call(service: route.service, type: route.type, data: data, options: options)
         let body = try result.get()
+        if let file = route.file { return try fileResponse(body, file) }
         return Response(status: route.successStatus, headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The reply's file member as the body, with its media type and, when the reply names one, the
+    /// file name to save it under.
+    private func fileResponse(_ body: [UInt8], _ file: HTTPBinding.FileReply) throws -> Response {
+        let reply = try JSONValue.parse(body)
+        guard case .string(let base64)? = reply[file.content], let bytes = Data(base64Encoded: base64) else {
+            throw OperationError(.internal, "the reply has no file in \(file.content)")
+        }
+        var headers: HTTPFields = [.contentType: file.mediaType, .cacheControl: "no-store"]
+        if let member = file.fileName, case .string(let name)? = reply[member] {
+            let safe = name.filter { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+            headers[.contentDisposition] = "attachment; filename=\"\(safe)\""
+        }
+        return Response(status: route.successStatus, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     private func authenticate(_ request: Request) async throws -> AuthenticatedCaller? {

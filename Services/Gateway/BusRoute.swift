@@ -49,6 +49,8 @@ struct BusRoute: Sendable {
     var successStatus: HTTPResponse.Status
     /// The error codes this operation answers with besides those every route can give.
     var errors: [ErrorCode]
+    /// Set when the route answers with a file (its bytes from a reply member) instead of JSON.
+    var file: HTTPBinding.FileReply?
 
     /// Every route of `operations`, in their order.
     static func all(_ operations: [any OperationDeclaration.Type]) -> [BusRoute] {
@@ -70,6 +72,10 @@ struct BusRoute: Sendable {
         successStatus = HTTPResponse.Status(code: binding.status.rawValue)
         errors = binding.errors
         response = operation.responseSchema
+        file = binding.file
+        if let file {
+            precondition(response[property: file.content] != nil, "\(operation.type): the file's content \(file.content) is not a reply member")
+        }
 
         var schema = operation.requestSchema
         for (name, rule) in binding.parameterRules {

@@ -52,7 +52,8 @@ enum OpenAPIDocument {
             "\(route.successStatus.code)": [
                 "description": .string(route.summary),
                 "headers": commonResponseHeaders,
-                "content": ["application/json": ["schema": route.response.json]],
+                "content": route.file.map { file -> JSONValue in [file.mediaType: ["schema": ["type": "string", "format": "binary"]]] }
+                    ?? ["application/json": ["schema": route.response.json]],
             ],
         ]
         for code in route.possibleErrors {

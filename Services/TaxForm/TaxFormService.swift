@@ -20,6 +20,7 @@ extension ServiceDefinition {
         let store = InterviewStore(database: database, keyEncryptionKey: configuration.keyEncryptionKey)
         let reminders = Reminders(database: database)
         let interviews = InterviewHandlers(database: database, store: store, engine: engine, reminders: reminders, now: environment.clock.now)
+        let returns = ReturnHandlers(database: database, store: store, engine: engine, bus: environment.bus, now: environment.clock.now)
         let erasure = AccountErasureHandler(database: database, store: store, reminders: reminders, now: environment.clock.now)
 
         var handlers = OperationHandlers(TaxForm.self, database: database)
@@ -33,6 +34,8 @@ extension ServiceDefinition {
         handlers.on(TaxForm.Interviews.Delete.self, interviews.delete)
         handlers.on(TaxForm.Interviews.Filed.self, interviews.filed)
         handlers.on(TaxForm.Deadlines.Get.self, interviews.deadlines)
+        handlers.on(TaxForm.Returns.Pdf.self, returns.pdf)
+        handlers.once(TaxForm.Returns.Email.self, prepare: returns.prepareEmail, apply: returns.email)
         handlers.on(TaxForm.Account.Erase.self, erasure.erase)
         return ServiceParts(handlers: handlers)
     }

@@ -38,10 +38,28 @@ public struct HTTPBinding: Sendable {
     /// Rules for path and query parameters that differ on this route from the request's own (a
     /// shorter text in a path, say).
     public var parameterRules: [String: FieldRule]
+    /// Set when the route answers with a file rather than JSON: which reply members hold it.
+    public var file: FileReply?
+
+    /// A reply that reaches the client as a file: the bytes of one member (base64 in the reply's
+    /// JSON), with a media type and a file name to save it under.
+    public struct FileReply: Sendable {
+        /// The reply member holding the bytes.
+        public var content: String
+        public var mediaType: String
+        /// The reply member holding the file name, for `Content-Disposition: attachment`.
+        public var fileName: String?
+
+        public init(content: String, mediaType: String, fileName: String? = nil) {
+            self.content = content
+            self.mediaType = mediaType
+            self.fileName = fileName
+        }
+    }
 
     public init(
         _ method: Method, _ path: String, access: Access = .anyone, status: Status = .ok, errors: [ErrorCode] = [],
-        summary: String, parameterRules: [String: FieldRule] = [:]
+        summary: String, parameterRules: [String: FieldRule] = [:], file: FileReply? = nil
     ) {
         self.method = method
         self.path = path
@@ -50,6 +68,7 @@ public struct HTTPBinding: Sendable {
         self.errors = errors
         self.summary = summary
         self.parameterRules = parameterRules
+        self.file = file
     }
 
     /// The `{name}` segments of the path.

@@ -1,7 +1,9 @@
 """Reads an .eml file with Python's email package (independently of our writer) and prints JSON:
-the decoded headers, the text and HTML bodies, and each attachment's name, type and SHA-256."""
+the decoded headers, the text and HTML bodies, and each attachment's name, type and SHA-256; with a
+folder as the second argument, each attachment is also written there under its name."""
 import hashlib
 import json
+import os
 import sys
 from email import policy
 from email.parser import BytesParser
@@ -9,6 +11,10 @@ from email.parser import BytesParser
 with open(sys.argv[1], "rb") as f:
     raw = f.read()
 message = BytesParser(policy=policy.default).parsebytes(raw)
+if len(sys.argv) > 2:
+    for part in message.iter_attachments():
+        with open(os.path.join(sys.argv[2], os.path.basename(part.get_filename())), "wb") as out:
+            out.write(part.get_payload(decode=True))
 text = message.get_body(preferencelist=("plain",))
 html = message.get_body(preferencelist=("html",))
 print(json.dumps({

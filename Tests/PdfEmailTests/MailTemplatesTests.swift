@@ -9,7 +9,7 @@ import Testing
         #expect(Self.templates.templates.mapValues { $0.variables.sorted() } == [
             "verification-code": ["code", "minutes", "name"],
             "password-reset": ["code", "minutes", "name"],
-            "tax-form-ready": ["deadline", "forms", "name", "taxYear"],
+            "tax-form-ready": ["deadline", "forms", "name", "protection", "taxYear"],
             "refund-contact-request": ["email", "name", "phone", "preferredTime", "summary"],
             "refund-contact-confirmation": ["name", "phone", "preferredTime", "summary"],
             "generic-notice": ["message", "title"],

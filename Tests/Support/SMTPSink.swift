@@ -44,10 +44,10 @@ public final class SMTPSink: Sendable {
     /// A received message read by Python's email package, independently of our writer: decoded
     /// headers (`subject`, `from`, `to`, `replyTo`, `date`, `messageId`), `text` and `html` bodies,
     /// `attachments` (name, type, sha256), `bareLineFeeds` and `longestLine`.
-    public static func inspect(_ message: URL) async throws -> [String: Any] {
+    public static func inspect(_ message: URL, savingAttachmentsTo folder: URL? = nil) async throws -> [String: Any] {
         let run = try ChildProcess(executable: "/usr/bin/python3", arguments: [
             BuildProducts.packageRoot().appendingPathComponent("Tests/Mail/inspect_mail.py").path, message.path,
-        ], name: "inspect-mail")
+        ] + (folder.map { [$0.path] } ?? []), name: "inspect-mail")
         guard await run.wait(timeout: .seconds(30)) == 0 else { throw StartFailed(description: "inspect_mail.py failed: \(run.output)") }
         return try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any] ?? [:]
     }

@@ -7,7 +7,7 @@ public enum TaxForm: ServiceContract {
     public static let name = "tax-form"
     public static let operations: [any OperationDeclaration.Type] = [
         Preview.Make.self, Questions.List.self, Suggestions.List.self, Interviews.Get.self, Interviews.Answer.self, Interviews.AddW2.self, Interviews.History.self,
-        Interviews.Delete.self, Interviews.Filed.self, Deadlines.Get.self, Account.Erase.self,
+        Interviews.Delete.self, Interviews.Filed.self, Deadlines.Get.self, Returns.Pdf.self, Returns.Email.self, Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
 

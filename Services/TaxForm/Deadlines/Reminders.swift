@@ -53,15 +53,16 @@ struct Reminders: Sendable {
     }
 
     /// The nudge to finish an interview: a week after its last change, at 10:00 local time, while
-    /// it is incomplete, nothing stops it and that day is before `due` (its deadline, or April 15's
+    /// questions are still to answer or skip, nothing stops it and that day is before `due` (its deadline, or April 15's
     /// while its forms are undecided). Each change moves it; finishing, filing or deleting ends it.
     func nudge(account: UUID, year: Int, assessment: TaxForm.Assessment, due: String, now: Date, on connection: PostgresConnection) async throws {
         let key = Self.unfinishedKey(account: account, year: year), revision = Self.revision(now)
         let day = CalendarDay.adding(Self.unfinishedAfterDays, to: CalendarDay.text(now))
-        guard !assessment.complete, assessment.stop == nil, day < due else {
+        let unanswered = assessment.missing.filter { !$0.skipped }.count
+        guard unanswered > 0, assessment.stop == nil, day < due else {
             return try await cancel([key], now: now, on: connection)
         }
-        let left = assessment.missing.count
+        let left = unanswered
         try await database.enqueue(Notifications.Schedule.Set.self, .init(
             key: key, recipient: account.uuidString.lowercased(), start: "\(day)T\(Self.time)",
             content: .init(

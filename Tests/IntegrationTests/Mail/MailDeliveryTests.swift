@@ -15,7 +15,7 @@ extension ServiceStackTests {
     static let templates: [(name: String, variables: [String: String], subject: String)] = [
         ("verification-code", ["name": awkwardName, "code": "482913", "minutes": "10"], "Your Melon verification code: 482913"),
         ("password-reset", ["name": awkwardName, "code": "120456", "minutes": "10"], "Reset your Melon password"),
-        ("tax-form-ready", ["name": awkwardName, "taxYear": "2025", "forms": "1040-NR, 8843", "deadline": "15 April 2026"],
+        ("tax-form-ready", ["name": awkwardName, "taxYear": "2025", "forms": "1040-NR, 8843", "deadline": "15 April 2026", "protection": "The PDF opens with the password you chose."],
          "Your 2025 tax forms are ready"),
         ("refund-contact-request", [
             "name": awkwardName, "email": "ana@student.example.edu", "phone": "+353 1 555 0100", "preferredTime": "weekday mornings",

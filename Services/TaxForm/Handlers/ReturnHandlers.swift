@@ -1,0 +1,162 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import PdfEmailContract
+import PostgresNIO
+import PostgresSupport
+import TaxFormContract
+
+/// `tax-form.return.pdf.v1` and `tax-form.return.email.v1`: the caller's complete return as one PDF
+/// (filled or laid out by pdf-email), downloaded or mailed.
+struct ReturnHandlers: Sendable {
+    let database: Database
+    let store: InterviewStore
+    let engine: InterviewEngine
+    /// For pdf-email; nil where the service runs without a bus (contract tests).
+    let bus: BusClient?
+    let now: @Sendable () -> Date
+    /// How often an account can have its returns mailed in 24 hours.
+    static let mailsPerDay = 5
+
+    @Sendable
+    func pdf(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Returns.Pdf.Response {
+        let account = try InterviewHandlers.caller(context), year = try engine.checkedYear(request.taxYear)
+        let complete = try await completeReturn(account: account, year: year)
+        let made = try await fill(complete.documents, year: year, password: nil, context)
+        return .init(pdf: made.pdf, fileName: Self.fileName(year), pages: made.pages, sha256: made.sha256, forms: made.forms.map { .init(form: $0.form, official: $0.official) })
+    }
+
+    /// A return checked, filled and ready to mail.
+    struct PreparedMail: Sendable {
+        let account: UUID
+        let year: Int
+        let version: Int
+        let email: String
+        let name: String
+        let due: String
+        let forms: [String]
+        let encrypted: Bool
+        let made: PdfEmail.Forms.Fill.Response
+    }
+
+    @Sendable
+    func prepareEmail(_ request: TaxForm.Returns.Email.Request, _ context: RequestContext) async throws -> PreparedMail {
+        let account = try InterviewHandlers.caller(context)
+        var validation = Validation()
+        let year = engine.checkedYear(request.taxYear, &validation)
+        switch (request.password, request.unencrypted) {
+        case (let password?, nil), (let password?, false?):
+            validation.check((8...128).contains(password.count), "data.password", "must be 8 to 128 characters")
+        case (nil, true?):
+            break
+        case (_?, true?):
+            validation.fail("data.unencrypted", "cannot be true with a password: the password encrypts the attachment")
+        case (nil, _):
+            validation.fail("data.password", "is needed to encrypt the attachment (or send unencrypted: true to attach it as it is)")
+        }
+        try validation.finish()
+        let complete = try await completeReturn(account: account, year: year!)
+        guard let email = complete.answers.text("email") else {
+            throw OperationError(
+                .conflict, "data.taxYear: the interview has no email address to mail the return to; answer the email question first",
+                fields: [.init(field: "data.taxYear", message: "has no email address in its interview")])
+        }
+        let made = try await fill(complete.documents, year: year!, password: request.password, context)
+        let rules = engine.rules.years[year!]!
+        let due = DeadlinePlan.plan(complete.assessment, answers: complete.answers, rules: rules)?.due ?? rules.deadlines.due(.wages, taxYear: year!)
+        return PreparedMail(
+            account: account, year: year!, version: complete.version, email: email, name: complete.answers.text("name.first") ?? "there", due: due,
+            forms: complete.documents.forms.map(\.form), encrypted: request.password != nil, made: made)
+    }
+
+    /// In the transaction that records the reply: within the day's limit, the mail is queued
+    /// through the outbox, and the sending recorded (no address, no content).
+    @Sendable
+    func email(_ prepared: PreparedMail, _ context: RequestContext, on connection: PostgresConnection) async throws -> TaxForm.Returns.Email.Response {
+        let recent = try await connection.query(
+            "SELECT count(*)::int, min(mailed_at) FROM return_mails WHERE account_id = \(prepared.account) AND mailed_at > now() - interval '1 day'",
+            logger: database.logger)
+        for try await (count, oldest) in recent.decode((Int, Date?).self) where count >= Self.mailsPerDay {
+            let frees = oldest.map { Int(max(1, $0.addingTimeInterval(86_400).timeIntervalSince(now()).rounded(.up))) } ?? 86_400
+            throw OperationError(.rateLimited, "returns were mailed \(count) times in the last 24 hours; try again later", retryAfter: frees)
+        }
+        _ = try await connection.query(
+            """
+            INSERT INTO return_mails (account_id, tax_year, version, sha256, encrypted)
+            VALUES (\(prepared.account), \(prepared.year), \(prepared.version), \(prepared.made.sha256), \(prepared.encrypted))
+            """, logger: database.logger)
+        let protection = prepared.encrypted
+            ? "The PDF is encrypted: it opens with the password you chose in the app (Melon keeps no copy of it)."
+            : "As you asked, the PDF is not encrypted: it shows your full identifying number, so keep this mail safe."
+        try await database.enqueue(PdfEmail.Mail.Send.self, .init(
+            to: [prepared.email],
+            template: .init(name: "tax-form-ready", variables: [
+                "name": prepared.name, "taxYear": "\(prepared.year)", "forms": prepared.forms.joined(separator: ", "), "deadline": prepared.due,
+                "protection": protection,
+            ]),
+            attachments: [.init(name: Self.fileName(prepared.year), mediaType: "application/pdf", content: prepared.made.pdf)]), on: connection)
+        context.logger.info("return mailed", metadata: ["tax_year": "\(prepared.year)", "encrypted": "\(prepared.encrypted)", "sha256": "\(prepared.made.sha256)"])
+        return .init(to: Self.masked(prepared.email), encrypted: prepared.encrypted, sha256: prepared.made.sha256, status: "queued")
+    }
+
+    static func fileName(_ year: Int) -> String { "melon-tax-return-\(year).pdf" }
+
+    /// `mei@tcd.ie` as `m***@tcd.ie`.
+    static func masked(_ email: String) -> String {
+        guard let at = email.firstIndex(of: "@") else { return "***" }
+        return "\(email.prefix(1))***\(email[at...])"
+    }
+
+    struct CompleteReturn {
+        let version: Int
+        let answers: TaxForm.Answers
+        let assessment: TaxForm.Assessment
+        let documents: ReturnDocuments
+    }
+
+    /// The caller's interview for `year` when its return is ready (decided, nothing stopping it, every
+    /// question answered or skipped); otherwise `not_found` (no interview) or `conflict` naming the
+    /// open questions or what stops it.
+    private func completeReturn(account: UUID, year: Int) async throws -> CompleteReturn {
+        let row = try await database.transaction { connection in try await store.find(account: account, year: year, on: connection) }
+        guard let row else { throw InterviewHandlers.noInterview(year) }
+        let assessment = engine.assess(row.state.answers, skipped: Set(row.state.skipped), year: year)
+        if let stop = assessment.stop {
+            throw OperationError(.conflict, "data.taxYear: this return is not one Melon prepares: \(stop.reason)",
+                                 fields: [.init(field: "data.taxYear", message: "stops: \(stop.reason)")])
+        }
+        // Ready once every question is answered or skipped: a skipped one leaves its field empty, as
+        // `missing` says; an unanswered one is still to come.
+        let unanswered = assessment.missing.filter { !$0.skipped }
+        guard unanswered.isEmpty, let decision = assessment.decision, !decision.forms.isEmpty else {
+            let missing = unanswered.map(\.question)
+            throw OperationError(
+                .conflict, "data.taxYear: the return is not ready yet; \(missing.count) question(s) are still to answer or skip: \(missing.prefix(10).joined(separator: ", "))",
+                fields: [.init(field: "data.taxYear", message: "has open questions: \(missing.prefix(10).joined(separator: ", "))")])
+        }
+        let visas = Dictionary((engine.script.questions.first { $0.id == "visa" }?.choices ?? []).map { ($0.value, $0.label) }) { first, _ in first }
+        return CompleteReturn(
+            version: row.version, answers: row.state.answers, assessment: assessment,
+            documents: ReturnDocuments(assessment: assessment, answers: row.state.answers, year: year, visas: visas))
+    }
+
+    private func fill(_ documents: ReturnDocuments, year: Int, password: String?, _ context: RequestContext) async throws -> PdfEmail.Forms.Fill.Response {
+        guard let bus else { throw OperationError(.unavailable, "pdf-email cannot be reached from here") }
+        var options = CallOptions(timeout: .seconds(20))
+        options.deadline = context.attributes.expiryTime
+        options.traceParent = context.attributes.traceParent.flatMap { TraceParent($0)?.child() }
+        let result: Result<PdfEmail.Forms.Fill.Response, OperationError>
+        do {
+            result = .success(try await bus.call(PdfEmail.Forms.Fill.self, .init(taxYear: year, forms: documents.forms, password: password), options: options))
+        } catch {
+            result = .failure(error)
+        }
+        // A refusal means the forms were composed wrong here, not that the caller sent anything wrong.
+        if case .failure(let error) = result, error.code == .invalid {
+            context.logger.error("pdf-email refused the return's forms", metadata: ["error": "\(error.message)"])
+            throw OperationError(.internal, "the return's forms could not be filled")
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import PdfEmailContract
+import TaxFormContract
+
+/// What goes on each form of a complete return, for pdf-email to fill or lay out: the computed lines
+/// in whole dollars as the forms show them, and the header and statement items from the answers
+/// (the full SSN or ITIN: this is the return itself, for its owner).
+struct ReturnDocuments {
+    typealias Line = PdfEmail.Forms.Line
+
+    let assessment: TaxForm.Assessment
+    let answers: TaxForm.Answers
+    let year: Int
+    /// The visa question's choices, for their labels.
+    let visas: [String: String]
+
+    static let titles: [TaxForm.Form: String] = [
+        .f1040: "Form 1040 U.S. Individual Income Tax Return",
+        .f1040Schedule1: "Schedule 1 (Form 1040) Additional Income and Adjustments to Income",
+        .f1040NR: "Form 1040-NR U.S. Nonresident Alien Income Tax Return",
+        .f8843: "Form 8843 Statement for Exempt Individuals and Individuals With a Medical Condition",
+    ]
+
+    /// Every form of the return, the main one first, then its schedules, then Form 8843.
+    var forms: [PdfEmail.Forms.Content] {
+        let decided = assessment.decision?.forms ?? []
+        var contents: [PdfEmail.Forms.Content] = []
+        for computed in assessment.forms {
+            contents.append(.init(form: computed.form.rawValue, title: Self.titles[computed.form] ?? computed.form.rawValue, lines: lines(of: computed)))
+        }
+        if decided.contains(.f8843) { contents.append(.init(form: TaxForm.Form.f8843.rawValue, title: Self.titles[.f8843]!, lines: statement8843)) }
+        return contents
+    }
+
+    /// `30001` as `30,001`.
+    static func dollars(_ value: Int64) -> String {
+        let digits = String(value.magnitude)
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return (value < 0 ? "-" : "") + grouped
+    }
+
+    private var fullName: String { [answers.text("name.first"), answers.text("name.last")].compactMap { $0 }.joined(separator: " ") }
+
+    private func address(_ id: String) -> [String: String] {
+        guard case .object(let members)? = answers[id] else { return [:] }
+        return members.compactMapValues { if case .text(let text) = $0 { text } else { nil } }
+    }
+
+    private func lines(of computed: TaxForm.ComputedForm) -> [Line] {
+        var lines: [Line] = []
+        func add(_ line: String, _ label: String, _ value: String?) {
+            if let value, !value.isEmpty { lines.append(Line(line: line, label: label, value: String(value.prefix(200)))) }
+        }
+        switch computed.form {
+        case .f1040, .f1040NR:
+            add("name.first", "Your first name and middle initial", answers.text("name.first"))
+            add("name.last", "Last name", answers.text("name.last"))
+            add("ssn", "Your social security number or ITIN", answers.text("tin"))
+            let home = address("address.us")
+            add("address.line1", "Home address (number and street)", home["line1"])
+            add("address.line2", "Apartment", home["line2"])
+            add("address.city", "City, town or post office", home["city"])
+            add("address.state", "State", home["state"])
+            add("address.zip", "ZIP code", home["postalCode"])
+            let married = answers.bool("filing.married") == true
+            add(married ? "status.marriedSeparately" : "status.single", married ? "Filing status: married filing separately" : "Filing status: single", "X")
+            if computed.form == .f1040 { add("digitalAssets.no", "Digital assets: No", "X") }
+        case .f1040Schedule1:
+            add("name", "Name(s) shown on Form 1040", fullName)
+            add("ssn", "Your social security number", answers.text("tin"))
+        case .f8843:
+            break
+        }
+        for line in computed.lines { add(line.line, line.label, Self.dollars(line.dollars)) }
+        if computed.form != .f1040Schedule1 {
+            if answers.bool("refund.directDeposit") == true, (computed["35a"]?.dollars ?? 0) > 0 {
+                add("35b", "Routing number", answers.text("refund.routing"))
+                let savings = answers.text("refund.accountType") == "savings"
+                add(savings ? "35c.savings" : "35c.checking", savings ? "Type: savings" : "Type: checking", "X")
+                add("35d", "Account number", answers.text("refund.account"))
+            }
+            add("occupation", "Your occupation", answers.text("occupation"))
+            add("phone", "Phone no.", answers.text("phone"))
+            add("email", "Email address", answers.text("email"))
+        }
+        return lines
+    }
+
+    /// Form 8843's header, Part I and Part II (teachers and trainees) or Part III (students), from the
+    /// answers (../shared/reference/us-student-tax.md, "Form 8843").
+    private var statement8843: [Line] {
+        var lines: [Line] = []
+        func add(_ line: String, _ label: String, _ value: String?) {
+            if let value, !value.isEmpty { lines.append(Line(line: line, label: label, value: String(value.prefix(200)))) }
+        }
+        func oneLine(_ parts: [String: String]) -> String {
+            [parts["line1"], parts["line2"], parts["city"], [parts["state"], parts["postalCode"]].compactMap { $0 }.joined(separator: " "), parts["country"]]
+                .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+        }
+        add("name", "First name and initial, last name", fullName)
+        add("tin", "Your U.S. taxpayer identification number, if any", answers.text("tin"))
+        add("address.home", "Address in country of residence", oneLine(address("address.home")))
+        add("address.us", "Address in the United States", oneLine(address("address.us")))
+        let visa = answers.text("visa").map { visas[$0] ?? $0 }
+        add("1a", "Type of U.S. visa and date you entered the United States", [visa, answers.text("visa.entryDate")].compactMap { $0 }.joined(separator: ", "))
+        let changed = answers.bool("visa.changed") == true ? answers.text("visa.changeDate").map { "changed \($0)" } : nil
+        add("1b", "Current nonimmigrant status and date of change", [visa, changed].compactMap { $0 }.joined(separator: ", "))
+        add("2", "Country(ies) of citizenship", answers.text("citizenship"))
+        add("3a", "Country that issued your passport", answers.text("passport.country"))
+        add("3b", "Passport number", answers.text("passport.number"))
+        let days = [answers.count("days.twoYearsAgo"), answers.count("days.lastYear"), answers.count("days.thisYear")]
+        add("4a", "Days present in the United States in \(year - 2), \(year - 1) and \(year)", days.map { $0.map(String.init) ?? "-" }.joined(separator: ", "))
+        if let present = answers.count("days.thisYear"), let counted = assessment.decision?.countedDays.first {
+            add("4b", "Days in \(year) you claim you can exclude", String(present - counted))
+        }
+        let prior = (1...6).map { answers.text("visa.prior\($0)") ?? "none" }
+        let history = prior.enumerated().map { index, visa in "\(year - 1 - index): \(visas[visa] ?? visa)" }.joined(separator: "; ")
+        let exemptStatuses: Set<String> = ["F", "J-student", "J-scholar", "M", "Q"]
+        let exemptYears = prior.filter(exemptStatuses.contains).count
+        let school = address("school.address")
+        if answers.text("visa") == "J-scholar" {
+            add("5", "Academic institution or other sponsor of your program, address and phone",
+                [answers.text("school.name"), oneLine(school), answers.text("school.phone")].compactMap { $0 }.joined(separator: ", "))
+            add("6", "Director of the academic or other specialized program", answers.text("school.director"))
+            add("7", "Type of visa in each of the 6 prior years", history)
+            add("8", "Present as a teacher, trainee or student for any part of 2 of the 6 prior years?", exemptYears >= 2 ? "Yes" : "No")
+        } else {
+            add("9", "Academic institution you attended, address and phone",
+                [answers.text("school.name"), oneLine(school), answers.text("school.phone")].compactMap { $0 }.joined(separator: ", "))
+            add("10", "Director of the academic program (or foreign student adviser)", answers.text("school.director"))
+            add("11", "Type of visa in each of the 6 prior years", history)
+            let more = exemptYears + (answers.count("visa.earlierYears") ?? 0) > 5
+            add("12", "Exempt as a teacher, trainee or student for any part of more than 5 calendar years?", more ? "Yes" : "No")
+        }
+        return lines
+    }
+}

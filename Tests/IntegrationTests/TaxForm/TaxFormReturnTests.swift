@@ -1,0 +1,109 @@
+import Crypto
+import Envelope
+import Foundation
+import Testing
+import TestSupport
+
+/// The finished return as a PDF through the gateway: downloaded (the official 2024 Form 1040 filled,
+/// read back by pypdf) and mailed through pdf-email's queue to a real SMTP server, encrypted unless the
+/// student asks otherwise; an unfinished interview gets no PDF.
+extension ServiceStackTests {
+@Suite(.timeLimit(.minutes(5))) struct TaxFormReturnTests {
+    /// A sixth-year F-1 student, resident, with one W-2: everything answered that the 1040 shows.
+    static var resident: [String: Any] {
+        var answers: [String: Any] = [
+            "citizen": false, "greenCard": "no", "visa": "F", "visa.changed": false, "visa.earlierYears": 0,
+            "days.thisYear": 366, "days.lastYear": 365, "days.twoYearsAgo": 365, "days.januaryFirst": true, "closerConnection": false,
+            "income.any": true, "income.other": false,
+            "income.w2s": [["employerName": "Campus Dining", "employerEIN": "12-3456789", "wagesCents": 3_000_100, "federalWithheldCents": 250_000]],
+            "filing.married": false, "filing.dependents": false, "filing.claimedAsDependent": false,
+            "name.first": "Mei", "name.last": "Ling", "tin": "912-70-1234", "email": "mei.forms@tcd.ie", "occupation": "Student",
+            "address.us": ["line1": "1 Silber Way", "city": "Boston", "state": "MA", "postalCode": "02215", "country": "US"],
+        ]
+        for year in 1...5 { answers["visa.prior\(year)"] = "F" }
+        answers["visa.prior6"] = "none"
+        return answers
+    }
+
+    @Test func aFinishedReturnIsDownloadedAndMailedAsTheSamePDF() async throws {
+        let stack = try await AuthStack(taxForm: true)
+        try await stack.with { http in
+            let mei = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "mei@tcd.ie", username: "mei")
+            let asMei = ["Authorization": "Bearer \(mei.access)"]
+            let body = try JSONSerialization.data(withJSONObject: ["version": 0, "answers": Self.resident])
+            let saved = try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(body), headers: asMei)
+            #expect(saved.status == 200 && saved.json?["assessment"]?["decision"]?["forms"] == ["1040"], "\(saved.text)")
+
+            // Unfinished: no PDF yet, and the reply says what is open.
+            let early = try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: asMei)
+            #expect(early.status == 409 && TaxFormPreviewTests.first(early.json?["fields"])?["field"] == "taxYear", "\(early.text)")
+            guard case .array(let missing)? = saved.json?["assessment"]?["missing"] else { Issue.record("no missing list"); return }
+            let open = missing.compactMap { item -> String? in if case .string(let id)? = item["question"] { id } else { nil } }
+            let skip = try JSONSerialization.data(withJSONObject: ["version": 1, "skip": open])
+            let finished = try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(skip), headers: asMei)
+            #expect(finished.status == 200 && finished.json?["version"] == 2, "\(finished.text)")
+
+            // Downloaded: the official Form 1040, filled, and what every viewer shows.
+            let download = try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: asMei)
+            #expect(download.status == 200 && download.header("content-type") == "application/pdf", "\(download.text.prefix(300))")
+            #expect(download.header("content-disposition") == #"attachment; filename="melon-tax-return-2024.pdf""#)
+            let pdf = Data(download.body)
+            let read = try await PDFInspection.of(pdf)
+            let page1 = "topmostSubform[0].Page1[0].", page2 = "topmostSubform[0].Page2[0]."
+            #expect(read.pages == 2 && !read.encrypted)
+            for (field, value) in [
+                page1 + "f1_04[0]": "Mei", page1 + "f1_06[0]": "912-70-1234", page1 + "Address_ReadOrder[0].f1_13[0]": "MA",
+                page1 + "f1_32[0]": "30,001", page1 + "f1_57[0]": "14,600", page1 + "f1_60[0]": "15,401",
+                page2 + "f2_11[0]": "2,500", page2 + "f2_38[0]": "mei.forms@tcd.ie",
+            ] {
+                #expect(read.fields[field] == value && read.appearances[field] == value, "\(field): \(read.fields[field] ?? "nothing")")
+            }
+            #expect(read.fields[page1 + "FilingStatus_ReadOrder[0].c1_3[0]"] != "/Off", "single is checked")
+
+            // Mailed unencrypted on request: the attachment that arrives over SMTP is the download.
+            let mailed = try await http.post("/v1/tax/returns/2024/email", json: #"{"unencrypted":true}"#, headers: asMei)
+            #expect(mailed.status == 202 && mailed.json?["to"] == "m***@tcd.ie" && mailed.json?["encrypted"] == false, "\(mailed.text)")
+            #expect(await eventually(timeout: .seconds(30)) { try stack.mailCount(to: "mei.forms@tcd.ie") == 1 })
+            let plain = try await SMTPSink.inspect(try #require(try stack.mails(to: "mei.forms@tcd.ie").first))
+            let attachments = try #require(plain["attachments"] as? [[String: Any]])
+            #expect(attachments.first?["name"] as? String == "melon-tax-return-2024.pdf")
+            #expect(attachments.first?["sha256"] as? String == Self.text(mailed.json?["sha256"]) && attachments.count == 1)
+            #expect(download.header("content-length").map(Int.init) == pdf.count)
+            #expect(Self.text(mailed.json?["sha256"]) == Self.sha256(pdf), "the mailed PDF is the downloaded one")
+            #expect((plain["text"] as? String)?.contains("not encrypted") == true)
+
+            // By default the attachment is encrypted with the student's password.
+            let refused = try await http.post("/v1/tax/returns/2024/email", json: "{}", headers: asMei)
+            #expect(refused.status == 400 && TaxFormPreviewTests.first(refused.json?["fields"])?["field"] == "password", "\(refused.text)")
+            let locked = try await http.post("/v1/tax/returns/2024/email", json: #"{"password":"maple syrup 42"}"#, headers: asMei)
+            #expect(locked.status == 202 && locked.json?["encrypted"] == true, "\(locked.text)")
+            #expect(await eventually(timeout: .seconds(30)) { try stack.mailCount(to: "mei.forms@tcd.ie") == 2 })
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("melon-attachments-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var encryptedMail: [String: Any] = [:]
+            for mail in try stack.mails(to: "mei.forms@tcd.ie") where (try await SMTPSink.inspect(mail)["text"] as? String)?.contains("password you chose") == true {
+                encryptedMail = try await SMTPSink.inspect(mail, savingAttachmentsTo: folder)
+            }
+            #expect((encryptedMail["text"] as? String)?.contains("912-70-1234") == false, "no SSN in the mail itself")
+            let attached = try Data(contentsOf: folder.appendingPathComponent("melon-tax-return-2024.pdf"))
+            let closed = try await PDFInspection.of(attached)
+            #expect(closed.encrypted && !closed.opened && closed.encryption == ["V": 5, "R": 6])
+            let opened = try await PDFInspection.of(attached, password: "maple syrup 42")
+            #expect(opened.opened && opened.fields[page1 + "f1_06[0]"] == "912-70-1234")
+
+            // Nobody else gets it: another student has no such return.
+            let conor = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "conor@tcd.ie", username: "conor")
+            #expect(try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: ["Authorization": "Bearer \(conor.access)"]).status == 404)
+            #expect(try await http.send("GET", "/v1/tax/returns/2024/pdf").status == 401)
+        }
+    }
+
+    static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func text(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { text } else { nil }
+    }
+}
+}
