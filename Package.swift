@@ -292,7 +292,7 @@ let executables: [Target] = [
         name: "HTTPBenchmark",
         dependencies: [
             "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
-            "ServiceKit", "ServiceSupport", "TaxFormContract", "TaxFormService", log, lifecycle,
+            "PdfEmailService", "ServiceKit", "ServiceSupport", "TaxFormContract", "TaxFormService", log, lifecycle,
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         path: "Benchmarks/HTTPBenchmark",

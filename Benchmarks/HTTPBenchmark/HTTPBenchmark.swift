@@ -3,6 +3,7 @@ import Bus
 import Envelope
 import Foundation
 import GatewayService
+import PdfEmailService
 import Logging
 import PostgresSupport
 import RefundCalculatorService
@@ -45,16 +46,19 @@ struct HTTPBenchmark {
                 "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
                 "REFUND_CONTACT_EMAIL": "refunds@bench.example",
                 "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+                "MAIL_SPOOL_DIR": FileManager.default.temporaryDirectory.appendingPathComponent("melon-bench-mail-\(UUID().uuidString)").path,
             ])
         let auth = try RunningService(.auth, settings: settings, logger: logger, maximumConnections: options.connections)
         let refunds = try RunningService(.refundCalculator, settings: settings, logger: logger, maximumConnections: 4)
         let taxForm = try RunningService(.taxForm, settings: settings, logger: logger, maximumConnections: 8)
+        // pdf-email fills the return's PDF (and takes auth's queued mail into a spool folder).
+        let pdfEmail = try RunningService(.pdfEmail, settings: settings, logger: logger, maximumConnections: 4)
         let authDatabase = auth.database!
         let port = Mutex<Int?>(nil)
         let gateway = buildApplication(
             // Routes of the services this process runs only: readiness waits for a worker of every routed service.
             configuration: GatewayConfiguration(port: 0),
-            operations: BenchNotes.operations + [ServiceDefinition.auth, .refundCalculator, .taxForm].flatMap { $0.contract.operations }, bus: bus,
+            operations: BenchNotes.operations + [ServiceDefinition.auth, .refundCalculator, .taxForm, .pdfEmail].flatMap { $0.contract.operations }, bus: bus,
             authenticator: JWKSAuthenticator(bus: bus, audience: "melon", issuer: "urn:melon:auth", logger: logger), logger: logger,
             onServerRunning: { bound in port.withLock { $0 = bound } })
         let group = Mutex<ServiceGroup?>(nil)
@@ -62,7 +66,7 @@ struct HTTPBenchmark {
             await group.withLock { $0 }?.triggerGracefulShutdown()
         }
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: ([database, broker, worker] + auth.services + refunds.services + taxForm.services + [gateway] as [any Service])
+            services: ([database, broker, worker] + auth.services + refunds.services + taxForm.services + pdfEmail.services + [gateway] as [any Service])
                 .map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
                 + [ServiceGroupConfiguration.ServiceConfiguration(service: measurement, successTerminationBehavior: .ignore)],
             logger: logger))

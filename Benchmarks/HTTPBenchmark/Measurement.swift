@@ -56,6 +56,7 @@ struct Measurement: Service {
         let preview = #"{"taxYear":2024,"answers":"# + taxAnswers + "}"
 
         var results: [String: [Figures]] = [:]
+        var pdfSizes: [Int] = []
         for run in 1...options.runs {
             let get = BenchNotes.get(database)
             let put = BenchNotes.put(database)
@@ -73,10 +74,15 @@ struct Measurement: Service {
             results["estimate over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/refunds/estimate", body: scenario, options: options))
             results["tax return in-process", default: []].append(await inProcess { _ = engine.assess(studentAnswers, year: 2024) })
             results["tax preview over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/tax/returns/preview", body: preview, options: options))
+            let size = try await readyReturn(base: base, token: token)
+            results["return PDF over HTTP", default: []].append(
+                try await Wrk.run(url: "\(base)/v1/tax/returns/2024/pdf", headers: signedIn, options: options))
+            pdfSizes.append(size)
             results["tax answer over HTTP", default: []].append(try await savedAnswers(base: base, token: token, full: taxAnswers))
             say("run \(run) done")
         }
         report(results)
+        say("a filled return (the official 2024 Form 1040, 2 pages): \(pdfSizes.map(String.init).joined(separator: ", ")) bytes")
         await finish()
     }
 
@@ -126,7 +132,7 @@ struct Measurement: Service {
         say("\nmedians of \(options.runs) runs (each run's figures in brackets)")
         say("series                req/s       p50 µs     p99 µs    errors")
         for name in ["read in-process", "read over HTTP", "write in-process", "write over HTTP", "signed-in read", "GET /v1/me", "login over HTTP",
-                     "estimate in-process", "estimate over HTTP", "tax return in-process", "tax preview over HTTP", "tax answer over HTTP"] {
+                     "estimate in-process", "estimate over HTTP", "tax return in-process", "tax preview over HTTP", "return PDF over HTTP", "tax answer over HTTP"] {
             let figures = results[name] ?? []
             let line = [
                 name.padding(toLength: 20, withPad: " ", startingAt: 0),
@@ -151,6 +157,46 @@ struct Measurement: Service {
     private func figures(_ latencies: [Double], errors: Int) -> Figures {
         func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
         return Figures(rate: Double(latencies.count) / Double(options.duration), p50: percentile(0.5), p99: percentile(0.99), errors: errors)
+    }
+
+    /// Makes the bench account's 2024 interview a ready resident return (one W-2, the rest skipped)
+    /// and returns the size of its PDF.
+    private func readyReturn(base: String, token: String) async throws -> Int {
+        func call(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> (Int, Data) {
+            var request = URLRequest(url: URL(string: "\(base)\(path)")!)
+            request.httpMethod = method
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            if let body {
+                request.httpBody = try JSONSerialization.data(withJSONObject: body)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            let (data, reply) = try await URLSession.shared.data(for: request)
+            return ((reply as? HTTPURLResponse)?.statusCode ?? 0, data)
+        }
+        func object(_ data: Data) -> [String: Any] { (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:] }
+        var answers: [String: Any] = [
+            "citizen": false, "greenCard": "no", "visa": "F", "visa.changed": false, "visa.earlierYears": 0, "days.thisYear": 366,
+            "days.lastYear": 365, "days.twoYearsAgo": 365, "days.januaryFirst": true, "closerConnection": false, "income.any": true,
+            "income.other": false, "treaty.claim": false, "filing.married": false, "filing.dependents": false, "filing.claimedAsDependent": false,
+            "income.w2s": [["employerName": "Campus Dining", "employerEIN": "12-3456789", "wagesCents": 3_000_100, "federalWithheldCents": 250_000]],
+            "name.first": "Mei", "name.last": "Chen", "tin": "912-70-1234", "email": "bench@tcd.ie", "occupation": "Student",
+            "address.us": ["line1": "1 Silber Way", "city": "Boston", "state": "MA", "postalCode": "02215", "country": "US"],
+        ]
+        for year in 1...5 { answers["visa.prior\(year)"] = "F" }
+        answers["visa.prior6"] = "none"
+        let current = object(try await call("GET", "/v1/tax/interviews/2024").1)["version"] as? Int ?? 0
+        let (status, saved) = try await call("PATCH", "/v1/tax/interviews/2024", ["version": current, "answers": answers])
+        let assessment = object(saved)["assessment"] as? [String: Any]
+        let open = (assessment?["missing"] as? [[String: Any]] ?? []).filter { $0["skipped"] as? Bool != true }.compactMap { $0["question"] as? String }
+        guard status == 200, let version = object(saved)["version"] as? Int else {
+            throw BenchmarkFailure(description: "the bench return could not be saved: \(String(decoding: saved, as: UTF8.self))")
+        }
+        if !open.isEmpty { _ = try await call("PATCH", "/v1/tax/interviews/2024", ["version": version, "skip": open]) }
+        let (pdfStatus, pdf) = try await call("GET", "/v1/tax/returns/2024/pdf")
+        guard pdfStatus == 200, pdf.starts(with: Array("%PDF".utf8)) else {
+            throw BenchmarkFailure(description: "the bench return has no PDF: \(String(decoding: pdf.prefix(500), as: UTF8.self))")
+        }
+        return pdf.count
     }
 
     /// Saved interview answers per second through the gateway: one saver per tax year of the bench

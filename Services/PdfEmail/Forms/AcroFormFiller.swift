@@ -11,7 +11,9 @@ enum AcroFormFiller {
     }
 
     /// Writes the filled blank to `output`; `values` are by line id, `X` checking a checkbox.
-    static func fill(_ blank: BlankBook.Blank, values: [(line: String, value: String)], in folder: URL, output: URL) throws {
+    /// `finish` are qpdf's options for the file as it leaves (identity, encryption, compression) when
+    /// this is the whole PDF, so no second pass is needed.
+    static func fill(_ blank: BlankBook.Blank, values: [(line: String, value: String)], in folder: URL, output: URL, finish: [String]) throws {
         var objects: [String: [String: Any]] = [:]
         func object(_ key: String) -> [String: Any] { objects[key] ?? blank.objects[key]!.value }
         for (line, value) in values {
@@ -36,10 +38,8 @@ enum AcroFormFiller {
         objects[blank.catalog] = catalog
 
         let update: [String: Any] = ["version": 2, "qpdf": [blank.header.value, objects.mapValues { ["value": $0] }]]
-        let updateFile = folder.appendingPathComponent("\(blank.form)-update.json")
+        let updateFile = folder.appendingPathComponent("\(UUID().uuidString)-update.json")
         try JSONSerialization.data(withJSONObject: update).write(to: updateFile)
-        _ = try QPDFRunner.run([
-            blank.prepared.path, "--update-from-json=\(updateFile.path)", "--generate-appearances", "--deterministic-id", output.path,
-        ])
+        _ = try QPDFRunner.run([blank.prepared.path, "--update-from-json=\(updateFile.path)", "--generate-appearances"] + finish + [output.path])
     }
 }

@@ -23,6 +23,7 @@ struct BlankBook: Sendable {
         let form: String
         let taxYear: Int
         let prepared: URL
+        let pages: Int
         let slots: [String: Slot]
         /// `obj:N 0 R` → the object's dictionary as qpdf's JSON gives it.
         let objects: [String: JSONObject]
@@ -83,6 +84,9 @@ struct BlankBook: Sendable {
 
     private static func prepare(_ form: String, _ taxYear: Int, _ prepared: URL, fields: [String: String]) throws -> Blank {
         let json = try QPDFRunner.run(["--json=2", "--json-key=acroform", "--json-key=qpdf", prepared.path]).output
+        guard let pages = Int(try QPDFRunner.run(["--show-npages", prepared.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Invalid(description: "\(form) \(taxYear): qpdf could not count the pages")
+        }
         guard let root = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
               let acroform = root["acroform"] as? [String: Any], let listed = acroform["fields"] as? [[String: Any]],
               let qpdf = root["qpdf"] as? [Any], qpdf.count == 2, let header = qpdf[0] as? [String: Any], let objects = qpdf[1] as? [String: Any],
@@ -114,7 +118,7 @@ struct BlankBook: Sendable {
             guard let value = dictionary(reference) else { throw Invalid(description: "\(form) \(taxYear): \(reference) unreadable") }
             kept["obj:\(reference)"] = JSONObject(value: value)
         }
-        return Blank(form: form, taxYear: taxYear, prepared: prepared, slots: slots, objects: kept, catalog: "obj:\(catalog)", acroForm: "obj:\(acroForm)",
+        return Blank(form: form, taxYear: taxYear, prepared: prepared, pages: pages, slots: slots, objects: kept, catalog: "obj:\(catalog)", acroForm: "obj:\(acroForm)",
             header: JSONObject(value: header))
     }
 }

@@ -16,42 +16,67 @@ struct FormPacket: Sendable {
         var forms: [PdfEmail.Forms.Fill.Filled]
     }
 
-    /// Blocking (qpdf and libharu): run it off the cooperative threads.
+    /// Blocking (qpdf and libharu): run it off the cooperative threads. As few qpdf passes as the
+    /// forms allow: a lone official form is filled and finished in one, consecutive laid-out forms
+    /// share one document, and only several parts are merged.
     func make(_ request: PdfEmail.Forms.Fill.Request) throws -> Made {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("melon-pdf-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: folder) }
-        var parts: [String] = []
-        var filled: [PdfEmail.Forms.Fill.Filled] = []
-        for (index, form) in request.forms.enumerated() {
-            let part = folder.appendingPathComponent("\(index).pdf")
+
+        enum Part {
+            case official(BlankBook.Blank, PdfEmail.Forms.Content)
+            case laidOut([FormRenderer.Content])
+        }
+        var parts: [Part] = []
+        for form in request.forms {
             if let blank = blanks.blank(form: form.form, taxYear: request.taxYear) {
-                try AcroFormFiller.fill(blank, values: form.lines.map { ($0.line, $0.value) }, in: folder, output: part)
-                filled.append(.init(form: form.form, official: true))
-            } else {
-                try FormRenderer.render(
-                    form: form.form, title: form.title, taxYear: request.taxYear, lines: form.lines.map { ($0.line, $0.label, $0.value) }, output: part)
-                filled.append(.init(form: form.form, official: false))
+                parts.append(.official(blank, form))
+                continue
             }
-            parts.append(part.path)
+            let content = FormRenderer.Content(form: form.form, title: form.title, lines: form.lines.map { ($0.line, $0.label, $0.value) })
+            if case .laidOut(let previous)? = parts.last {
+                parts[parts.count - 1] = .laidOut(previous + [content])
+            } else {
+                parts.append(.laidOut([content]))
+            }
         }
+        // How the file leaves: a deterministic /ID, or AES-256 under the password with a random owner
+        // password (nobody can lift its restrictions); object streams make it about half the size.
+        let finish = (request.password.map { ["--encrypt", $0, UUID().uuidString + UUID().uuidString, "256", "--"] } ?? ["--deterministic-id"])
+            + ["--object-streams=generate"]
         let output = folder.appendingPathComponent("packet.pdf")
-        // The first form is the base and keeps its field tree whole; qpdf copies the others' pages
-        // in, and a copied form's field tree splits per page (page 2's root gains a "+1"): with the
-        // 1040 first, every field we fill keeps its official name.
-        var arguments = [parts[0]]
-        if let password = request.password {
-            // The owner password is random: nobody can lift the restrictions it sets.
-            arguments += ["--encrypt", password, UUID().uuidString + UUID().uuidString, "256", "--"]
-        } else {
-            arguments += ["--deterministic-id"]
+        var files: [String] = []
+        var pages = 0
+        for (index, part) in parts.enumerated() {
+            let file = folder.appendingPathComponent("\(index).pdf")
+            switch part {
+            case .official(let blank, let form):
+                try AcroFormFiller.fill(blank, values: form.lines.map { ($0.line, $0.value) }, in: folder, output: parts.count == 1 ? output : file,
+                                        finish: parts.count == 1 ? finish : [])
+                pages += blank.pages
+            case .laidOut(let contents):
+                pages += try FormRenderer.render(contents, taxYear: request.taxYear, output: file)
+            }
+            files.append(file.path)
         }
-        _ = try QPDFRunner.run(arguments + ["--pages", "."] + parts.dropFirst() + ["--", output.path])
-        let pages = try QPDFRunner.run(["--show-npages"] + (request.password.map { ["--password=\($0)"] } ?? []) + [output.path])
+        if case .official? = parts.first, parts.count == 1 {
+            // Filled and finished in one pass.
+        } else {
+            // The first part is the base and keeps its field tree whole; qpdf copies the others'
+            // pages in, and a copied form's field tree splits per page (page 2's root gains a "+1"):
+            // with the 1040 first, every field we fill keeps its official name.
+            _ = try QPDFRunner.run([files[0]] + finish + ["--pages", "."] + files.dropFirst() + ["--", output.path])
+        }
         let pdf = try Data(contentsOf: output)
-        return Made(
-            pdf: pdf, pages: Int(pages.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0,
-            sha256: SHA256.hash(data: pdf).map { String(format: "%02x", $0) }.joined(), forms: filled)
+        var filled: [PdfEmail.Forms.Fill.Filled] = []
+        for part in parts {
+            switch part {
+            case .official(let blank, _): filled.append(.init(form: blank.form, official: true))
+            case .laidOut(let contents): filled += contents.map { .init(form: $0.form, official: false) }
+            }
+        }
+        return Made(pdf: pdf, pages: pages, sha256: SHA256.hash(data: pdf).map { String(format: "%02x", $0) }.joined(), forms: filled)
     }
 
     /// The problems of `request` a client can fix, by field: lines an official blank has no field

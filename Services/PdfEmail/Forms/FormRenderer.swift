@@ -13,14 +13,24 @@ enum FormRenderer {
 
     static let notice = "Prepared by Melon for you to copy onto the official IRS form, sign and mail. This page is not the official form."
 
-    static func render(form: String, title: String, taxYear: Int, lines: [(line: String, label: String, value: String)], output: URL) throws {
+    /// One form's content, as laid out.
+    struct Content {
+        let form: String
+        let title: String
+        let lines: [(line: String, label: String, value: String)]
+    }
+
+    /// Lays out `forms` one after another in one PDF at `output`; returns its page count.
+    @discardableResult
+    static func render(_ forms: [Content], taxYear: Int, output: URL) throws -> Int {
         guard let pdf = HPDF_New(nil, nil) else { throw Failed(status: 0) }
         defer { HPDF_Free(pdf) }
         HPDF_SetCompressionMode(pdf, UInt32(HPDF_COMP_ALL))
         let regular = HPDF_GetFont(pdf, "Helvetica", "WinAnsiEncoding"), bold = HPDF_GetFont(pdf, "Helvetica-Bold", "WinAnsiEncoding")
         var page: HPDF_Page?
         var y: Float = 0
-        var pageNumber = 0
+        var pageNumber = 0, pages = 0
+        var form = "", title = ""
 
         func text(_ string: String, x: Float, y: Float, font: HPDF_Font?, size: Float, alignRight: Bool = false) {
             let bytes = Array((string.data(using: .windowsCP1252, allowLossyConversion: true) ?? Data()) + [0])
@@ -43,6 +53,7 @@ enum FormRenderer {
             page = HPDF_AddPage(pdf)
             HPDF_Page_SetSize(page, HPDF_PAGE_SIZE_LETTER, HPDF_PAGE_PORTRAIT)
             pageNumber += 1
+            pages += 1
             text(title, x: 40, y: 740, font: bold, size: 15)
             text("Tax year \(taxYear)", x: 572, y: 740, font: bold, size: 12, alignRight: true)
             text(notice, x: 40, y: 722, font: regular, size: 8)
@@ -54,36 +65,42 @@ enum FormRenderer {
             y = 692
         }
 
-        newPage()
-        for entry in lines {
-            // Labels wrap at 330 points; the value sits right-aligned on the row's first line.
-            var rows: [String] = []
-            var current = ""
-            for word in entry.label.split(separator: " ") {
-                let candidate = current.isEmpty ? String(word) : current + " " + word
-                if width(candidate, size: 9) > 330, !current.isEmpty {
-                    rows.append(current)
-                    current = String(word)
-                } else {
-                    current = candidate
+        for content in forms {
+            form = content.form
+            title = content.title
+            pageNumber = 0
+            newPage()
+            for entry in content.lines {
+                // Labels wrap at 330 points; the value sits right-aligned on the row's first line.
+                var rows: [String] = []
+                var current = ""
+                for word in entry.label.split(separator: " ") {
+                    let candidate = current.isEmpty ? String(word) : current + " " + word
+                    if width(candidate, size: 9) > 330, !current.isEmpty {
+                        rows.append(current)
+                        current = String(word)
+                    } else {
+                        current = candidate
+                    }
                 }
+                rows.append(current)
+                if y - Float(rows.count) * 12 < 50 { newPage() }
+                text(entry.line, x: 40, y: y, font: bold, size: 9)
+                text(entry.value, x: 572, y: y, font: bold, size: 10, alignRight: true)
+                for row in rows {
+                    text(row, x: 80, y: y, font: regular, size: 9)
+                    y -= 12
+                }
+                HPDF_Page_SetLineWidth(page, 0.25)
+                HPDF_Page_MoveTo(page, 40, y + 8)
+                HPDF_Page_LineTo(page, 572, y + 8)
+                HPDF_Page_Stroke(page)
+                y -= 6
             }
-            rows.append(current)
-            if y - Float(rows.count) * 12 < 50 { newPage() }
-            text(entry.line, x: 40, y: y, font: bold, size: 9)
-            text(entry.value, x: 572, y: y, font: bold, size: 10, alignRight: true)
-            for row in rows {
-                text(row, x: 80, y: y, font: regular, size: 9)
-                y -= 12
-            }
-            HPDF_Page_SetLineWidth(page, 0.25)
-            HPDF_Page_MoveTo(page, 40, y + 8)
-            HPDF_Page_LineTo(page, 572, y + 8)
-            HPDF_Page_Stroke(page)
-            y -= 6
         }
         HPDF_SaveToFile(pdf, output.path)
         let status = HPDF_GetError(pdf)
         guard status == HPDF_OK else { throw Failed(status: UInt(status)) }
+        return pages
     }
 }
