@@ -340,7 +340,7 @@ let tests: [Target] = [
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         swiftSettings: swiftSettings),
-    .testTarget(name: "TaxFormTests", dependencies: ["TaxFormContract", "TaxFormService"], swiftSettings: swiftSettings),
+    .testTarget(name: "TaxFormTests", dependencies: ["PdfEmailContract", "TaxFormContract", "TaxFormService"], swiftSettings: swiftSettings),
     .testTarget(name: "BusTests", dependencies: ["Bus", "Contracts", "Envelope", "ZeroMQ", "TestSupport", lifecycle], swiftSettings: swiftSettings),
     .testTarget(
         name: "PostgresSupportTests",

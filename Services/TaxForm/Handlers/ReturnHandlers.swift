@@ -63,11 +63,10 @@ struct ReturnHandlers: Sendable {
                 fields: [.init(field: "data.taxYear", message: "has no email address in its interview")])
         }
         let made = try await fill(complete.documents, year: year!, password: request.password, context)
-        let rules = engine.rules.years[year!]!
-        let due = DeadlinePlan.plan(complete.assessment, answers: complete.answers, rules: rules)?.due ?? rules.deadlines.due(.wages, taxYear: year!)
         return PreparedMail(
-            account: account, year: year!, version: complete.version, email: email, name: complete.answers.text("name.first") ?? "there", due: due,
-            forms: complete.documents.forms.map(\.form), encrypted: request.password != nil, made: made)
+            account: account, year: year!, version: complete.version, email: email, name: complete.answers.text("name.first") ?? "there",
+            due: complete.due, forms: complete.documents.forms.map(\.form).filter { $0 != ReturnDocuments.instructions.form },
+            encrypted: request.password != nil, made: made)
     }
 
     /// In the transaction that records the reply: within the day's limit, the mail is queued
@@ -110,6 +109,7 @@ struct ReturnHandlers: Sendable {
 
     struct CompleteReturn {
         let version: Int
+        let due: String
         let answers: TaxForm.Answers
         let assessment: TaxForm.Assessment
         let documents: ReturnDocuments
@@ -136,9 +136,13 @@ struct ReturnHandlers: Sendable {
                 fields: [.init(field: "data.taxYear", message: "has open questions: \(missing.prefix(10).joined(separator: ", "))")])
         }
         let visas = Dictionary((engine.script.questions.first { $0.id == "visa" }?.choices ?? []).map { ($0.value, $0.label) }) { first, _ in first }
+        let answers = row.state.answers, rules = engine.rules.years[year]!
+        let due = DeadlinePlan.plan(assessment, answers: answers, rules: rules)?.due ?? rules.deadlines.due(.wages, taxYear: year)
+        let claimed = answers.bool("treaty.claim") == true ? answers.text("treaty.country").flatMap(rules.treaty) : nil
         return CompleteReturn(
-            version: row.version, answers: row.state.answers, assessment: assessment,
-            documents: ReturnDocuments(assessment: assessment, answers: row.state.answers, year: year, visas: visas))
+            version: row.version, due: due, answers: answers, assessment: assessment,
+            documents: ReturnDocuments(
+                assessment: assessment, answers: answers, year: year, visas: visas, due: due, treaty: claimed.map { ($0.country, $0.article) }))
     }
 
     private func fill(_ documents: ReturnDocuments, year: Int, password: String?, _ context: RequestContext) async throws -> PdfEmail.Forms.Fill.Response {

@@ -13,6 +13,10 @@ struct ReturnDocuments {
     let year: Int
     /// The visa question's choices, for their labels.
     let visas: [String: String]
+    /// The filing deadline (`YYYY-MM-DD`), for the filing instructions.
+    let due: String
+    /// The treaty benefit claimed, when one is: country, article.
+    let treaty: (country: String, article: String)?
 
     static let titles: [TaxForm.Form: String] = [
         .f1040: "Form 1040 U.S. Individual Income Tax Return",
@@ -20,6 +24,8 @@ struct ReturnDocuments {
         .f1040NR: "Form 1040-NR U.S. Nonresident Alien Income Tax Return",
         .f8843: "Form 8843 Statement for Exempt Individuals and Individuals With a Medical Condition",
     ]
+    static let scheduleOI = (form: "1040-NR-schedule-OI", title: "Schedule OI (Form 1040-NR) Other Information")
+    static let instructions = (form: "filing-instructions", title: "How to file these forms")
 
     /// Every form of the return, the main one first, then its schedules, then Form 8843.
     var forms: [PdfEmail.Forms.Content] {
@@ -27,9 +33,59 @@ struct ReturnDocuments {
         var contents: [PdfEmail.Forms.Content] = []
         for computed in assessment.forms {
             contents.append(.init(form: computed.form.rawValue, title: Self.titles[computed.form] ?? computed.form.rawValue, lines: lines(of: computed)))
+            if computed.form == .f1040NR { contents.append(.init(form: Self.scheduleOI.form, title: Self.scheduleOI.title, lines: scheduleOI(computed))) }
         }
         if decided.contains(.f8843) { contents.append(.init(form: TaxForm.Form.f8843.rawValue, title: Self.titles[.f8843]!, lines: statement8843)) }
+        contents.append(.init(form: Self.instructions.form, title: Self.instructions.title, lines: filingInstructions(decided)))
         return contents
+    }
+
+    /// The Schedule OI items the interview answers (citizenship, residence, visa, days, the treaty
+    /// claimed); the others are left for the student to complete on the official form.
+    private func scheduleOI(_ form: TaxForm.ComputedForm) -> [Line] {
+        var lines: [Line] = []
+        func add(_ line: String, _ label: String, _ value: String?) {
+            if let value, !value.isEmpty { lines.append(Line(line: line, label: label, value: String(value.prefix(200)))) }
+        }
+        add("name", "Name", fullName)
+        add("A", "Country or countries of citizenship or nationality during the tax year", answers.text("citizenship"))
+        add("B", "Country of residence for tax purposes during the tax year", treaty?.country ?? answers.text("citizenship"))
+        add("D", "Ever a U.S. citizen?", answers.bool("citizen") == false ? "No" : nil)
+        add("E", "Visa type on the last day of the tax year", answers.text("visa").map { visas[$0] ?? $0 })
+        let days = [answers.count("days.twoYearsAgo"), answers.count("days.lastYear"), answers.count("days.thisYear")]
+        add("H", "Days present in the United States in \(year - 2), \(year - 1) and \(year)", days.map { $0.map(String.init) ?? "-" }.joined(separator: ", "))
+        if let treaty, let exempt = form["1k"], exempt.dollars > 0 {
+            add("L", "Income exempt from tax by a treaty: country, article, amount (Form 1040-NR line 1k)",
+                "\(treaty.country), article \(treaty.article), \(Self.dollars(exempt.dollars))")
+        }
+        add("note", "The items this page leaves out", "Complete them on the official Schedule OI")
+        return lines
+    }
+
+    /// What to sign, attach and keep, and by when: no mailing address, which the forms' own
+    /// instructions give (it depends on the form and on whether a payment goes with it).
+    private func filingInstructions(_ forms: [TaxForm.Form]) -> [Line] {
+        var lines: [Line] = []
+        let main = forms.first { $0 != .f8843 }
+        if let main {
+            lines.append(Line(line: "1", label: "Sign and date", value: "Form \(main.rawValue), page 2"))
+        } else {
+            lines.append(Line(line: "1", label: "Sign and date", value: "Form 8843, at the bottom of page 1"))
+        }
+        if case .list(let w2s)? = answers["income.w2s"], !w2s.isEmpty {
+            lines.append(Line(line: "2", label: "Attach to page 1", value: "Copy B of each Form W-2"))
+        }
+        if forms.contains(.f8843) {
+            lines.append(Line(line: "3", label: "Form 8843", value: main == nil ? "Mail it by itself" : "Attach it to the Form \(main!.rawValue)"))
+        }
+        lines.append(Line(line: "4", label: "Mail by", value: due))
+        lines.append(Line(line: "5", label: "Where to mail", value: "The address in the form's instructions, \"Where To File\" (it depends on the form and on any payment)"))
+        if let owed = assessment.refundCents, owed < 0 {
+            lines.append(Line(line: "6", label: "Amount you owe", value: "\(Self.dollars((-owed + 50) / 100)) by \(due), as the form's instructions explain"))
+        }
+        lines.append(Line(line: "7", label: "Keep", value: "A copy of everything you mail"))
+        lines.append(Line(line: "8", label: "Pages marked \"Prepared by Melon\"", value: "Copy them onto the official forms before you sign"))
+        return lines
     }
 
     /// `30001` as `30,001`.

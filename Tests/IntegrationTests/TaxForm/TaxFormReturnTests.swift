@@ -50,7 +50,9 @@ extension ServiceStackTests {
             let pdf = Data(download.body)
             let read = try await PDFInspection.of(pdf)
             let page1 = "topmostSubform[0].Page1[0].", page2 = "topmostSubform[0].Page2[0]."
-            #expect(read.pages == 2 && !read.encrypted)
+            #expect(read.pages == 3 && !read.encrypted, "the 1040's two pages and the filing instructions")
+            let instructions = read.text.last ?? ""
+            #expect(instructions.contains("How to file these forms") && instructions.contains("2025-04-15") && instructions.contains("Form 1040, page 2"), "\(instructions)")
             for (field, value) in [
                 page1 + "f1_04[0]": "Mei", page1 + "f1_06[0]": "912-70-1234", page1 + "Address_ReadOrder[0].f1_13[0]": "MA",
                 page1 + "f1_32[0]": "30,001", page1 + "f1_57[0]": "14,600", page1 + "f1_60[0]": "15,401",
