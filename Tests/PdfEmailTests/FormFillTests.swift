@@ -70,12 +70,12 @@ import TestSupport
 
     @Test func aPasswordEncryptsThePDFWithAES256() async throws {
         var request = Self.resident
-        request.password = "correct horse battery"
+        request.password = "-- --print=none correct horse"  // read as data, never as qpdf options
         let made = try Self.packet.make(request)
         let locked = try await PDFInspection.of(made.pdf)
         #expect(locked.encrypted && !locked.opened && locked.encryption == ["V": 5, "R": 6], "AES-256 is V 5, R 6: \(locked.encryption)")
         #expect(try await PDFInspection.of(made.pdf, password: "wrong password").opened == false)
-        let opened = try await PDFInspection.of(made.pdf, password: "correct horse battery")
+        let opened = try await PDFInspection.of(made.pdf, password: "-- --print=none correct horse")
         #expect(opened.opened && opened.pages == 4 && opened.fields[Self.f1040 + "f1_06[0]"] == "912-70-1234")
     }
 

@@ -11,9 +11,9 @@ enum AcroFormFiller {
     }
 
     /// Writes the filled blank to `output`; `values` are by line id, `X` checking a checkbox.
-    /// `finish` are qpdf's options for the file as it leaves (identity, encryption, compression) when
-    /// this is the whole PDF, so no second pass is needed.
-    static func fill(_ blank: BlankBook.Blank, values: [(line: String, value: String)], in folder: URL, output: URL, finish: [String]) throws {
+    /// `finish` are qpdf's job options for the file as it leaves (identity, encryption, compression)
+    /// when this is the whole PDF, so no second pass is needed.
+    static func fill(_ blank: BlankBook.Blank, values: [(line: String, value: String)], in folder: URL, output: URL, finish: [String: Any]) throws {
         var objects: [String: [String: Any]] = [:]
         func object(_ key: String) -> [String: Any] { objects[key] ?? blank.objects[key]!.value }
         for (line, value) in values {
@@ -40,6 +40,8 @@ enum AcroFormFiller {
         let update: [String: Any] = ["version": 2, "qpdf": [blank.header.value, objects.mapValues { ["value": $0] }]]
         let updateFile = folder.appendingPathComponent("\(UUID().uuidString)-update.json")
         try JSONSerialization.data(withJSONObject: update).write(to: updateFile)
-        _ = try QPDFRunner.run([blank.prepared.path, "--update-from-json=\(updateFile.path)", "--generate-appearances"] + finish + [output.path])
+        _ = try QPDFRunner.run(job: [
+            "inputFile": blank.prepared.path, "outputFile": output.path, "updateFromJson": updateFile.path, "generateAppearances": "",
+        ].merging(finish) { _, finishing in finishing })
     }
 }

@@ -43,8 +43,12 @@ struct FormPacket: Sendable {
         }
         // How the file leaves: a deterministic /ID, or AES-256 under the password with a random owner
         // password (nobody can lift its restrictions); object streams make it about half the size.
-        let finish = (request.password.map { ["--encrypt", $0, UUID().uuidString + UUID().uuidString, "256", "--"] } ?? ["--deterministic-id"])
-            + ["--object-streams=generate"]
+        var finish: [String: Any] = ["objectStreams": "generate"]
+        if let password = request.password {
+            finish["encrypt"] = ["userPassword": password, "ownerPassword": UUID().uuidString + UUID().uuidString, "256bit": [String: Any]()]
+        } else {
+            finish["deterministicId"] = ""
+        }
         let output = folder.appendingPathComponent("packet.pdf")
         var files: [String] = []
         var pages = 0
@@ -53,7 +57,7 @@ struct FormPacket: Sendable {
             switch part {
             case .official(let blank, let form):
                 try AcroFormFiller.fill(blank, values: form.lines.map { ($0.line, $0.value) }, in: folder, output: parts.count == 1 ? output : file,
-                                        finish: parts.count == 1 ? finish : [])
+                                        finish: parts.count == 1 ? finish : [:])
                 pages += blank.pages
             case .laidOut(let contents):
                 pages += try FormRenderer.render(contents, taxYear: request.taxYear, output: file)
@@ -66,7 +70,9 @@ struct FormPacket: Sendable {
             // The first part is the base and keeps its field tree whole; qpdf copies the others'
             // pages in, and a copied form's field tree splits per page (page 2's root gains a "+1"):
             // with the 1040 first, every field we fill keeps its official name.
-            _ = try QPDFRunner.run([files[0]] + finish + ["--pages", "."] + files.dropFirst() + ["--", output.path])
+            _ = try QPDFRunner.run(job: [
+                "inputFile": files[0], "outputFile": output.path, "pages": [["file": "."]] + files.dropFirst().map { ["file": $0] },
+            ].merging(finish) { _, finishing in finishing })
         }
         let pdf = try Data(contentsOf: output)
         var filled: [PdfEmail.Forms.Fill.Filled] = []

@@ -18,8 +18,23 @@ enum QPDFRunner {
         var warnings: String
     }
 
-    /// Runs `qpdf arguments`; warnings (exit 3) are not failures, errors (exit 2) are.
+    /// Runs `qpdf arguments`; warnings (exit 3) are not failures, errors (exit 2) are. Only for
+    /// arguments of our own: a value from a request goes through `run(job:)`, where no value can be
+    /// read as an option.
     static func run(_ arguments: [String]) throws -> Result {
+        let argv = (["qpdf"] + arguments).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        var pointers: [UnsafePointer<CChar>?] = argv.map { UnsafePointer($0) } + [nil]
+        return try execute(description: arguments) { qpdfjob_initialize_from_argv($0, &pointers) }
+    }
+
+    /// Runs a job given as qpdf's job JSON (`qpdf --job-json-help`): every value is data.
+    static func run(job: [String: Any]) throws -> Result {
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: job), as: UTF8.self)
+        return try execute(description: ["--job-json"]) { job in json.withCString { qpdfjob_initialize_from_json(job, $0) } }
+    }
+
+    private static func execute(description arguments: [String], _ initialize: (qpdfjob_handle?) -> Int32) throws -> Result {
         final class Capture {
             var info = Data()
             var warnings = Data()
@@ -48,10 +63,7 @@ enum QPDFRunner {
         var job = qpdfjob_init()
         defer { qpdfjob_cleanup(&job) }
         qpdfjob_set_logger(job, logger)
-        let argv = (["qpdf"] + arguments).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        var pointers: [UnsafePointer<CChar>?] = argv.map { UnsafePointer($0) } + [nil]
-        var status = qpdfjob_initialize_from_argv(job, &pointers)
+        var status = initialize(job)
         if status == 0 { status = qpdfjob_run(job) }
         let warnings = String(decoding: capture.warnings, as: UTF8.self)
         guard status == 0 || status == 3 else { throw Failed(arguments: arguments, status: status, messages: warnings) }

@@ -73,6 +73,8 @@ struct ReturnHandlers: Sendable {
     /// through the outbox, and the sending recorded (no address, no content).
     @Sendable
     func email(_ prepared: PreparedMail, _ context: RequestContext, on connection: PostgresConnection) async throws -> TaxForm.Returns.Email.Response {
+        // Two requests at once count one after the other, so the limit holds.
+        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("return-mail/\(prepared.account.uuidString)"), 0))", logger: database.logger)
         let recent = try await connection.query(
             "SELECT count(*)::int, min(mailed_at) FROM return_mails WHERE account_id = \(prepared.account) AND mailed_at > now() - interval '1 day'",
             logger: database.logger)

@@ -93,6 +93,13 @@ extension ServiceStackTests {
             let opened = try await PDFInspection.of(attached, password: "maple syrup 42")
             #expect(opened.opened && opened.fields[page1 + "f1_06[0]"] == "912-70-1234")
 
+            // Five mails a day: the sixth is refused until the oldest is a day old.
+            for _ in 1...3 {
+                #expect(try await http.post("/v1/tax/returns/2024/email", json: #"{"password":"maple syrup 42"}"#, headers: asMei).status == 202)
+            }
+            let sixth = try await http.post("/v1/tax/returns/2024/email", json: #"{"password":"maple syrup 42"}"#, headers: asMei)
+            #expect(sixth.status == 429 && (sixth.header("retry-after").flatMap(Int.init) ?? 0) > 80_000, "\(sixth.text)")
+
             // Nobody else gets it: another student has no such return.
             let conor = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "conor@tcd.ie", username: "conor")
             #expect(try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: ["Authorization": "Bearer \(conor.access)"]).status == 404)
