@@ -21,7 +21,8 @@ enum AcroFormFiller {
             var field = object(slot.object)
             switch slot.kind {
             case .text:
-                field["/V"] = "u:" + value
+                guard let fitted = slot.fitted(value) else { throw Unfillable(line: line, reason: "longer than the field's \(slot.maxLength ?? 0) characters") }
+                field["/V"] = "u:" + fitted
             case .checkbox(let on):
                 guard value == "X" || value.isEmpty else { throw Unfillable(line: line, reason: "a checkbox takes X or nothing") }
                 field["/V"] = value == "X" ? on : "/Off"

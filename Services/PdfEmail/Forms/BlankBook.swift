@@ -15,6 +15,16 @@ struct BlankBook: Sendable {
 
         let object: String
         let kind: Kind
+        /// The field's `/MaxLen` (an SSN's comb of 9 cells), when it has one.
+        let maxLength: Int?
+
+        /// `value` as the field takes it: when longer than the field allows, without its separators
+        /// (`912-70-1234` into a 9-cell comb is `912701234`); nil when even that does not fit.
+        func fitted(_ value: String) -> String? {
+            guard let maxLength, value.count > maxLength else { return value }
+            let compact = value.filter { $0.isLetter || $0.isNumber }
+            return compact.count <= maxLength ? compact : nil
+        }
     }
 
     /// A blank ready to fill: the file rewritten without object streams (qpdf updates objects in
@@ -111,7 +121,7 @@ struct BlankBook: Sendable {
                 kind = .checkbox(on: on)
             default: throw Invalid(description: "\(form) \(taxYear): \(name) is neither text nor a checkbox")
             }
-            slots[line] = Slot(object: "obj:\(object)", kind: kind)
+            slots[line] = Slot(object: "obj:\(object)", kind: kind, maxLength: (value["/MaxLen"] as? NSNumber)?.intValue)
             kept["obj:\(object)"] = JSONObject(value: value)
         }
         for reference in [catalog, acroForm] {

@@ -113,6 +113,9 @@ struct FormPacket: Sendable {
                     continue
                 }
                 if case .checkbox = slot.kind { validation.check(line.value == "X" || line.value.isEmpty, "\(at).value", "a checkbox takes X or nothing") }
+                if let maxLength = slot.maxLength {
+                    validation.check(slot.fitted(line.value) != nil, "\(at).value", "must fit the form's \(maxLength) characters (separators are dropped to fit)")
+                }
             }
         }
     }
