@@ -21,12 +21,14 @@ public struct Validation: Sendable {
     public static let nameLength = 1...80
 
     /// Records a problem unless `text` is a name people type: `nameLength` Unicode scalars, none of
-    /// them a control character (display names, scenario names, contact names).
+    /// them a control, format or line/paragraph separator character (U+202E would turn the rest of a
+    /// name around on screen; U+200B hides in it): display names, scenario names, contact names.
     public mutating func checkName(_ text: String, _ field: String) {
         let bounds = Self.nameLength
+        let invisible: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
         check(
-            bounds.contains(text.unicodeScalars.count) && !text.unicodeScalars.contains { $0.properties.generalCategory == .control },
-            field, "must be \(bounds.lowerBound) to \(bounds.upperBound) characters without control characters")
+            bounds.contains(text.unicodeScalars.count) && !text.unicodeScalars.contains { invisible.contains($0.properties.generalCategory) },
+            field, "must be \(bounds.lowerBound) to \(bounds.upperBound) characters without control, format or separator characters")
     }
 
     /// Whether nothing was recorded yet.

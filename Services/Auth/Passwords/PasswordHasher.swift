@@ -55,8 +55,10 @@ public struct PasswordHasher: Sendable {
     /// Whether `password` matches `encoded` (any Argon2id parameters: those it was made with).
     public func verify(_ password: String, against encoded: String) async throws -> Bool {
         try await pool.runIfActive {
+            // Every UTF-8 byte, with its count: a C string would end at a NUL and hash less.
+            let bytes = Array(password.utf8)
             let result = encoded.withCString { phc in
-                password.withCString { argon2id_verify(phc, $0, strlen($0)) }
+                bytes.withUnsafeBytes { argon2id_verify(phc, $0.baseAddress, bytes.count) }
             }
             switch result {
             case ARGON2_OK.rawValue: return true
@@ -90,9 +92,10 @@ public struct PasswordHasher: Sendable {
         let length = argon2_encodedlen(parameters.iterations, parameters.memoryKiB, parameters.parallelism,
                                        UInt32(salt.count), UInt32(hashBytes), Argon2_id)
         var output = [CChar](repeating: 0, count: length)
-        let result = password.withCString { pwd in
+        let bytes = Array(password.utf8)
+        let result = bytes.withUnsafeBytes { pwd in
             argon2id_hash_encoded(
-                parameters.iterations, parameters.memoryKiB, parameters.parallelism, pwd, strlen(pwd),
+                parameters.iterations, parameters.memoryKiB, parameters.parallelism, pwd.baseAddress, bytes.count,
                 salt, salt.count, hashBytes, &output, length)
         }
         guard result == ARGON2_OK.rawValue else {

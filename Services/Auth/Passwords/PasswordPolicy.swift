@@ -1,8 +1,8 @@
 import AuthContract
 import Foundation
 
-/// What a new password must be: 8 to 256 characters (NIST SP 800-63B §3.1.1.2), and not one of
-/// the commonly breached passwords in `Data/common-passwords.txt`.
+/// What a new password must be: 8 to 256 characters (NIST SP 800-63B §3.1.1.2), no control
+/// characters, and not one of the commonly breached passwords in `Data/common-passwords.txt`.
 public struct PasswordPolicy: Sendable {
     public let common: Set<String>
 
@@ -23,6 +23,9 @@ public struct PasswordPolicy: Sendable {
         let length = password.unicodeScalars.count
         let bounds = Auth.Password.length
         guard bounds.contains(length) else { return "must be \(bounds.lowerBound) to \(bounds.upperBound) characters" }
+        guard !password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return "must not contain control characters"
+        }
         guard !common.contains(password.lowercased()) else { return "is one of the most commonly used passwords; choose another" }
         return nil
     }

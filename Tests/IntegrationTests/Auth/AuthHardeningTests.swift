@@ -1,0 +1,34 @@
+import Envelope
+import Foundation
+import Testing
+import TestSupport
+
+/// Holes in auth read as an attacker would (issue 18), each closed and driven through the gateway.
+extension ServiceStackTests {
+@Suite(.timeLimit(.minutes(3))) struct AuthHardeningTests {
+    @Test func aPasswordIsItsEveryByteAndNamesRefuseInvisibleCharacters() async throws {
+        let stack = try await AuthStack()
+        try await stack.with { http in
+            _ = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "mei@tcd.ie", username: "mei")
+            let password = "correct horse battery staple mei"
+            // A NUL byte used to end what Argon2 hashed: the password followed by anything logged in.
+            let padded = try await http.post("/v1/auth/login", ["email": "mei@tcd.ie", "password": .string(password + "\u{0}zz")])
+            #expect(padded.status == 401, "\(padded.text)")
+            #expect(try await http.post("/v1/auth/login", ["email": "mei@tcd.ie", "password": .string(password)]).status == 200)
+
+            // New passwords refuse control characters; names refuse format and separator characters
+            // (U+202E turns the rest of a name around on screen), which used to pass.
+            let withNUL = try await http.post("/v1/auth/register", [
+                "email": "conor@tcd.ie", "password": "a long pass\u{0}phrase", "displayName": "Conor", "username": "conor",
+            ])
+            #expect(withNUL.status == 400 && TaxFormPreviewTests.first(withNUL.json?["fields"])?["field"] == "password", "\(withNUL.text)")
+            for name in ["Conor\u{202E}rekah", "Con\u{2028}or", "Con\u{200B}or"] {
+                let reply = try await http.post("/v1/auth/register", [
+                    "email": "conor@tcd.ie", "password": "a long pass phrase", "displayName": .string(name), "username": "conor",
+                ])
+                #expect(reply.status == 400 && TaxFormPreviewTests.first(reply.json?["fields"])?["field"] == "displayName", "\(name.unicodeScalars.map { String($0.value, radix: 16) }): \(reply.text)")
+            }
+        }
+    }
+}
+}
