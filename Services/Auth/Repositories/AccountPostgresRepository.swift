@@ -1,6 +1,7 @@
 import AuthContract
 import Contracts
 import Crypto
+import Envelope
 import Foundation
 import PostgresNIO
 import PostgresSupport
@@ -73,8 +74,24 @@ struct AccountPostgresRepository: Sendable {
     }
 
     /// Creates the account, or replaces the details of an unverified one with this email.
+    /// Inserts or updates the account. Two registrations racing for one username (or address) both
+    /// found it free: the loser is `conflict` naming the field, not the database's error.
     func save(id: UUID, email: String, username: String, displayName: String, passwordHash: String, universityID: String?,
               on connection: PostgresConnection) async throws {
+        do {
+            try await insert(id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash,
+                             universityID: universityID, on: connection)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            switch error.serverInfo?[.constraintName] {
+            case "accounts_username_key": throw AccountRules.usernameTaken
+            default: throw OperationError(.conflict, "data.email: this address is being registered by another request; try again",
+                                          fields: [.init(field: "data.email", message: "is being registered by another request")])
+            }
+        }
+    }
+
+    private func insert(id: UUID, email: String, username: String, displayName: String, passwordHash: String, universityID: String?,
+                        on connection: PostgresConnection) async throws {
         try await connection.query(
             """
             INSERT INTO accounts (id, email, username, display_name, password_hash, university_id)

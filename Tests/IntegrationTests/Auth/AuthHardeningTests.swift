@@ -30,5 +30,27 @@ extension ServiceStackTests {
             }
         }
     }
+
+    @Test func registrationsRacingForOneUsernameGetOneAccountAndConflictsNeverAnError() async throws {
+        let stack = try await AuthStack()
+        try await stack.with { http in
+            // Four devices register different addresses with one username at the same moment: each
+            // saw the name free, and all but one insert used to fail on the unique index with a 500.
+            let replies = try await withThrowingTaskGroup(of: HTTPTestClient.Reply.self) { group in
+                for index in 0..<4 {
+                    group.addTask {
+                        try await http.post("/v1/auth/register", [
+                            "email": .string("racer\(index)@tcd.ie"), "password": "a long pass phrase", "displayName": "Racer", "username": "racer",
+                        ])
+                    }
+                }
+                var replies: [HTTPTestClient.Reply] = []
+                for try await reply in group { replies.append(reply) }
+                return replies
+            }
+            #expect(replies.map(\.status).sorted() == [202, 409, 409, 409], "\(replies.map(\.text))")
+            #expect(replies.filter { $0.status == 409 }.allSatisfy { TaxFormPreviewTests.first($0.json?["fields"])?["field"] == "username" })
+        }
+    }
 }
 }
