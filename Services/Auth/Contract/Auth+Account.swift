@@ -67,7 +67,7 @@ extension Auth {
             public static let type = "auth.email.verify.v1"
             public static let http = [HTTPBinding(
                 .post, "/v1/auth/verify-email", errors: [.rateLimited], summary: "Confirms the email with the mailed code (valid 10 minutes, 5 attempts)")]
-            public static let idempotency: Idempotency? = .repeatable(because: "a verified address answers verified again")
+            public static let idempotency: Idempotency? = .repeatable(because: "the code works once: a repeat finds it used and is answered like any wrong code")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var email: String

@@ -29,11 +29,10 @@ struct CodeRedemption: Sendable {
     }
 
     /// Runs `accept` in the transaction that accepts the code. An account `eligible` refuses is
-    /// answered like an unknown email; `alreadyDone` answers without a code (a verified address).
+    /// answered like an unknown email (a verified address, for verify-email).
     func redeem<Value: Sendable>(
         _ code: String, _ guess: Guess, purpose: String,
         eligible: (AccountPostgresRepository.Account) -> Bool = { _ in true },
-        alreadyDone: (AccountPostgresRepository.Account) -> Value? = { _ in nil },
         accept: (AccountPostgresRepository.Account, PostgresConnection) async throws -> Value
     ) async throws -> Value {
         let email = guess.email, attempt = guess.attempt
@@ -41,7 +40,6 @@ struct CodeRedemption: Sendable {
             guard let email, let account = try await accounts.account(email: email, on: connection, lock: true), eligible(account) else {
                 return .failure(.invalid(field: "data.code", CodeCheck.wrongOrExpired))
             }
-            if let done = alreadyDone(account) { return .success(done) }
             switch try await CodeCheck.check(code, account: account.id, purpose: purpose, attempts: attempts, accounts: accounts, on: connection) {
             case .accepted: return .success(try await accept(account, connection))
             case .refused(let message): return .failure(.invalid(field: "data.code", message))

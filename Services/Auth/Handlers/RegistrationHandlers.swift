@@ -80,9 +80,9 @@ struct RegistrationHandlers: Sendable {
     func verify(_ request: Auth.Email.Verify.Request, _ context: RequestContext) async throws -> Auth.Email.Verify.Response {
         guard request.code.wholeMatch(of: /[0-9]{6}/) != nil else { throw OperationError.invalid(field: "data.code", "must be the 6 digits from the mail") }
         let guess = try await codes.admit(email: request.email, context)
-        return try await codes.redeem(request.code, guess, purpose: "verify-email", alreadyDone: { account in
-            account.verified ? Auth.Email.Verify.Response(verified: true) : nil
-        }) { account, connection in
+        // A verified address has no code to redeem: it is answered like an unknown address (and the
+        // attempt counts), so the answer tells a stranger nothing about who has an account.
+        return try await codes.redeem(request.code, guess, purpose: "verify-email", eligible: { !$0.verified }) { account, connection in
             try await accounts.markVerified(account.id, on: connection)
             return .init(verified: true)
         }

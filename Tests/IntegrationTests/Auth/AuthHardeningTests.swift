@@ -31,6 +31,18 @@ extension ServiceStackTests {
         }
     }
 
+    @Test func verifyingAnAddressAnswersTheSameWhetherOrNotItHasAnAccount() async throws {
+        let stack = try await AuthStack()
+        try await stack.with { http in
+            _ = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "mei@tcd.ie", username: "mei")
+            // A verified account used to answer 200 to any code, telling a stranger the address is taken.
+            let taken = try await http.post("/v1/auth/verify-email", ["email": "mei@tcd.ie", "code": "123456"])
+            let free = try await http.post("/v1/auth/verify-email", ["email": "nobody@tcd.ie", "code": "123456"])
+            #expect(taken.status == 400 && free.status == 400, "\(taken.text) / \(free.text)")
+            #expect(taken.json?["fields"] == free.json?["fields"] && taken.json?["detail"] == free.json?["detail"])
+        }
+    }
+
     @Test func registrationsRacingForOneUsernameGetOneAccountAndConflictsNeverAnError() async throws {
         let stack = try await AuthStack()
         try await stack.with { http in
