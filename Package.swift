@@ -317,7 +317,7 @@ let tests: [Target] = [
     .testTarget(
         name: "AuthTests",
         dependencies: [
-            "AuthService", "AccessTokens", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport",
+            "AuthService", "AccessTokens", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport",
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],

@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import PostgresNIO
 import PostgresSupport
+import ServiceSupport
 
 /// The rate limits of login, code verification, code mailing and refresh: counters per account and
 /// per client IP in `auth.attempts`, shared by every auth instance, with `Backoff`.
@@ -30,7 +31,7 @@ struct AttemptLimits: Sendable {
     let backoff: Backoff
 
     func keys(_ action: Action, account: String?, _ context: RequestContext) -> Keys {
-        Keys(action: action, account: account, ip: context.attributes.clientIP.flatMap(Self.ipKey))
+        Keys(action: action, account: account, ip: context.attributes.clientIP.flatMap(ClientNetwork.key))
     }
 
     /// Throws `rate_limited` when any of `keys` is blocked.
@@ -112,20 +113,5 @@ struct AttemptLimits: Sendable {
 
     private func pairs(_ keys: Keys) -> [(scope: String, key: String)] {
         [keys.account.map { ("account", $0) }, keys.ip.map { ("ip", $0) }].compactMap { $0 }
-    }
-
-    /// An IPv4 address as it is; an IPv6 address as its /64 prefix (`2001:db8:1:2::/64`); nil for
-    /// anything else.
-    static func ipKey(_ text: String) -> String? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return text }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
-            return bytes[12...].map(String.init).joined(separator: ".")  // IPv4-mapped
-        }
-        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
-        return groups.joined(separator: ":") + "::/64"
     }
 }

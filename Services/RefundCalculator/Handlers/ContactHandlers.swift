@@ -6,6 +6,7 @@ import Envelope
 import Foundation
 import PostgresNIO
 import PostgresSupport
+import ServiceSupport
 
 /// `refund-calculator.contact-request.create.v1`: a user asks the refund company to call. The
 /// request is stored and both mails (to the company, and the user's confirmation) are queued for
@@ -59,7 +60,8 @@ struct ContactHandlers: Sendable {
         return .init(id: id.uuidString.lowercased(), status: "received", estimate: checked.estimate)
     }
 
-    /// `rate_limited` once the address or the client IP has made its requests for the day.
+    /// `rate_limited` once the address or the client's network (IPv4 address, IPv6 /64) has made its
+    /// requests for the day; both counts run under their own lock.
     private func limit(email: String, clientIP: String?, on connection: PostgresConnection) async throws {
         let byEmail = try await contacts.recent(from: .email(email), within: Self.window, on: connection)
         if byEmail.count >= configuration.contactsPerEmail {
@@ -67,8 +69,9 @@ struct ContactHandlers: Sendable {
                 .rateLimited, "this address has asked to be contacted \(byEmail.count) times today; the refund company will be in touch",
                 retryAfter: byEmail.frees)
         }
-        guard let clientIP else { return }
-        let byIP = try await contacts.recent(from: .clientIP(clientIP), within: Self.window, on: connection)
+        guard let network = clientIP.flatMap(ClientNetwork.key) else { return }
+        try await contacts.lock(network: network, on: connection)
+        let byIP = try await contacts.recent(from: .network(network), within: Self.window, on: connection)
         if byIP.count >= configuration.contactsPerIP {
             throw OperationError(.rateLimited, "too many contact requests from this network today; try again later", retryAfter: byIP.frees)
         }

@@ -3,6 +3,7 @@ import Contracts
 import Foundation
 import PostgresNIO
 import PostgresSupport
+import ServiceSupport
 
 /// `refund_calculator.contact_requests`: what users asked the refund company, kept as sent. Every
 /// method runs on the caller's connection, in its transaction.
@@ -22,9 +23,10 @@ struct ContactRequestPostgresRepository: Sendable {
         try await connection.query(
             """
             INSERT INTO contact_requests
-                (id, name, email, phone, preferred_time, scenario, refund_cents, tax_year, rules_version, client_ip)
+                (id, name, email, phone, preferred_time, scenario, refund_cents, tax_year, rules_version, client_ip, client_network)
             VALUES (\(new.id), \(new.request.name), \(new.email), \(new.request.phone), \(new.request.preferredTime.rawValue),
-                    \(json)::jsonb, \(new.estimate.refundCents), \(new.estimate.taxYear), \(new.estimate.rulesVersion), \(new.clientIP))
+                    \(json)::jsonb, \(new.estimate.refundCents), \(new.estimate.taxYear), \(new.estimate.rulesVersion), \(new.clientIP),
+                    \(new.clientIP.flatMap(ClientNetwork.key)))
             """,
             logger: database.logger)
     }
@@ -34,10 +36,16 @@ struct ContactRequestPostgresRepository: Sendable {
         _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(email), 8))", logger: database.logger)
     }
 
+    /// Serialises requests from one client network, so its limit holds under concurrency too.
+    func lock(network: String, on connection: PostgresConnection) async throws {
+        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(network), 9))", logger: database.logger)
+    }
+
     /// Who a limit counts requests of.
     enum Sender {
         case email(String)
-        case clientIP(String)
+        /// A client network (`ClientNetwork.key`: an IPv4 address or an IPv6 /64).
+        case network(String)
     }
 
     /// How many requests `sender` made in the last `window`, and in how many seconds the oldest of
@@ -46,13 +54,13 @@ struct ContactRequestPostgresRepository: Sendable {
         let seconds = Double(window.milliseconds) / 1000
         let (email, ip): (String?, String?) = switch sender {
         case .email(let email): (email, nil)
-        case .clientIP(let ip): (nil, ip)
+        case .network(let network): (nil, network)
         }
         let rows = try await connection.query(
             """
             SELECT count(*)::int8, coalesce(ceil(extract(epoch FROM min(created_at) + make_interval(secs => \(seconds)) - now())), 0)::int8
             FROM contact_requests
-            WHERE created_at > now() - make_interval(secs => \(seconds)) AND (email = \(email) OR client_ip = \(ip))
+            WHERE created_at > now() - make_interval(secs => \(seconds)) AND (email = \(email) OR client_network = \(ip))
             """,
             logger: database.logger)
         for try await (count, frees) in rows.decode((Int64, Int64).self) { return (Int(count), max(1, Int(frees))) }

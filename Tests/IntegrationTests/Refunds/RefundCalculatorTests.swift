@@ -214,6 +214,13 @@ extension ServiceStackTests {
             #expect(network.status == 429 && network.json?["detail"] == "too many contact requests from this network today; try again later",
                     "\(network.text)")
             #expect(try await other("niamh@example.ie", "198.51.100.7").status == 202)
+            // An IPv6 subscriber has a whole /64: its addresses count as one network.
+            for (index, ip) in ["2001:db8:1:2::10", "2001:db8:1:2::20", "2001:db8:1:2:ffff::1"].enumerated() {
+                #expect(try await other("v6-\(index)@example.ie", ip).status == 202)
+            }
+            let sameNetwork = try await other("v6-3@example.ie", "2001:db8:1:2::99")
+            #expect(sameNetwork.status == 429, "a fourth address in the same /64: \(sameNetwork.text)")
+            #expect(try await other("v6-4@example.ie", "2001:db8:1:3::1").status == 202, "the next /64 is another network")
 
             let bad = try await http.post(
                 "/v1/refunds/contact-requests",
@@ -228,7 +235,7 @@ extension ServiceStackTests {
                 "/v1/refunds/contact-requests",
                 json: #"{"name":"Ana","email":"not-an-address","phone":"087 555 0100","preferredTime":"evening","scenario":{"taxYear":1999}}"#)
             #expect(Journey.fields(badAddress) == ["email", "scenario.taxYear"], "then the service names the rest: \(badAddress.text)")
-            #expect(await eventually(timeout: .seconds(10)) { try stack.mails(to: AuthStack.refundCompany).count == 4 })
+            #expect(await eventually(timeout: .seconds(10)) { try stack.mails(to: AuthStack.refundCompany).count == 8 })
         }
     }
 }
