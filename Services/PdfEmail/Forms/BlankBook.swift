@@ -93,15 +93,13 @@ struct BlankBook: Sendable {
     }
 
     private static func prepare(_ form: String, _ taxYear: Int, _ prepared: URL, fields: [String: String]) throws -> Blank {
-        let json = try QPDFRunner.run(["--json=2", "--json-key=acroform", "--json-key=qpdf", prepared.path]).output
-        guard let pages = Int(try QPDFRunner.run(["--show-npages", prepared.path]).output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw Invalid(description: "\(form) \(taxYear): qpdf could not count the pages")
-        }
+        let json = try QPDFRunner.run(["--json=2", "--json-key=acroform", "--json-key=pages", "--json-key=qpdf", prepared.path]).output
         guard let root = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
               let acroform = root["acroform"] as? [String: Any], let listed = acroform["fields"] as? [[String: Any]],
+              let pages = (root["pages"] as? [Any])?.count, pages > 0,
               let qpdf = root["qpdf"] as? [Any], qpdf.count == 2, let header = qpdf[0] as? [String: Any], let objects = qpdf[1] as? [String: Any],
               let trailer = (objects["trailer"] as? [String: Any])?["value"] as? [String: Any], let catalog = trailer["/Root"] as? String
-        else { throw Invalid(description: "\(form) \(taxYear): qpdf's JSON has no form fields") }
+        else { throw Invalid(description: "\(form) \(taxYear): qpdf's JSON has no form fields or no pages") }
         func dictionary(_ reference: String) -> [String: Any]? { (objects["obj:\(reference)"] as? [String: Any])?["value"] as? [String: Any] }
         guard let acroForm = dictionary(catalog)?["/AcroForm"] as? String else { throw Invalid(description: "\(form) \(taxYear): no AcroForm") }
         let byName = Dictionary(listed.compactMap { field in (field["fullname"] as? String).map { ($0, field) } }) { first, _ in first }

@@ -34,39 +34,34 @@ enum QPDFRunner {
         return try execute(description: ["--job-json"]) { job in json.withCString { qpdfjob_initialize_from_json(job, $0) } }
     }
 
+    /// Where a logger stream's bytes go.
+    private final class Buffer {
+        var data = Data()
+    }
+
+    /// Appends a logger stream's bytes to the `Buffer` its context points at.
+    private static let append: qpdf_log_fn_t = { data, length, buffer in
+        Unmanaged<Buffer>.fromOpaque(buffer!).takeUnretainedValue().data.append(UnsafeRawPointer(data!).assumingMemoryBound(to: UInt8.self), count: length)
+        return 0
+    }
+
     private static func execute(description arguments: [String], _ initialize: (qpdfjob_handle?) -> Int32) throws -> Result {
-        final class Capture {
-            var info = Data()
-            var warnings = Data()
-        }
-        let capture = Capture()
-        let unmanaged = Unmanaged.passRetained(capture)
-        defer { unmanaged.release() }
+        let output = Unmanaged.passRetained(Buffer()), warnings = Unmanaged.passRetained(Buffer())
+        defer { output.release(); warnings.release() }
         var logger = qpdflogger_create()
         defer { qpdflogger_cleanup(&logger) }
-        let context = unmanaged.toOpaque()
-        qpdflogger_set_info(logger, qpdf_log_dest_custom, { data, length, context in
-            Unmanaged<Capture>.fromOpaque(context!).takeUnretainedValue().info.append(UnsafeRawPointer(data!).assumingMemoryBound(to: UInt8.self), count: length)
-            return 0
-        }, context)
-        // JSON (and any output written to "-") goes to the logger's save stream.
-        qpdflogger_set_save(logger, qpdf_log_dest_custom, { data, length, context in
-            Unmanaged<Capture>.fromOpaque(context!).takeUnretainedValue().info.append(UnsafeRawPointer(data!).assumingMemoryBound(to: UInt8.self), count: length)
-            return 0
-        }, context, 0)
-        for set in [qpdflogger_set_warn, qpdflogger_set_error] {
-            set(logger, qpdf_log_dest_custom, { data, length, context in
-                Unmanaged<Capture>.fromOpaque(context!).takeUnretainedValue().warnings.append(UnsafeRawPointer(data!).assumingMemoryBound(to: UInt8.self), count: length)
-                return 0
-            }, context)
-        }
+        // Messages to info; JSON (and any output written to "-") to the save stream; both are output.
+        qpdflogger_set_info(logger, qpdf_log_dest_custom, append, output.toOpaque())
+        qpdflogger_set_save(logger, qpdf_log_dest_custom, append, output.toOpaque(), 0)
+        qpdflogger_set_warn(logger, qpdf_log_dest_custom, append, warnings.toOpaque())
+        qpdflogger_set_error(logger, qpdf_log_dest_custom, append, warnings.toOpaque())
         var job = qpdfjob_init()
         defer { qpdfjob_cleanup(&job) }
         qpdfjob_set_logger(job, logger)
         var status = initialize(job)
         if status == 0 { status = qpdfjob_run(job) }
-        let warnings = String(decoding: capture.warnings, as: UTF8.self)
-        guard status == 0 || status == 3 else { throw Failed(arguments: arguments, status: status, messages: warnings) }
-        return Result(output: String(decoding: capture.info, as: UTF8.self), warnings: warnings)
+        let messages = String(decoding: warnings.takeUnretainedValue().data, as: UTF8.self)
+        guard status == 0 || status == 3 else { throw Failed(arguments: arguments, status: status, messages: messages) }
+        return Result(output: String(decoding: output.takeUnretainedValue().data, as: UTF8.self), warnings: messages)
     }
 }

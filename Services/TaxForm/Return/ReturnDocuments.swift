@@ -43,49 +43,45 @@ struct ReturnDocuments {
     /// The Schedule OI items the interview answers (citizenship, residence, visa, days, the treaty
     /// claimed); the others are left for the student to complete on the official form.
     private func scheduleOI(_ form: TaxForm.ComputedForm) -> [Line] {
-        var lines: [Line] = []
-        func add(_ line: String, _ label: String, _ value: String?) {
-            if let value, !value.isEmpty { lines.append(Line(line: line, label: label, value: String(value.prefix(200)))) }
-        }
-        add("name", "Name", fullName)
-        add("A", "Country or countries of citizenship or nationality during the tax year", answers.text("citizenship"))
-        add("B", "Country of residence for tax purposes during the tax year", treaty?.country ?? answers.text("citizenship"))
-        add("D", "Ever a U.S. citizen?", answers.bool("citizen") == false ? "No" : nil)
-        add("E", "Visa type on the last day of the tax year", answers.text("visa").map { visas[$0] ?? $0 })
-        let days = [answers.count("days.twoYearsAgo"), answers.count("days.lastYear"), answers.count("days.thisYear")]
-        add("H", "Days present in the United States in \(year - 2), \(year - 1) and \(year)", days.map { $0.map(String.init) ?? "-" }.joined(separator: ", "))
+        var lines = Lines()
+        lines.add("name", "Name", fullName)
+        lines.add("A", "Country or countries of citizenship or nationality during the tax year", answers.text("citizenship"))
+        lines.add("B", "Country of residence for tax purposes during the tax year", treaty?.country ?? answers.text("citizenship"))
+        lines.add("D", "Ever a U.S. citizen?", answers.bool("citizen") == false ? "No" : nil)
+        lines.add("E", "Visa type on the last day of the tax year", answers.text("visa").map { visas[$0] ?? $0 })
+        lines.add("H", "Days present in the United States in \(year - 2), \(year - 1) and \(year)", daysPresent)
         if let treaty, let exempt = form["1k"], exempt.dollars > 0 {
-            add("L", "Income exempt from tax by a treaty: country, article, amount (Form 1040-NR line 1k)",
+            lines.add("L", "Income exempt from tax by a treaty: country, article, amount (Form 1040-NR line 1k)",
                 "\(treaty.country), article \(treaty.article), \(Self.dollars(exempt.dollars))")
         }
-        add("note", "The items this page leaves out", "Complete them on the official Schedule OI")
-        return lines
+        lines.add("note", "The items this page leaves out", "Complete them on the official Schedule OI")
+        return lines.all
     }
 
     /// What to sign, attach and keep, and by when: no mailing address, which the forms' own
     /// instructions give (it depends on the form and on whether a payment goes with it).
     private func filingInstructions(_ forms: [TaxForm.Form]) -> [Line] {
-        var lines: [Line] = []
+        var lines = Lines()
         let main = forms.first { $0 != .f8843 }
         if let main {
-            lines.append(Line(line: "1", label: "Sign and date", value: "Form \(main.rawValue), page 2"))
+            lines.add("1", "Sign and date", "Form \(main.rawValue), page 2")
         } else {
-            lines.append(Line(line: "1", label: "Sign and date", value: "Form 8843, at the bottom of page 1"))
+            lines.add("1", "Sign and date", "Form 8843, at the bottom of page 1")
         }
         if case .list(let w2s)? = answers["income.w2s"], !w2s.isEmpty {
-            lines.append(Line(line: "2", label: "Attach to page 1", value: "Copy B of each Form W-2"))
+            lines.add("2", "Attach to page 1", "Copy B of each Form W-2")
         }
         if forms.contains(.f8843) {
-            lines.append(Line(line: "3", label: "Form 8843", value: main == nil ? "Mail it by itself" : "Attach it to the Form \(main!.rawValue)"))
+            lines.add("3", "Form 8843", main == nil ? "Mail it by itself" : "Attach it to the Form \(main!.rawValue)")
         }
-        lines.append(Line(line: "4", label: "Mail by", value: due))
-        lines.append(Line(line: "5", label: "Where to mail", value: "The address in the form's instructions, \"Where To File\" (it depends on the form and on any payment)"))
+        lines.add("4", "Mail by", due)
+        lines.add("5", "Where to mail", "The address in the form's instructions, \"Where To File\" (it depends on the form and on any payment)")
         if let owed = assessment.refundCents, owed < 0 {
-            lines.append(Line(line: "6", label: "Amount you owe", value: "\(Self.dollars((-owed + 50) / 100)) by \(due), as the form's instructions explain"))
+            lines.add("6", "Amount you owe", "\(Self.dollars((-owed + 50) / 100)) by \(due), as the form's instructions explain")
         }
-        lines.append(Line(line: "7", label: "Keep", value: "A copy of everything you mail"))
-        lines.append(Line(line: "8", label: "Pages marked \"Prepared by Melon\"", value: "Copy them onto the official forms before you sign"))
-        return lines
+        lines.add("7", "Keep", "A copy of everything you mail")
+        lines.add("8", "Pages marked \"Prepared by Melon\"", "Copy them onto the official forms before you sign")
+        return lines.all
     }
 
     /// `30001` as `30,001`.
@@ -99,6 +95,22 @@ struct ReturnDocuments {
         return (value < 0 ? "-" : "") + grouped
     }
 
+    /// Lines as the forms show them: an empty answer leaves its line out, a value is cut to the 200
+    /// characters pdf-email takes.
+    private struct Lines {
+        private(set) var all: [Line] = []
+
+        mutating func add(_ line: String, _ label: String, _ value: String?) {
+            if let value, !value.isEmpty { all.append(Line(line: line, label: label, value: String(value.prefix(200)))) }
+        }
+    }
+
+    /// Days present two years ago, last year and this year (`-` for one not answered).
+    private var daysPresent: String {
+        [answers.count("days.twoYearsAgo"), answers.count("days.lastYear"), answers.count("days.thisYear")]
+            .map { $0.map(String.init) ?? "-" }.joined(separator: ", ")
+    }
+
     private var fullName: String { [answers.text("name.first"), answers.text("name.last")].compactMap { $0 }.joined(separator: " ") }
 
     private func address(_ id: String) -> [String: String] {
@@ -107,71 +119,64 @@ struct ReturnDocuments {
     }
 
     private func lines(of computed: TaxForm.ComputedForm) -> [Line] {
-        var lines: [Line] = []
-        func add(_ line: String, _ label: String, _ value: String?) {
-            if let value, !value.isEmpty { lines.append(Line(line: line, label: label, value: String(value.prefix(200)))) }
-        }
+        var lines = Lines()
         switch computed.form {
         case .f1040, .f1040NR:
-            add("name.first", "Your first name and middle initial", answers.text("name.first"))
-            add("name.last", "Last name", answers.text("name.last"))
-            add("ssn", "Your social security number or ITIN", answers.text("tin"))
+            lines.add("name.first", "Your first name and middle initial", answers.text("name.first"))
+            lines.add("name.last", "Last name", answers.text("name.last"))
+            lines.add("ssn", "Your social security number or ITIN", answers.text("tin"))
             let home = address("address.us")
-            add("address.line1", "Home address (number and street)", home["line1"])
-            add("address.line2", "Apartment", home["line2"])
-            add("address.city", "City, town or post office", home["city"])
-            add("address.state", "State", home["state"])
-            add("address.zip", "ZIP code", home["postalCode"])
+            lines.add("address.line1", "Home address (number and street)", home["line1"])
+            lines.add("address.line2", "Apartment", home["line2"])
+            lines.add("address.city", "City, town or post office", home["city"])
+            lines.add("address.state", "State", home["state"])
+            lines.add("address.zip", "ZIP code", home["postalCode"])
             let married = answers.bool("filing.married") == true
-            add(married ? "status.marriedSeparately" : "status.single", married ? "Filing status: married filing separately" : "Filing status: single", "X")
-            if computed.form == .f1040 { add("digitalAssets.no", "Digital assets: No", "X") }
+            lines.add(married ? "status.marriedSeparately" : "status.single", married ? "Filing status: married filing separately" : "Filing status: single", "X")
+            if computed.form == .f1040 { lines.add("digitalAssets.no", "Digital assets: No", "X") }
         case .f1040Schedule1:
-            add("name", "Name(s) shown on Form 1040", fullName)
-            add("ssn", "Your social security number", answers.text("tin"))
+            lines.add("name", "Name(s) shown on Form 1040", fullName)
+            lines.add("ssn", "Your social security number", answers.text("tin"))
         case .f8843:
             break
         }
-        for line in computed.lines { add(line.line, line.label, Self.dollars(line.dollars)) }
+        for line in computed.lines { lines.add(line.line, line.label, Self.dollars(line.dollars)) }
         if computed.form != .f1040Schedule1 {
             if answers.bool("refund.directDeposit") == true, (computed["35a"]?.dollars ?? 0) > 0 {
-                add("35b", "Routing number", answers.text("refund.routing"))
+                lines.add("35b", "Routing number", answers.text("refund.routing"))
                 let savings = answers.text("refund.accountType") == "savings"
-                add(savings ? "35c.savings" : "35c.checking", savings ? "Type: savings" : "Type: checking", "X")
-                add("35d", "Account number", answers.text("refund.account"))
+                lines.add(savings ? "35c.savings" : "35c.checking", savings ? "Type: savings" : "Type: checking", "X")
+                lines.add("35d", "Account number", answers.text("refund.account"))
             }
-            add("occupation", "Your occupation", answers.text("occupation"))
-            add("phone", "Phone no.", answers.text("phone"))
-            add("email", "Email address", answers.text("email"))
+            lines.add("occupation", "Your occupation", answers.text("occupation"))
+            lines.add("phone", "Phone no.", answers.text("phone"))
+            lines.add("email", "Email address", answers.text("email"))
         }
-        return lines
+        return lines.all
     }
 
     /// Form 8843's header, Part I and Part II (teachers and trainees) or Part III (students), from the
     /// answers (../shared/reference/us-student-tax.md, "Form 8843").
     private var statement8843: [Line] {
-        var lines: [Line] = []
-        func add(_ line: String, _ label: String, _ value: String?) {
-            if let value, !value.isEmpty { lines.append(Line(line: line, label: label, value: String(value.prefix(200)))) }
-        }
+        var lines = Lines()
         func oneLine(_ parts: [String: String]) -> String {
             [parts["line1"], parts["line2"], parts["city"], [parts["state"], parts["postalCode"]].compactMap { $0 }.joined(separator: " "), parts["country"]]
                 .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
         }
-        add("name", "First name and initial, last name", fullName)
-        add("tin", "Your U.S. taxpayer identification number, if any", answers.text("tin"))
-        add("address.home", "Address in country of residence", oneLine(address("address.home")))
-        add("address.us", "Address in the United States", oneLine(address("address.us")))
+        lines.add("name", "First name and initial, last name", fullName)
+        lines.add("tin", "Your U.S. taxpayer identification number, if any", answers.text("tin"))
+        lines.add("address.home", "Address in country of residence", oneLine(address("address.home")))
+        lines.add("address.us", "Address in the United States", oneLine(address("address.us")))
         let visa = answers.text("visa").map { visas[$0] ?? $0 }
-        add("1a", "Type of U.S. visa and date you entered the United States", [visa, answers.text("visa.entryDate")].compactMap { $0 }.joined(separator: ", "))
+        lines.add("1a", "Type of U.S. visa and date you entered the United States", [visa, answers.text("visa.entryDate")].compactMap { $0 }.joined(separator: ", "))
         let changed = answers.bool("visa.changed") == true ? answers.text("visa.changeDate").map { "changed \($0)" } : nil
-        add("1b", "Current nonimmigrant status and date of change", [visa, changed].compactMap { $0 }.joined(separator: ", "))
-        add("2", "Country(ies) of citizenship", answers.text("citizenship"))
-        add("3a", "Country that issued your passport", answers.text("passport.country"))
-        add("3b", "Passport number", answers.text("passport.number"))
-        let days = [answers.count("days.twoYearsAgo"), answers.count("days.lastYear"), answers.count("days.thisYear")]
-        add("4a", "Days present in the United States in \(year - 2), \(year - 1) and \(year)", days.map { $0.map(String.init) ?? "-" }.joined(separator: ", "))
+        lines.add("1b", "Current nonimmigrant status and date of change", [visa, changed].compactMap { $0 }.joined(separator: ", "))
+        lines.add("2", "Country(ies) of citizenship", answers.text("citizenship"))
+        lines.add("3a", "Country that issued your passport", answers.text("passport.country"))
+        lines.add("3b", "Passport number", answers.text("passport.number"))
+        lines.add("4a", "Days present in the United States in \(year - 2), \(year - 1) and \(year)", daysPresent)
         if let present = answers.count("days.thisYear"), let counted = assessment.decision?.countedDays.first {
-            add("4b", "Days in \(year) you claim you can exclude", String(present - counted))
+            lines.add("4b", "Days in \(year) you claim you can exclude", String(present - counted))
         }
         let prior = (1...6).map { answers.text("visa.prior\($0)") ?? "none" }
         let history = prior.enumerated().map { index, visa in "\(year - 1 - index): \(visas[visa] ?? visa)" }.joined(separator: "; ")
@@ -179,19 +184,19 @@ struct ReturnDocuments {
         let exemptYears = prior.filter(exemptStatuses.contains).count
         let school = address("school.address")
         if answers.text("visa") == "J-scholar" {
-            add("5", "Academic institution or other sponsor of your program, address and phone",
+            lines.add("5", "Academic institution or other sponsor of your program, address and phone",
                 [answers.text("school.name"), oneLine(school), answers.text("school.phone")].compactMap { $0 }.joined(separator: ", "))
-            add("6", "Director of the academic or other specialized program", answers.text("school.director"))
-            add("7", "Type of visa in each of the 6 prior years", history)
-            add("8", "Present as a teacher, trainee or student for any part of 2 of the 6 prior years?", exemptYears >= 2 ? "Yes" : "No")
+            lines.add("6", "Director of the academic or other specialized program", answers.text("school.director"))
+            lines.add("7", "Type of visa in each of the 6 prior years", history)
+            lines.add("8", "Present as a teacher, trainee or student for any part of 2 of the 6 prior years?", exemptYears >= 2 ? "Yes" : "No")
         } else {
-            add("9", "Academic institution you attended, address and phone",
+            lines.add("9", "Academic institution you attended, address and phone",
                 [answers.text("school.name"), oneLine(school), answers.text("school.phone")].compactMap { $0 }.joined(separator: ", "))
-            add("10", "Director of the academic program (or foreign student adviser)", answers.text("school.director"))
-            add("11", "Type of visa in each of the 6 prior years", history)
+            lines.add("10", "Director of the academic program (or foreign student adviser)", answers.text("school.director"))
+            lines.add("11", "Type of visa in each of the 6 prior years", history)
             let more = exemptYears + (answers.count("visa.earlierYears") ?? 0) > 5
-            add("12", "Exempt as a teacher, trainee or student for any part of more than 5 calendar years?", more ? "Yes" : "No")
+            lines.add("12", "Exempt as a teacher, trainee or student for any part of more than 5 calendar years?", more ? "Yes" : "No")
         }
-        return lines
+        return lines.all
     }
 }
