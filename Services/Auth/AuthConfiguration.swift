@@ -17,6 +17,9 @@ public struct AuthConfiguration: Sendable {
     public var keyRotation: Duration
     /// Verification codes are valid this long.
     public var codeLifetime: Duration = .seconds(600)
+    /// A registration attempt (its credentials, and its hold on the username) lasts this long
+    /// unless its code is entered: codes can be asked for again within it.
+    public var registrationLifetime: Duration = .seconds(3600)
     /// Wrong guesses a code survives.
     public var codeAttempts = 5
     /// The least time between two codes mailed to one account.

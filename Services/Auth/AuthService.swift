@@ -16,19 +16,22 @@ extension ServiceDefinition {
         let database = environment.requireDatabase()
         let keys = SigningKeys(database: database, configuration: configuration)
         let accounts = AccountPostgresRepository(database: database)
+        let registrations = RegistrationPostgresRepository(database: database)
         let sessionStore = SessionPostgresRepository(database: database)
         let events = SecurityEventPostgresRepository(database: database)
         let limits = AttemptLimits(database: database, backoff: configuration.backoff)
         let hasher = PasswordHasher()
         let registration = RegistrationHandlers(
-            database: database, accounts: accounts, hasher: hasher, policy: try PasswordPolicy.bundled(), limits: limits, configuration: configuration)
+            database: database, accounts: accounts, registrations: registrations, hasher: hasher, policy: try PasswordPolicy.bundled(), limits: limits, configuration: configuration)
         let sessions = SessionHandlers(
-            database: database, accounts: accounts, sessions: sessionStore, hasher: hasher, keys: keys, limits: limits, events: events,
+            database: database, accounts: accounts, registrations: registrations, sessions: sessionStore, hasher: hasher, keys: keys,
+            limits: limits, events: events,
             configuration: configuration, decoyHash: PasswordHasher.decoyHash)
         let passwords = PasswordHandlers(
             database: database, accounts: accounts, sessions: sessionStore, events: events, hasher: hasher, registration: registration,
             configuration: configuration)
-        let profiles = ProfileHandlers(database: database, accounts: accounts, sessions: sessionStore, events: events, hasher: hasher, limits: limits)
+        let profiles = ProfileHandlers(
+            database: database, accounts: accounts, registrations: registrations, sessions: sessionStore, events: events, hasher: hasher, limits: limits)
         let agreements = AgreementHandlers(database: database, sessions: sessionStore, agreements: AgreementPostgresRepository(database: database))
         let pictures = PictureHandlers(
             database: database, sessions: sessionStore, pictures: PicturePostgresRepository(database: database), configuration: configuration)
@@ -54,7 +57,8 @@ extension ServiceDefinition {
         handlers.on(Auth.Me.Update.self, profiles.update)
         handlers.on(Auth.Me.Delete.self, profiles.delete)
         handlers.on(Auth.Keys.Jwks.self, sessions.jwks)
-        let housekeeping = AuthHousekeeping(limits: limits, events: events, retention: configuration.securityEventRetention)
+        let housekeeping = AuthHousekeeping(
+            limits: limits, events: events, registrations: registrations, retention: configuration.securityEventRetention)
         return ServiceParts(handlers: handlers, jobs: housekeeping.jobs(database: database))
     }
 }

@@ -6,8 +6,9 @@ import ServiceKit
 import Testing
 import TestSupport
 
-/// What housekeeping drops: attempt counters past their window whose block has ended, and
-/// security events past their retention; nothing still in force.
+/// What housekeeping drops: attempt counters past their window whose block has ended, registration
+/// attempts that expired (with their codes), and security events past their retention; nothing
+/// still in force.
 @Suite(.timeLimit(.minutes(2))) struct HousekeepingTests {
     @Test func oldCountersAndEventsGoWhileLiveOnesStay() async throws {
         let database = try TestDatabase.make()
@@ -28,21 +29,31 @@ import TestSupport
                     """, logger: database.logger)
                 _ = try await connection.query(
                     """
+                    INSERT INTO registrations (id, email, username, display_name, password_hash, expires_at) VALUES
+                        (\(UUID()), 'b@tcd.ie', 'b', 'B', 'x', now() - interval '1 second'),
+                        (\(UUID()), 'c@tcd.ie', 'c', 'C', 'x', now() + interval '1 hour')
+                    """, logger: database.logger)
+                _ = try await connection.query(
+                    """
                     INSERT INTO security_events (account_id, kind, at) VALUES
                         (\(account), 'login', now() - interval '200 days'), (\(account), 'login_failed', now() - interval '1 day')
                     """, logger: database.logger)
             }
             let housekeeping = AuthHousekeeping(
                 limits: AttemptLimits(database: database, backoff: Backoff(window: .seconds(3600))),
-                events: SecurityEventPostgresRepository(database: database), retention: .seconds(180 * 86_400))
+                events: SecurityEventPostgresRepository(database: database), registrations: RegistrationPostgresRepository(database: database),
+                retention: .seconds(180 * 86_400))
             for job in housekeeping.jobs(database: database) { #expect(await job.round() == 1, "\(job.name) drops one row") }
-            let (keys, kinds) = try await database.transaction { connection in
+            let (keys, kinds, left) = try await database.transaction { connection in
                 let keys = try await connection.query("SELECT key FROM attempts ORDER BY key", logger: database.logger)
                     .decode(String.self).reduce(into: [String]()) { $0.append($1) }
                 let kinds = try await connection.query("SELECT kind FROM security_events", logger: database.logger)
                     .decode(String.self).reduce(into: [String]()) { $0.append($1) }
-                return (keys, kinds)
+                let left = try await connection.query("SELECT email FROM registrations", logger: database.logger)
+                    .decode(String.self).reduce(into: [String]()) { $0.append($1) }
+                return (keys, kinds, left)
             }
+            #expect(left == ["c@tcd.ie"], "the attempt still in time stays")
             #expect(keys == ["recent", "stale-but-blocked"], "a block in force stays, however old the last attempt")
             #expect(kinds == ["login_failed"])
         }

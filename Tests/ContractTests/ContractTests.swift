@@ -54,14 +54,15 @@ import TestSupport
         "pdf-email.mail.status.v1/sent": { try await givenMail($1, status: "sent", in: $0) },
         "pdf-email.mail.status.v1/failed": { try await givenMail($1, status: "failed", in: $0) },
         "auth.account.register.v1/username-taken": { database, _ in
-            try await givenAccount(email: "taken@example.org", username: "taken", verified: true, in: database)
+            try await givenAccount(email: "taken@example.org", username: "taken", in: database)
         },
-        "auth.email.verify.v1/verified": { database, _ in
-            let account = try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", verified: false, in: database)
-            try await givenCode("482913", for: account, in: database)
+        "auth.email.verify.v2/verified": { database, request in
+            guard case .string(let text)? = request["data"]?["registration"], let attempt = UUID(uuidString: text) else { throw ContractStateError() }
+            try await givenRegistration(attempt, email: "ana.byrne@tcd.ie", username: "ana_b", in: database)
+            try await givenCode("482913", registration: attempt, in: database)
         },
         "auth.session.login.v1/ok": { database, _ in
-            try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", password: "a long walk by the Liffey", verified: true, in: database)
+            try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", password: "a long walk by the Liffey", in: database)
         },
         "auth.session.refresh.v1/ok": { database, request in
             guard case .string(let token)? = request["data"]?["refreshToken"] else { throw ContractStateError() }
@@ -70,7 +71,7 @@ import TestSupport
         "auth.session.logout.v1/this-session": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "auth.password.reset.v1/reset": { database, _ in
             try await givenSession(refreshToken: "t", in: database)
-            try await givenCode("120456", purpose: "reset-password", for: exampleAccount, in: database)
+            try await givenCode("120456", account: exampleAccount, in: database)
         },
         "auth.me.get.v1/profile": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "auth.me.update.v1/renamed": { database, _ in try await givenSession(refreshToken: "t", in: database) },
@@ -207,37 +208,46 @@ import TestSupport
 
     /// An account (the examples' id unless one exists already).
     @discardableResult
-    static func givenAccount(email: String, username: String, password: String = "unused password", verified: Bool,
-                             in database: Database) async throws -> UUID {
+    static func givenAccount(email: String, username: String, password: String = "unused password", in database: Database) async throws -> UUID {
         let hash = try await PasswordHasher().hash(password)
         try await database.transaction { connection in
             try await connection.query(
                 """
-                INSERT INTO accounts (id, email, username, display_name, password_hash, verified_at)
-                VALUES (\(exampleAccount), \(email), \(username), 'Example', \(hash), CASE WHEN \(verified) THEN now() END)
+                INSERT INTO accounts (id, email, username, display_name, password_hash)
+                VALUES (\(exampleAccount), \(email), \(username), 'Example', \(hash))
                 """,
                 logger: database.logger)
         }
         return exampleAccount
     }
 
-    /// A live verification code (its hash, as the service stores it).
-    static func givenCode(_ code: String, purpose: String = "verify-email", for account: UUID, in database: Database) async throws {
-        let id = UUID()
+    /// A registration attempt waiting for its code.
+    static func givenRegistration(_ id: UUID, email: String, username: String, in database: Database) async throws {
+        let hash = try await PasswordHasher().hash("a long walk by the Liffey")
+        try await given(
+            """
+            INSERT INTO registrations (id, email, username, display_name, password_hash, expires_at)
+            VALUES (\(id), \(email), \(username), 'Ana Byrne', \(hash), now() + interval '1 hour')
+            """,
+            in: database)
+    }
+
+    /// A live code (its hash, as the service stores it): a verification code of an attempt, or a
+    /// reset code of an account.
+    static func givenCode(_ code: String, account: UUID? = nil, registration: UUID? = nil, in database: Database) async throws {
+        let id = UUID(), purpose = account == nil ? "verify-email" : "reset-password"
         let hash = Data(SHA256.hash(data: Data("\(id.uuidString.lowercased()):\(code)".utf8)))
-        try await database.transaction { connection in
-            try await connection.query(
-                """
-                INSERT INTO email_codes (id, account_id, purpose, code_hash, expires_at)
-                VALUES (\(id), \(account), \(purpose), \(hash), now() + interval '10 minutes')
-                """,
-                logger: database.logger)
-        }
+        try await given(
+            """
+            INSERT INTO email_codes (id, account_id, registration_id, purpose, code_hash, expires_at)
+            VALUES (\(id), \(account), \(registration), \(purpose), \(hash), now() + interval '10 minutes')
+            """,
+            in: database)
     }
 
     /// The example account's session, with `refreshToken` live in it.
     static func givenSession(refreshToken: String, password: String = "unused password", in database: Database) async throws {
-        try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", password: password, verified: true, in: database)
+        try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", password: password, in: database)
         try await database.transaction { connection in
             try await connection.query("INSERT INTO sessions (id, account_id) VALUES (\(exampleSession), \(exampleAccount))", logger: database.logger)
             try await connection.query(

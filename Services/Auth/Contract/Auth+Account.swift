@@ -8,14 +8,16 @@ extension Auth {
         /// and `.`, starting with a letter.
         public static let usernamePattern = "^[A-Za-z][A-Za-z0-9_.]{2,29}$"
 
-        /// `auth.account.register.v1`: creates an account waiting for email verification and mails a
-        /// 6-digit code. The answer is the same whether or not the email already has an account.
+        /// `auth.account.register.v1`: starts a registration attempt and mails its 6-digit code; the
+        /// account exists once the code is entered with the attempt's `registration` id. Another
+        /// attempt for the same address (anyone's) never changes this one. The answer is the same
+        /// whether or not the email already has an account.
         public enum Register: OperationDeclaration {
             public static let service = Auth.name
             public static let type = "auth.account.register.v1"
             public static let http = [HTTPBinding(
                 .post, "/v1/auth/register", status: .accepted, errors: [.conflict, .rateLimited],
-                summary: "Creates an account and mails a 6-digit code to confirm the email; the same answer whether or not the email has an account")]
+                summary: "Starts a registration and mails a 6-digit code to confirm the email; the same answer whether or not the email has an account")]
             public static let idempotency: Idempotency? = .stored()
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -47,38 +49,52 @@ extension Auth {
                 public var email: String
                 /// The university network the email domain belongs to, if any.
                 public var university: University?
+                /// This attempt: sent back with the code (`auth.email.verify.v2`) and to ask for a new
+                /// one (`auth.email.resend.v2`). Only the code mailed for it verifies it.
+                public var registration: String
 
-                public init(status: String, email: String, university: University?) {
+                public init(status: String, email: String, university: University?, registration: String) {
                     self.status = status
                     self.email = email
                     self.university = university
+                    self.registration = registration
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["status": .oneOf(["verification_sent"])]
+                public static let fieldRules: [String: FieldRule] = [
+                    "status": .oneOf(["verification_sent"]), "registration": FieldRule.uuid.described("the registration attempt"),
+                ]
             }
         }
     }
 
     public enum Email {
-        /// `auth.email.verify.v1`: confirms the address with the mailed code (valid 10 minutes,
-        /// 5 attempts).
+        /// `auth.email.verify.v2`: confirms the address with the code mailed for one registration
+        /// attempt (valid 10 minutes, 5 attempts) and creates the account with that attempt's
+        /// credentials. v1 took no attempt, so a code verified whatever password was registered last
+        /// for the address: it is not served.
         public enum Verify: OperationDeclaration {
             public static let service = Auth.name
-            public static let type = "auth.email.verify.v1"
+            public static let type = "auth.email.verify.v2"
             public static let http = [HTTPBinding(
-                .post, "/v1/auth/verify-email", errors: [.rateLimited], summary: "Confirms the email with the mailed code (valid 10 minutes, 5 attempts)")]
+                .post, "/v1/auth/verify-email", errors: [.rateLimited, .conflict],
+                summary: "Confirms the email with the code mailed for the registration (valid 10 minutes, 5 attempts) and creates the account")]
             public static let idempotency: Idempotency? = .repeatable(because: "the code works once: a repeat finds it used and is answered like any wrong code")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var email: String
                 public var code: String
+                /// The `registration` the register reply named.
+                public var registration: String
 
-                public init(email: String, code: String) {
+                public init(email: String, code: String, registration: String) {
                     self.email = email
                     self.code = code
+                    self.registration = registration
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["email": .email, "code": .mailedCode]
+                public static let fieldRules: [String: FieldRule] = [
+                    "email": .email, "code": .mailedCode, "registration": FieldRule.uuid.described("from the register reply"),
+                ]
             }
 
             public struct Response: Codable, Sendable, Equatable {
@@ -88,17 +104,31 @@ extension Auth {
             }
         }
 
-        /// `auth.email.resend.v1`: mails a new code (at most one a minute); the answer does not tell
-        /// whether the address has an account.
+        /// `auth.email.resend.v2`: mails a new code for a registration attempt (at most one a minute,
+        /// while the attempt lasts); the answer does not tell whether it exists. v1 named only the
+        /// address, so it could mail the code of someone else's attempt: it is not served.
         public enum Resend: OperationDeclaration {
             public static let service = Auth.name
-            public static let type = "auth.email.resend.v1"
+            public static let type = "auth.email.resend.v2"
             public static let http = [HTTPBinding(
                 .post, "/v1/auth/verify-email/resend", status: .accepted, errors: [.rateLimited],
                 summary: "Mails a new code, at most one a minute; the same answer whether or not the email has an account waiting")]
             public static let idempotency: Idempotency? = .repeatable(because: "at most one code a minute is mailed however often it is asked")
 
-            public typealias Request = CodeMailRequest
+            public struct Request: Codable, Sendable, Equatable, FieldRules {
+                public var email: String
+                /// The `registration` the register reply named.
+                public var registration: String
+
+                public init(email: String, registration: String) {
+                    self.email = email
+                    self.registration = registration
+                }
+
+                public static let fieldRules: [String: FieldRule] = [
+                    "email": .email, "registration": FieldRule.uuid.described("from the register reply"),
+                ]
+            }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 /// `verification_sent`.

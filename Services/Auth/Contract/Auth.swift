@@ -25,7 +25,7 @@ public enum Auth: ServiceContract {
         }
     }
 
-    /// An address to mail a code to: a new verification code, or a password-reset code.
+    /// An address to mail a password-reset code to.
     public struct CodeMailRequest: Codable, Sendable, Equatable, FieldRules {
         public var email: String
 

@@ -63,11 +63,11 @@ enum CodeCheck {
 
     static let wrongOrExpired = "the code is wrong or has expired; ask for a new one if needed"
 
-    /// Checks `code` against the account's live code for `purpose`, counting a wrong guess (the
+    /// Checks `code` against the owner's live code for `purpose`, counting a wrong guess (the
     /// caller's transaction must commit for the count to stay).
-    static func check(_ code: String, account: UUID, purpose: String, attempts: Int, accounts: AccountPostgresRepository,
-                      on connection: PostgresConnection) async throws -> CodeCheck {
-        guard let live = try await accounts.liveCode(for: account, purpose: purpose, on: connection), !live.expired else {
+    static func check(_ code: String, owner: AccountPostgresRepository.CodeOwner, purpose: String, attempts: Int,
+                      accounts: AccountPostgresRepository, on connection: PostgresConnection) async throws -> CodeCheck {
+        guard let live = try await accounts.liveCode(for: owner, purpose: purpose, on: connection), !live.expired else {
             return .refused(wrongOrExpired)
         }
         guard live.attempts < attempts else { return .refused("too many wrong attempts; ask for a new code") }

@@ -28,20 +28,20 @@ struct CodeRedemption: Sendable {
         return Guess(email: email, attempt: attempt)
     }
 
-    /// Runs `accept` in the transaction that accepts the code. An account `eligible` refuses is
-    /// answered like an unknown email (a verified address, for verify-email).
-    func redeem<Value: Sendable>(
+    /// Runs `accept` in the transaction that accepts the code, with what `find` found for the
+    /// address and whose code it checks. Nothing found is answered like a wrong code.
+    func redeem<Found: Sendable, Value: Sendable>(
         _ code: String, _ guess: Guess, purpose: String,
-        eligible: (AccountPostgresRepository.Account) -> Bool = { _ in true },
-        accept: (AccountPostgresRepository.Account, PostgresConnection) async throws -> Value
+        find: (String, PostgresConnection) async throws -> (found: Found, owner: AccountPostgresRepository.CodeOwner)?,
+        accept: (Found, PostgresConnection) async throws -> Value
     ) async throws -> Value {
         let email = guess.email, attempt = guess.attempt
         let outcome: Result<Value, OperationError> = try await database.transaction { connection in
-            guard let email, let account = try await accounts.account(email: email, on: connection, lock: true), eligible(account) else {
+            guard let email, let (found, owner) = try await find(email, connection) else {
                 return .failure(.invalid(field: "data.code", CodeCheck.wrongOrExpired))
             }
-            switch try await CodeCheck.check(code, account: account.id, purpose: purpose, attempts: attempts, accounts: accounts, on: connection) {
-            case .accepted: return .success(try await accept(account, connection))
+            switch try await CodeCheck.check(code, owner: owner, purpose: purpose, attempts: attempts, accounts: accounts, on: connection) {
+            case .accepted: return .success(try await accept(found, connection))
             case .refused(let message): return .failure(.invalid(field: "data.code", message))
             }
         }

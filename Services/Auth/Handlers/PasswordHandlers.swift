@@ -27,11 +27,11 @@ struct PasswordHandlers: Sendable {
         try await registration.countMail(to: email, context)
         // The same answer whether or not the address has an account, and within the minute.
         try await database.transaction { connection in
-            guard let account = try await accounts.account(email: email, codePurpose: "reset-password", on: connection, lock: true),
-                  account.verified, account.mayGetCode(every: configuration.codeResendInterval)
+            guard let account = try await accounts.account(email: email, on: connection, lock: true),
+                  account.mayGetCode(every: configuration.codeResendInterval)
             else { return }
             try await RegistrationHandlers.mailCode(
-                purpose: "reset-password", template: "password-reset", to: email, name: account.displayName, account: account.id,
+                purpose: "reset-password", template: "password-reset", to: email, name: account.displayName, owner: .account(account.id),
                 database: database, accounts: accounts, lifetime: configuration.codeLifetime, on: connection)
         }
         return .init(status: "reset_code_sent")
@@ -45,7 +45,9 @@ struct PasswordHandlers: Sendable {
         try validation.finish()
         let guess = try await registration.codes.admit(email: request.email, context)
         let newHash = try await hasher.hash(request.newPassword)
-        let ended = try await registration.codes.redeem(request.code, guess, purpose: "reset-password", eligible: \.verified) { account, connection in
+        let ended = try await registration.codes.redeem(request.code, guess, purpose: "reset-password", find: { email, connection in
+            try await accounts.account(email: email, on: connection, lock: true).map { ($0, .account($0.id)) }
+        }) { account, connection in
             try await accounts.updatePasswordHash(account.id, to: newHash, on: connection)
             try await events.record(.passwordReset, account: account.id, ip: context.attributes.clientIP, on: connection)
             return try await sessions.revoke(account: account.id, reason: "password reset", on: connection)

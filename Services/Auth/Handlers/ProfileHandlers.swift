@@ -13,6 +13,7 @@ import PostgresSupport
 struct ProfileHandlers: Sendable {
     let database: Database
     let accounts: AccountPostgresRepository
+    let registrations: RegistrationPostgresRepository
     let sessions: SessionPostgresRepository
     let events: SecurityEventPostgresRepository
     let hasher: PasswordHasher
@@ -40,7 +41,10 @@ struct ProfileHandlers: Sendable {
         try validation.finish()
         return try await database.transaction { connection in
             _ = try await profile(of: caller, on: connection)
-            if let username, try await accounts.isUsernameTaken(username, except: caller.account, on: connection) { throw AccountRules.usernameTaken }
+            if let username {
+                try await registrations.lockUsername(username, on: connection)
+                if try await registrations.isUsernameHeld(username, exceptAccount: caller.account, on: connection) { throw AccountRules.usernameTaken }
+            }
             try await accounts.update(caller.account, displayName: displayName, username: username, on: connection)
             return try await profile(of: caller, on: connection)
         }
@@ -52,6 +56,7 @@ struct ProfileHandlers: Sendable {
         try await database.transaction { connection in
             let email = try await profile(of: caller, on: connection).email
             try await accounts.delete(caller.account, on: connection)
+            try await registrations.deleteAll(email: email, on: connection)
             try await database.forgetIdempotency(caller: caller.account.uuidString.lowercased(), on: connection)
             try await ErasureFanOut.notify(account: caller.account, email: email, database: database, on: connection)
         }

@@ -11,6 +11,7 @@ import PostgresSupport
 struct SessionHandlers: Sendable {
     let database: Database
     let accounts: AccountPostgresRepository
+    let registrations: RegistrationPostgresRepository
     let sessions: SessionPostgresRepository
     let hasher: PasswordHasher
     let keys: SigningKeys
@@ -29,10 +30,21 @@ struct SessionHandlers: Sendable {
         let email = AccountRules.lookupEmail(request.email)
         let attempt = limits.keys(.login, account: email, context)
         try await limits.check(attempt)
-        var account: AccountPostgresRepository.Account?
-        if let email { account = try await database.transaction { try await accounts.account(email: email, on: $0) } }
+        var account: AccountPostgresRepository.Account?, pending: String?
+        if let email {
+            (account, pending) = try await database.transaction { connection in
+                guard let account = try await accounts.account(email: email, on: connection) else {
+                    return (nil, try await registrations.newestPasswordHash(email: email, on: connection))
+                }
+                return (account, nil)
+            }
+        }
         guard let account else {
-            _ = try await hasher.verify(request.password, against: decoyHash)
+            // No account: the newest registration attempt's password, or one nobody has, so that
+            // every case costs one Argon2 check.
+            if try await hasher.verify(request.password, against: pending ?? decoyHash), pending != nil {
+                throw OperationError(.forbidden, "confirm your email address with the code we sent first")
+            }
             try await limits.count(attempt)
             throw Self.wrongCredentials
         }
@@ -41,7 +53,6 @@ struct SessionHandlers: Sendable {
             try await database.transaction { try await events.record(.loginFailed, account: account.id, ip: context.attributes.clientIP, on: $0) }
             throw Self.wrongCredentials
         }
-        guard account.verified else { throw OperationError(.forbidden, "confirm your email address with the code we sent first") }
         try await limits.clear(attempt)
         let rehashed = hasher.needsRehash(account.passwordHash) ? try await hasher.hash(request.password) : nil
         let (session, refresh) = try await database.transaction { connection in

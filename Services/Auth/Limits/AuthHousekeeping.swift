@@ -1,14 +1,17 @@
 import PostgresSupport
 
-/// Every ten minutes: attempt counters that have run out, and security events past their retention, go.
+/// Every ten minutes: attempt counters that have run out, registration attempts that expired (with
+/// the credentials and addresses in them), and security events past their retention, go.
 struct AuthHousekeeping: Sendable {
     let limits: AttemptLimits
     let events: SecurityEventPostgresRepository
+    let registrations: RegistrationPostgresRepository
     let retention: Duration
 
     func jobs(database: Database) -> [PeriodicJob] {
         [
             PeriodicJob("attempts.sweep", every: .seconds(600), database: database) { try await limits.sweep(on: $0) },
+            PeriodicJob("registrations.sweep", every: .seconds(600), database: database) { try await registrations.sweep(on: $0) },
             PeriodicJob("security-events.prune", every: .seconds(600), database: database) { try await events.prune(olderThan: retention, on: $0) },
         ]
     }

@@ -15,10 +15,9 @@ struct AccountPostgresRepository: Sendable {
         let id: UUID
         let displayName: String
         let passwordHash: String
-        let verified: Bool
         let universityID: String?
         let roles: [String]
-        /// Seconds since the newest code of the asked purpose was made, nil when none was.
+        /// Seconds since the newest password-reset code was made, nil when none was.
         let lastCodeAge: Double?
 
         /// Whether a new code may be mailed: none yet, or the last one `interval` ago or more.
@@ -27,18 +26,18 @@ struct AccountPostgresRepository: Sendable {
         }
     }
 
-    /// The account of `email`; `lastCodeAge` counts the codes mailed for `codePurpose`.
-    func account(email: String, codePurpose: String = "verify-email", on connection: PostgresConnection, lock: Bool = false) async throws -> Account? {
+    /// The account of `email`.
+    func account(email: String, on connection: PostgresConnection, lock: Bool = false) async throws -> Account? {
         let rows = try await connection.query(
             """
-            SELECT a.id, a.display_name, a.password_hash, a.verified_at IS NOT NULL, a.university_id, a.roles,
+            SELECT a.id, a.display_name, a.password_hash, a.university_id, a.roles,
                 (SELECT extract(epoch FROM now() - max(c.created_at))::float8 FROM email_codes c
-                 WHERE c.account_id = a.id AND c.purpose = \(codePurpose))
+                 WHERE c.account_id = a.id AND c.purpose = 'reset-password')
             FROM accounts a WHERE a.email = \(email) \(unescaped: lock ? "FOR UPDATE OF a" : "")
             """,
             logger: database.logger)
-        for try await (id, name, hash, verified, university, roles, age) in rows.decode((UUID, String, String, Bool, String?, [String], Double?).self) {
-            return Account(id: id, displayName: name, passwordHash: hash, verified: verified, universityID: university, roles: roles, lastCodeAge: age)
+        for try await (id, name, hash, university, roles, age) in rows.decode((UUID, String, String, String?, [String], Double?).self) {
+            return Account(id: id, displayName: name, passwordHash: hash, universityID: university, roles: roles, lastCodeAge: age)
         }
         return nil
     }
@@ -66,54 +65,50 @@ struct AccountPostgresRepository: Sendable {
         return nil
     }
 
-    func isUsernameTaken(_ username: String, except account: UUID?, on connection: PostgresConnection) async throws -> Bool {
-        let rows = try await connection.query(
-            "SELECT 1 FROM accounts WHERE username = \(username) AND id IS DISTINCT FROM \(account)", logger: database.logger)
-        for try await _ in rows { return true }
-        return false
-    }
-
-    /// Creates the account, or replaces the details of an unverified one with this email.
-    /// Inserts or updates the account. Two registrations racing for one username (or address) both
-    /// found it free: the loser is `conflict` naming the field, not the database's error.
-    func save(id: UUID, email: String, username: String, displayName: String, passwordHash: String, universityID: String?,
-              on connection: PostgresConnection) async throws {
+    /// Makes the account of a registration attempt whose code was entered. A username or address
+    /// another request claimed first is `conflict` naming the field, not the database's error.
+    func create(from attempt: RegistrationPostgresRepository.Attempt, on connection: PostgresConnection) async throws -> UUID {
+        let id = UUID()
         do {
-            try await insert(id: id, email: email, username: username, displayName: displayName, passwordHash: passwordHash,
-                             universityID: universityID, on: connection)
+            try await connection.query(
+                """
+                INSERT INTO accounts (id, email, username, display_name, password_hash, university_id)
+                VALUES (\(id), \(attempt.email), \(attempt.username), \(attempt.displayName), \(attempt.passwordHash), \(attempt.universityID))
+                """,
+                logger: database.logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             switch error.serverInfo?[.constraintName] {
             case "accounts_username_key": throw AccountRules.usernameTaken
-            default: throw OperationError(.conflict, "data.email: this address is being registered by another request; try again",
-                                          fields: [.init(field: "data.email", message: "is being registered by another request")])
+            default: throw OperationError(.conflict, "data.email: this address has just been verified by another request",
+                                          fields: [.init(field: "data.email", message: "has just been verified by another request")])
             }
         }
+        return id
     }
 
-    private func insert(id: UUID, email: String, username: String, displayName: String, passwordHash: String, universityID: String?,
-                        on connection: PostgresConnection) async throws {
-        try await connection.query(
-            """
-            INSERT INTO accounts (id, email, username, display_name, password_hash, university_id)
-            VALUES (\(id), \(email), \(username), \(displayName), \(passwordHash), \(universityID))
-            ON CONFLICT (id) DO UPDATE SET username = excluded.username, display_name = excluded.display_name,
-                password_hash = excluded.password_hash, university_id = excluded.university_id
-            """,
-            logger: database.logger)
+    /// Whom a mailed code belongs to: an account (password reset) or a registration attempt.
+    enum CodeOwner: Sendable {
+        case account(UUID), registration(UUID)
+
+        var account: UUID? { if case .account(let id) = self { id } else { nil } }
+        var registration: UUID? { if case .registration(let id) = self { id } else { nil } }
     }
 
-    /// A new code for `purpose`, replacing the account's unused ones; returns it in the clear (for the mail).
-    func newCode(for account: UUID, purpose: String, lifetime: Duration, on connection: PostgresConnection) async throws -> (id: UUID, code: String) {
+    /// A new code for `purpose`, replacing the owner's unused ones; returns it in the clear (for the mail).
+    func newCode(for owner: CodeOwner, purpose: String, lifetime: Duration, on connection: PostgresConnection) async throws -> (id: UUID, code: String) {
         var generator = SystemRandomNumberGenerator()
         let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
         let id = UUID()
         try await connection.query(
-            "UPDATE email_codes SET used_at = now() WHERE account_id = \(account) AND purpose = \(purpose) AND used_at IS NULL",
+            """
+            UPDATE email_codes SET used_at = now()
+            WHERE (account_id = \(owner.account) OR registration_id = \(owner.registration)) AND purpose = \(purpose) AND used_at IS NULL
+            """,
             logger: database.logger)
         try await connection.query(
             """
-            INSERT INTO email_codes (id, account_id, purpose, code_hash, expires_at)
-            VALUES (\(id), \(account), \(purpose), \(Self.hash(code, id: id)), now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
+            INSERT INTO email_codes (id, account_id, registration_id, purpose, code_hash, expires_at)
+            VALUES (\(id), \(owner.account), \(owner.registration), \(purpose), \(Self.hash(code, id: id)), now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
             """,
             logger: database.logger)
         return (id, code)
@@ -126,12 +121,12 @@ struct AccountPostgresRepository: Sendable {
         let expired: Bool
     }
 
-    /// The account's newest unused code for `purpose`, locked.
-    func liveCode(for account: UUID, purpose: String, on connection: PostgresConnection) async throws -> LiveCode? {
+    /// The owner's newest unused code for `purpose`, locked.
+    func liveCode(for owner: CodeOwner, purpose: String, on connection: PostgresConnection) async throws -> LiveCode? {
         let rows = try await connection.query(
             """
             SELECT id, code_hash, attempts, expires_at <= now() FROM email_codes
-            WHERE account_id = \(account) AND purpose = \(purpose) AND used_at IS NULL
+            WHERE (account_id = \(owner.account) OR registration_id = \(owner.registration)) AND purpose = \(purpose) AND used_at IS NULL
             ORDER BY created_at DESC LIMIT 1 FOR UPDATE
             """,
             logger: database.logger)
@@ -147,10 +142,6 @@ struct AccountPostgresRepository: Sendable {
 
     func markUsed(code: UUID, on connection: PostgresConnection) async throws {
         try await connection.query("UPDATE email_codes SET used_at = now() WHERE id = \(code)", logger: database.logger)
-    }
-
-    func markVerified(_ account: UUID, on connection: PostgresConnection) async throws {
-        try await connection.query("UPDATE accounts SET verified_at = now() WHERE id = \(account)", logger: database.logger)
     }
 
     /// The signed-in account's profile, nil when it no longer exists.

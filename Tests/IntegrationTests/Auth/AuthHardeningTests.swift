@@ -35,11 +35,73 @@ extension ServiceStackTests {
         let stack = try await AuthStack()
         try await stack.with { http in
             _ = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "mei@tcd.ie", username: "mei")
-            // A verified account used to answer 200 to any code, telling a stranger the address is taken.
-            let taken = try await http.post("/v1/auth/verify-email", ["email": "mei@tcd.ie", "code": "123456"])
-            let free = try await http.post("/v1/auth/verify-email", ["email": "nobody@tcd.ie", "code": "123456"])
+            // A verified account used to answer 200 to any code, telling a stranger the address is
+            // taken. Registering it again names an attempt, as for a new address; neither verifies.
+            func attempt(_ email: String, _ username: String) async throws -> String {
+                let registered = try await http.post("/v1/auth/register", [
+                    "email": .string(email), "password": "a long pass phrase", "displayName": "Someone", "username": .string(username),
+                ])
+                #expect(registered.status == 202, "\(registered.text)")
+                return try #require(ServiceStackTests.AuthJourneyTests.string(registered, "registration"))
+            }
+            let (takenAttempt, freeAttempt) = (try await attempt("mei@tcd.ie", "meitoo"), try await attempt("nobody@tcd.ie", "nobody"))
+            let taken = try await http.post("/v1/auth/verify-email", ["email": "mei@tcd.ie", "code": "123456", "registration": .string(takenAttempt)])
+            let free = try await http.post("/v1/auth/verify-email", ["email": "nobody@tcd.ie", "code": "123456", "registration": .string(freeAttempt)])
             #expect(taken.status == 400 && free.status == 400, "\(taken.text) / \(free.text)")
             #expect(taken.json?["fields"] == free.json?["fields"] && taken.json?["detail"] == free.json?["detail"])
+        }
+    }
+
+    @Test func aSecondRegistrationOfAPendingAddressCannotTakeItOver() async throws {
+        let stack = try await AuthStack()
+        try await stack.with { http in
+            let email = "aoife@tcd.ie", mine = "aoife's own long passphrase", theirs = "the attacker's long passphrase"
+            let owner = try await http.post("/v1/auth/register", [
+                "email": .string(email), "password": .string(mine), "displayName": "Aoife", "username": "aoife",
+            ])
+            #expect(owner.status == 202, "\(owner.text)")
+            let ownAttempt = try #require(ServiceStackTests.AuthJourneyTests.string(owner, "registration"))
+            let code = try await stack.code(for: email)
+            // A stranger registers the same address before the owner enters the code. It used to
+            // replace the password, and the owner's code then verified the stranger's credentials.
+            let stranger = try await http.post("/v1/auth/register", [
+                "email": .string(email), "password": .string(theirs), "displayName": "Not Aoife", "username": "notaoife",
+            ])
+            #expect(stranger.status == 202, "\(stranger.text)")
+            // The code mailed for the stranger's attempt (the newest mail) does not verify the owner's.
+            let strangersCode = try await stack.code(for: email, after: 1)
+            let crossed = try await http.post("/v1/auth/verify-email", [
+                "email": .string(email), "code": .string(strangersCode), "registration": .string(ownAttempt),
+            ])
+            #expect(crossed.status == 400, "\(crossed.text)")
+            let verified = try await http.post("/v1/auth/verify-email", ["email": .string(email), "code": .string(code), "registration": .string(ownAttempt)])
+            #expect(verified.status == 200, "\(verified.text)")
+            // The address is the owner's now: the stranger's attempt went with the verification.
+            let strangersAttempt = try #require(ServiceStackTests.AuthJourneyTests.string(stranger, "registration"))
+            let late = try await http.post("/v1/auth/verify-email", [
+                "email": .string(email), "code": .string(strangersCode), "registration": .string(strangersAttempt),
+            ])
+            #expect(late.status == 400, "\(late.text)")
+            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(theirs)]).status == 401)
+            let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(mine)])
+            #expect(login.status == 200, "the owner's credentials: \(login.text)")
+        }
+    }
+
+    @Test func aTakenUsernameIsAnsweredTheSameWhetherOrNotTheAddressHasAnAccount() async throws {
+        let stack = try await AuthStack()
+        try await stack.with { http in
+            _ = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "mei@tcd.ie", username: "mei")
+            // With the username taken, an address with an account used to get 202 and a free one 409.
+            let taken = try await http.post("/v1/auth/register", [
+                "email": "mei@tcd.ie", "password": "a long pass phrase", "displayName": "Mei", "username": "mei",
+            ])
+            let free = try await http.post("/v1/auth/register", [
+                "email": "nobody@tcd.ie", "password": "a long pass phrase", "displayName": "Mei", "username": "mei",
+            ])
+            #expect(taken.status == free.status && taken.json?["fields"] == free.json?["fields"] && taken.json?["detail"] == free.json?["detail"],
+                    "\(taken.text) / \(free.text)")
+            #expect(free.status == 409)
         }
     }
 

@@ -28,15 +28,16 @@ extension ServiceStackTests {
             #expect(registered.status == 202, "\(registered.text)")
             #expect(registered.json?["email"] == .string(address))
             #expect(registered.json?["university"] == ["id": "tcd", "name": "Trinity College Dublin", "campus": "College Green, Dublin"])
+            let attempt = try #require(Self.string(registered, "registration"))
             let code = try await stack.code(for: address)
 
             let early = try await http.post("/v1/auth/login", ["email": .string(address), "password": .string(password)])
             #expect(early.status == 403, "not verified yet: \(early.text)")
 
             let wrongCode = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
-            let wrong = try await http.post("/v1/auth/verify-email", ["email": .string(address), "code": .string(wrongCode)])
+            let wrong = try await http.post("/v1/auth/verify-email", ["email": .string(address), "code": .string(wrongCode), "registration": .string(attempt)])
             #expect(wrong.status == 400 && Self.fields(wrong) == ["code"], "\(wrong.text)")
-            let verified = try await http.post("/v1/auth/verify-email", ["email": .string(address), "code": .string(code)])
+            let verified = try await http.post("/v1/auth/verify-email", ["email": .string(address), "code": .string(code), "registration": .string(attempt)])
             #expect(verified.status == 200 && verified.json == ["verified": true], "\(verified.text)")
 
             let badPassword = try await http.post("/v1/auth/login", ["email": .string(address), "password": "not the password"])
@@ -211,8 +212,9 @@ extension ServiceStackTests {
             "email": .string(email), "password": .string(password), "displayName": .string(username.capitalized), "username": .string(username),
         ])
         try #require(registered.status == 202, "\(registered.text)")
-        let code = try await stack.code(for: email)
-        try #require(try await http.post("/v1/auth/verify-email", ["email": .string(email), "code": .string(code)]).status == 200)
+        let code = try await stack.code(for: email), attempt = try #require(string(registered, "registration"))
+        let verified = try await http.post("/v1/auth/verify-email", ["email": .string(email), "code": .string(code), "registration": .string(attempt)])
+        try #require(verified.status == 200, "\(verified.text)")
         let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
         return (try #require(string(login, "accessToken")), try #require(string(login, "refreshToken")))
     }
