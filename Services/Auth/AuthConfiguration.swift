@@ -13,6 +13,8 @@ public struct AuthConfiguration: Sendable {
     public var refreshTokenLifetime: Duration
     /// A refresh token used again within this time after its first use is a concurrent refresh, not theft.
     public var refreshGrace: Duration
+    /// A session ends this long after its login however often it is refreshed.
+    public var sessionLifetime: Duration = .seconds(90 * 86_400)
     /// A signing key signs for this long; then a new one takes over.
     public var keyRotation: Duration
     /// Verification codes are valid this long.
@@ -54,6 +56,9 @@ extension Setting {
         "auth.refresh.token.lifetime", default: "2592000000", help: "Milliseconds a refresh token is valid (30 days).", kind: .milliseconds(60_000...(365 * 86_400_000)))
     public static let authRefreshGrace = Setting(
         "auth.refresh.grace", default: "10000", help: "Milliseconds in which a second use of a refresh token counts as a concurrent refresh.", kind: .milliseconds(0...60_000))
+    public static let authSessionLifetime = Setting(
+        "auth.session.lifetime", default: "7776000000", help: "Milliseconds after a login when its session ends, however often refreshed (90 days); log in again then.",
+        kind: .milliseconds(1_000...(3_650 * 86_400_000)))
     public static let authKeyRotation = Setting(
         "auth.key.rotation", default: "2592000000", help: "Milliseconds a signing key signs before a new one takes over (30 days).", kind: .milliseconds(60_000...(365 * 86_400_000)))
 
@@ -72,7 +77,7 @@ extension Setting {
 
     public static let authSettings: [Setting] = [
         .authKeyEncryptionKey, .authIssuer, .authAudience,
-        .authAccessTokenLifetime, .authRefreshTokenLifetime, .authRefreshGrace, .authKeyRotation,
+        .authAccessTokenLifetime, .authRefreshTokenLifetime, .authRefreshGrace, .authSessionLifetime, .authKeyRotation,
         .authAttemptsPerAccount, .authAttemptsPerIP, .authBackoffFirst, .authBackoffMax, .authAttemptsWindow,
         .authPictureMaxBytes,
     ]
@@ -91,6 +96,7 @@ extension ProcessSettings {
             first: try milliseconds(.authBackoffFirst), max: try milliseconds(.authBackoffMax),
             window: try milliseconds(.authAttemptsWindow))
         configuration.pictureMaxBytes = try int(.authPictureMaxBytes)
+        configuration.sessionLifetime = try milliseconds(.authSessionLifetime)
         guard configuration.backoff.first <= configuration.backoff.max else {
             throw InvalidValue(setting: .authBackoffMax, value: "\(configuration.backoff.max.milliseconds)", expected: "at least AUTH_BACKOFF_FIRST")
         }

@@ -17,7 +17,8 @@ extension ServiceDefinition {
         let keys = SigningKeys(database: database, configuration: configuration)
         let accounts = AccountPostgresRepository(database: database)
         let registrations = RegistrationPostgresRepository(database: database)
-        let sessionStore = SessionPostgresRepository(database: database)
+        let sessionStore = SessionPostgresRepository(
+            database: database, keyEncryptionKey: configuration.keyEncryptionKey, lifetime: configuration.sessionLifetime)
         let events = SecurityEventPostgresRepository(database: database)
         let limits = AttemptLimits(database: database, backoff: configuration.backoff)
         let hasher = PasswordHasher()

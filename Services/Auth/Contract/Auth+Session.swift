@@ -38,7 +38,7 @@ extension Auth {
                 .post, "/v1/auth/refresh", errors: [.unauthenticated, .rateLimited],
                 summary: "Exchanges a refresh token for a new pair; reusing an old one ends the session")]
             public static let idempotency: Idempotency? = .repeatable(
-                because: "the reply holds tokens, which are never stored; a repeat within AUTH_REFRESH_GRACE gets a pair too")
+                because: "the reply holds tokens, which are never stored; a repeat within AUTH_REFRESH_GRACE gets the same refresh token and a new access token")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var refreshToken: String

@@ -88,8 +88,9 @@ struct SessionHandlers: Sendable {
             }
             try await limits.check(limits.keys(.refresh, account: token.account.uuidString.lowercased(), context), on: connection)
             if token.usedAgo == nil { try await sessions.markUsed(token.hash, on: connection) }
+            // The token's one child: issued now, or (a repeat within the grace window) handed again.
             let refresh = try await sessions.issueToken(
-                session: token.session, parent: token.hash, lifetime: configuration.refreshTokenLifetime, on: connection)
+                session: token.session, parent: request.refreshToken, lifetime: configuration.refreshTokenLifetime, on: connection)
             return .issued(account: token.account, session: token.session, refresh: refresh, university: facts.university, roles: facts.roles)
         }
         switch outcome {

@@ -8,6 +8,16 @@ import PostgresSupport
 /// Sessions and their refresh tokens (stored as SHA-256) in the auth schema, on the caller's connection.
 struct SessionPostgresRepository: Sendable {
     let database: Database
+    /// Derives a used token's child, so a repeat within the grace window gets the child already issued.
+    let childKey: SymmetricKey
+    /// A session's end, from its login.
+    let lifetime: Duration
+
+    init(database: Database, keyEncryptionKey: SymmetricKey, lifetime: Duration) {
+        self.database = database
+        childKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: keyEncryptionKey, info: Data("melon.auth.refresh-token-child".utf8), outputByteCount: 32)
+        self.lifetime = lifetime
+    }
 
     /// A new refresh token: 32 random bytes, base64url.
     static func newToken() -> String {
@@ -24,13 +34,23 @@ struct SessionPostgresRepository: Sendable {
         return id
     }
 
-    /// Stores a new refresh token of `session` (a child of `parent`) and returns it in the clear.
-    func issueToken(session: UUID, parent: Data?, lifetime: Duration, on connection: PostgresConnection) async throws -> String {
-        let token = Self.newToken()
+    /// The child of `parent`: the same for every use of it, and nobody can tell it without the key.
+    func child(of parent: String) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(parent.utf8), using: childKey)).base64URLEncodedString()
+    }
+
+    /// Stores a refresh token of `session` (a new one, or the child of `parent` unless it is stored
+    /// already) and returns it in the clear. It expires after `lifetime`, or when the session does.
+    func issueToken(session: UUID, parent: String?, lifetime: Duration, on connection: PostgresConnection) async throws -> String {
+        let token = parent.map(child(of:)) ?? Self.newToken()
         try await connection.query(
             """
             INSERT INTO refresh_tokens (token_hash, session_id, parent_hash, expires_at)
-            VALUES (\(Self.hash(token)), \(session), \(parent), now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
+            SELECT \(Self.hash(token)), \(session), \(parent.map(Self.hash)),
+                least(now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)),
+                      s.created_at + make_interval(secs => \(Double(self.lifetime.milliseconds) / 1000)))
+            FROM sessions s WHERE s.id = \(session)
+            ON CONFLICT (token_hash) DO NOTHING
             """,
             logger: database.logger)
         return token
@@ -52,7 +72,8 @@ struct SessionPostgresRepository: Sendable {
         let hash = Self.hash(token)
         let rows = try await connection.query(
             """
-            SELECT t.session_id, s.account_id, s.revoked_at IS NOT NULL, t.expires_at <= now(),
+            SELECT t.session_id, s.account_id, s.revoked_at IS NOT NULL,
+                t.expires_at <= now() OR s.created_at + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)) <= now(),
                 extract(epoch FROM now() - t.used_at)::float8,
                 EXISTS (SELECT 1 FROM refresh_tokens c WHERE c.parent_hash = t.token_hash AND c.used_at IS NOT NULL)
             FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id

@@ -105,6 +105,37 @@ extension ServiceStackTests {
         }
     }
 
+    @Test func aRefreshRepeatedInTheGraceWindowGetsTheSameChildAndASessionHasAnEnd() async throws {
+        let stack = try await AuthStack(authEnvironment: ["AUTH_REFRESH_GRACE": "5000", "AUTH_SESSION_LIFETIME": "4000"])
+        try await stack.with { http in
+            let tokens = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "rua@tcd.ie", username: "rua")
+            // Three tabs refresh with one token at once: each used to get a live sibling of its own.
+            let replies = try await withThrowingTaskGroup(of: HTTPTestClient.Reply.self) { group in
+                for _ in 0..<3 { group.addTask { try await http.post("/v1/auth/refresh", ["refreshToken": .string(tokens.refresh)]) } }
+                var replies: [HTTPTestClient.Reply] = []
+                for try await reply in group { replies.append(reply) }
+                return replies
+            }
+            #expect(replies.allSatisfy { $0.status == 200 }, "\(replies.map(\.text))")
+            let children = Set(replies.compactMap { ServiceStackTests.AuthJourneyTests.string($0, "refreshToken") })
+            #expect(children.count == 1, "one child, handed to each: \(children.count)")
+            let child = try #require(children.first)
+            #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(child)]).status == 200)
+
+            // However often it is refreshed, a session ends AUTH_SESSION_LIFETIME after the login.
+            let login = try await http.post("/v1/auth/login", ["email": "rua@tcd.ie", "password": "correct horse battery staple rua"])
+            var refresh = try #require(ServiceStackTests.AuthJourneyTests.string(login, "refreshToken"))
+            for _ in 0..<2 {
+                try await Task.sleep(for: .milliseconds(1500))
+                let rotated = try await http.post("/v1/auth/refresh", ["refreshToken": .string(refresh)])
+                #expect(rotated.status == 200, "\(rotated.text)")
+                refresh = try #require(ServiceStackTests.AuthJourneyTests.string(rotated, "refreshToken"))
+            }
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(refresh)]).status == 401, "4.5 s after the login")
+        }
+    }
+
     @Test func registrationsRacingForOneUsernameGetOneAccountAndConflictsNeverAnError() async throws {
         let stack = try await AuthStack()
         try await stack.with { http in
