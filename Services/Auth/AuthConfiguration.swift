@@ -64,7 +64,11 @@ extension Setting {
 
     public static let authAttemptsPerAccount = Setting(
         "auth.attempts.per.account", default: "5",
-        help: "Failed logins, wrong codes, refused refreshes or code mails an email may have before back-off starts.", kind: .integer(1...1_000))
+        help: "Failed logins, wrong codes, refused refreshes or code mails an email may have from one client network before back-off starts there.",
+        kind: .integer(1...1_000))
+    public static let authAttemptsPerAccountAll = Setting(
+        "auth.attempts.per.account.all", default: "50",
+        help: "The same from all networks together; past it, networks the account has not logged in from wait too.", kind: .integer(1...100_000))
     public static let authAttemptsPerIP = Setting(
         "auth.attempts.per.ip", default: "50", help: "The same per client IP (IPv6: per /64); campus networks share addresses.", kind: .integer(1...100_000))
     public static let authBackoffFirst = Setting(
@@ -78,7 +82,7 @@ extension Setting {
     public static let authSettings: [Setting] = [
         .authKeyEncryptionKey, .authIssuer, .authAudience,
         .authAccessTokenLifetime, .authRefreshTokenLifetime, .authRefreshGrace, .authSessionLifetime, .authKeyRotation,
-        .authAttemptsPerAccount, .authAttemptsPerIP, .authBackoffFirst, .authBackoffMax, .authAttemptsWindow,
+        .authAttemptsPerAccount, .authAttemptsPerAccountAll, .authAttemptsPerIP, .authBackoffFirst, .authBackoffMax, .authAttemptsWindow,
         .authPictureMaxBytes,
     ]
 }
@@ -92,7 +96,7 @@ extension ProcessSettings {
             refreshGrace: try milliseconds(.authRefreshGrace),
             keyRotation: try milliseconds(.authKeyRotation))
         configuration.backoff = Backoff(
-            freePerAccount: try int(.authAttemptsPerAccount), freePerIP: try int(.authAttemptsPerIP),
+            freePerAccount: try int(.authAttemptsPerAccount), freePerAccountAll: try int(.authAttemptsPerAccountAll), freePerIP: try int(.authAttemptsPerIP),
             first: try milliseconds(.authBackoffFirst), max: try milliseconds(.authBackoffMax),
             window: try milliseconds(.authAttemptsWindow))
         configuration.pictureMaxBytes = try int(.authPictureMaxBytes)

@@ -7,8 +7,8 @@ import Testing
 import TestSupport
 
 /// What housekeeping drops: attempt counters past their window whose block has ended, registration
-/// attempts that expired (with their codes), and security events past their retention; nothing
-/// still in force.
+/// attempts that expired (with their codes), and security events and known networks past their
+/// retention; nothing still in force.
 @Suite(.timeLimit(.minutes(2))) struct HousekeepingTests {
     @Test func oldCountersAndEventsGoWhileLiveOnesStay() async throws {
         let database = try TestDatabase.make()
@@ -32,6 +32,11 @@ import TestSupport
                     INSERT INTO registrations (id, email, username, display_name, password_hash, expires_at) VALUES
                         (\(UUID()), 'b@tcd.ie', 'b', 'B', 'x', now() - interval '1 second'),
                         (\(UUID()), 'c@tcd.ie', 'c', 'C', 'x', now() + interval '1 hour')
+                    """, logger: database.logger)
+                _ = try await connection.query(
+                    """
+                    INSERT INTO known_networks (account_id, network, last_login_at) VALUES
+                        (\(account), '192.0.2.1', now() - interval '200 days'), (\(account), '192.0.2.2', now() - interval '1 day')
                     """, logger: database.logger)
                 _ = try await connection.query(
                     """

@@ -5,7 +5,7 @@ import PostgresNIO
 import PostgresSupport
 
 /// Redeems a mailed code (email verification, password reset) the one way both use: guesses limited
-/// per account and IP, each guess counted in a transaction that commits, a wrong one answered
+/// per account and client network, each guess counted in a transaction that commits, a wrong one answered
 /// `invalid` naming `data.code`, the limit cleared once a code is accepted.
 struct CodeRedemption: Sendable {
     let database: Database
@@ -47,7 +47,7 @@ struct CodeRedemption: Sendable {
         }
         switch outcome {
         case .success(let value):
-            try await limits.clear(attempt)
+            try await limits.succeeded(attempt)
             return value
         case .failure(let wrong):
             try await limits.count(attempt)

@@ -14,20 +14,19 @@ struct PasswordConfirmation: Sendable {
     let limits: AttemptLimits
 
     /// The caller, once `password` (the request's `field`) is theirs and their session is live;
-    /// `invalid` naming `field` otherwise. `attempt` is the limit to clear after the change.
+    /// `invalid` naming `field` otherwise. `attempt` was counted: report it `succeeded` after the change.
     func confirm(_ password: String, field: String, _ context: RequestContext) async throws
         -> (caller: (account: UUID, session: UUID), attempt: AttemptLimits.Keys)
     {
         let caller = try AccountRules.caller(context)
         let attempt = limits.keys(.login, account: caller.account.uuidString.lowercased(), context)
-        try await limits.check(attempt)
+        try await limits.admit(attempt)
         let hash = try await database.transaction { connection -> String in
             try await AccountRules.requireLive(caller, sessions: sessions, on: connection)
             guard let hash = try await accounts.passwordHash(of: caller.account, on: connection) else { throw AccountRules.notSignedIn }
             return hash
         }
         guard try await hasher.verify(password, against: hash) else {
-            try await limits.count(attempt)
             throw OperationError.invalid(field: field, "is not this account's password")
         }
         return (caller, attempt)

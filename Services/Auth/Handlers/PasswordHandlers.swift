@@ -66,7 +66,7 @@ struct PasswordHandlers: Sendable {
             try await events.record(.passwordChanged, account: caller.account, ip: context.attributes.clientIP, session: caller.session, on: connection)
             return try await sessions.revoke(account: caller.account, except: caller.session, reason: "password changed", on: connection)
         }
-        try await limits.clear(attempt)
+        try await limits.succeeded(attempt, admitted: true)
         return .init(sessionsEnded: ended)
     }
 }

@@ -29,7 +29,8 @@ struct SessionHandlers: Sendable {
         // Not an address (a NUL byte, say): no account has it, and the answer is the same.
         let email = AccountRules.lookupEmail(request.email)
         let attempt = limits.keys(.login, account: email, context)
-        try await limits.check(attempt)
+        // Counted before the password is checked; taken back once it was right.
+        try await limits.admit(attempt)
         var account: AccountPostgresRepository.Account?, pending: String?
         if let email {
             (account, pending) = try await database.transaction { connection in
@@ -43,21 +44,21 @@ struct SessionHandlers: Sendable {
             // No account: the newest registration attempt's password, or one nobody has, so that
             // every case costs one Argon2 check.
             if try await hasher.verify(request.password, against: pending ?? decoyHash), pending != nil {
+                try await limits.succeeded(attempt, admitted: true)
                 throw OperationError(.forbidden, "confirm your email address with the code we sent first")
             }
-            try await limits.count(attempt)
             throw Self.wrongCredentials
         }
         guard try await hasher.verify(request.password, against: account.passwordHash) else {
-            try await limits.count(attempt)
             try await database.transaction { try await events.record(.loginFailed, account: account.id, ip: context.attributes.clientIP, on: $0) }
             throw Self.wrongCredentials
         }
-        try await limits.clear(attempt)
+        try await limits.succeeded(attempt, admitted: true)
         let rehashed = hasher.needsRehash(account.passwordHash) ? try await hasher.hash(request.password) : nil
         let (session, refresh) = try await database.transaction { connection in
             if let rehashed { try await accounts.updatePasswordHash(account.id, to: rehashed, on: connection) }
             let session = try await sessions.startSession(for: account.id, on: connection)
+            try await limits.remember(account: account.id, context, on: connection)
             try await events.record(.login, account: account.id, ip: context.attributes.clientIP, session: session, on: connection)
             return (session, try await sessions.issueToken(session: session, parent: nil, lifetime: configuration.refreshTokenLifetime, on: connection))
         }

@@ -1,8 +1,11 @@
 /// Temporary back-off instead of lockout: a key gets `free` attempts, then each further counted
 /// attempt blocks it for `first`, `2 × first`, `4 × first`, ... up to `max`. The block always ends.
 public struct Backoff: Sendable, Equatable {
-    /// Attempts counted against an account (an email) before back-off starts.
+    /// Attempts counted against an account (an email) from one client network before back-off starts.
     public var freePerAccount: Int
+    /// Attempts counted against an account from all networks together before back-off starts for
+    /// the networks it has not logged in from.
+    public var freePerAccountAll: Int
     /// Attempts counted against one client IP (a campus NAT is many people) before back-off starts.
     public var freePerIP: Int
     public var first: Duration
@@ -10,9 +13,10 @@ public struct Backoff: Sendable, Equatable {
     /// A key whose last counted attempt is older than this starts from zero again.
     public var window: Duration
 
-    public init(freePerAccount: Int = 5, freePerIP: Int = 50, first: Duration = .seconds(30), max: Duration = .seconds(900),
+    public init(freePerAccount: Int = 5, freePerAccountAll: Int = 50, freePerIP: Int = 50, first: Duration = .seconds(30), max: Duration = .seconds(900),
                 window: Duration = .seconds(3600)) {
         self.freePerAccount = freePerAccount
+        self.freePerAccountAll = freePerAccountAll
         self.freePerIP = freePerIP
         self.first = first
         self.max = max

@@ -136,6 +136,41 @@ extension ServiceStackTests {
         }
     }
 
+    @Test func wrongPasswordsElsewhereNeverLockTheOwnerOutAndConcurrentGuessesAreCountedFirst() async throws {
+        let stack = try await AuthStack(authEnvironment: [
+            "AUTH_ATTEMPTS_PER_ACCOUNT": "3", "AUTH_ATTEMPTS_PER_ACCOUNT_ALL": "6", "AUTH_ATTEMPTS_PER_IP": "1000", "AUTH_BACKOFF_FIRST": "30000",
+        ])
+        try await stack.with { http in
+            // The owner signs up and logs in from where they usually are (the test's own address).
+            let email = "ciara@tcd.ie", password = "correct horse battery staple ciara"
+            _ = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: email, username: "ciara")
+            func login(_ password: String, from ip: String? = nil) async throws -> HTTPTestClient.Reply {
+                try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)], from: ip)
+            }
+            // Eight wrong passwords at once from one network: each used to pass the one check before
+            // any was counted. Now each is counted first: 3 free and the one that starts the block.
+            let guesses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for n in 0..<8 { group.addTask { try await login("guess \(n)", from: "203.0.113.1").status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(guesses.filter { $0 == 401 }.count == 4 && guesses.filter { $0 == 429 }.count == 4, "\(guesses.sorted())")
+            #expect(try await login(password, from: "203.0.113.1").status == 429, "that network waits")
+            #expect(try await login(password).status == 200, "the owner, elsewhere, is not locked out")
+
+            // Guesses spread over networks add up for the account: past 6, a network it has never
+            // logged in from waits too, while the owner's usual one does not.
+            for n in 2...4 { #expect(try await login("guess", from: "203.0.113.\(n)").status == 401) }
+            #expect(try await login(password, from: "203.0.113.9").status == 429, "a new network, the account under attack")
+            #expect(try await login(password).status == 200, "the owner's usual network")
+
+            // Reset mail: a stranger asking again and again holds up only their own network's.
+            for _ in 0..<5 { _ = try await http.post("/v1/auth/password/forgot", ["email": .string(email)], from: "203.0.113.1") }
+            let mails = try stack.mailCount(to: email)
+            #expect(try await http.post("/v1/auth/password/forgot", ["email": .string(email)]).status == 202)
+            #expect(await eventually(timeout: .seconds(20)) { try stack.mailCount(to: email) > mails }, "the owner gets a reset code")
+        }
+    }
+
     @Test func registrationsRacingForOneUsernameGetOneAccountAndConflictsNeverAnError() async throws {
         let stack = try await AuthStack()
         try await stack.with { http in

@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 
 /// Rate limits on login, codes, code mail and refresh through the gateway: they trigger, grow, and
-/// lift again; unknown emails are limited like known ones.
+/// lift again; unknown emails are limited like known ones. (How they spare the owner elsewhere is
+/// in `AuthHardeningTests`.)
 extension ServiceStackTests {
 @Suite(.timeLimit(.minutes(10))) struct AuthLimitTests {
     static func retryAfter(_ reply: HTTPTestClient.Reply) -> Int? {
@@ -33,7 +34,8 @@ extension ServiceStackTests {
             }
             let blocked = try await login(password)
             Self.expectLimited(blocked, "past 3 free failures even the right password waits")
-            Self.expectLimited(try await login(password, from: "203.0.113.77"), "the limit is the account's, from any address")
+            let elsewhere = try await login(password, from: "203.0.113.77")
+            #expect(elsewhere.status == 200, "the block holds that network, not the owner elsewhere: \(elsewhere.text)")
 
             // The same for an email without an account: nothing tells the two apart.
             for attempt in 1...4 {
