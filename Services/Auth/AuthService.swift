@@ -20,7 +20,7 @@ extension ServiceDefinition {
         let sessionStore = SessionPostgresRepository(
             database: database, keyEncryptionKey: configuration.keyEncryptionKey, lifetime: configuration.sessionLifetime)
         let events = SecurityEventPostgresRepository(database: database)
-        let limits = AttemptLimits(database: database, backoff: configuration.backoff)
+        let limits = AttemptLimits(database: database, backoff: configuration.backoff, events: events)
         let hasher = PasswordHasher()
         let registration = RegistrationHandlers(
             database: database, accounts: accounts, registrations: registrations, hasher: hasher, policy: try PasswordPolicy.bundled(), limits: limits, configuration: configuration)

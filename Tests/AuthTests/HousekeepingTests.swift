@@ -45,7 +45,8 @@ import TestSupport
                     """, logger: database.logger)
             }
             let housekeeping = AuthHousekeeping(
-                limits: AttemptLimits(database: database, backoff: Backoff(window: .seconds(3600))),
+                limits: AttemptLimits(
+                    database: database, backoff: Backoff(window: .seconds(3600)), events: SecurityEventPostgresRepository(database: database)),
                 events: SecurityEventPostgresRepository(database: database), registrations: RegistrationPostgresRepository(database: database),
                 retention: .seconds(180 * 86_400))
             for job in housekeeping.jobs(database: database) { #expect(await job.round() == 1, "\(job.name) drops one row") }

@@ -12,20 +12,28 @@ extension Auth {
             case passwordReset = "password_reset"
             /// A refresh token was used again after its grace: its session was ended.
             case refreshTokenReused = "refresh_token_reused"
+            /// Attempts for the account (from `ip`, or from everywhere) were held up for a while:
+            /// `detail` says which (`login`, `code`, `mail`).
+            case blocked = "blocked"
+            /// A refresh token of the account was refused: `detail` is `expired` or `session_ended`.
+            case refreshTokenRefused = "refresh_token_refused"
         }
 
         /// Increasing; pass the last one seen as `before` for the next page.
         public var id: Int64
         public var kind: Kind
         public var at: Date
-        /// The client IP the gateway saw.
+        /// The client IP the gateway saw (for `blocked`, the client network: an IPv6 /64 prefix).
         public var ip: String?
+        /// More about `blocked` and `refresh_token_refused`.
+        public var detail: String?
 
-        public init(id: Int64, kind: Kind, at: Date, ip: String?) {
+        public init(id: Int64, kind: Kind, at: Date, ip: String?, detail: String? = nil) {
             self.id = id
             self.kind = kind
             self.at = at
             self.ip = ip
+            self.detail = detail
         }
     }
 

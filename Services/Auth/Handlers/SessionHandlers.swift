@@ -74,8 +74,13 @@ struct SessionHandlers: Sendable {
         let grace = Double(configuration.refreshGrace.milliseconds) / 1000
         let outcome: Outcome = try await database.transaction { connection in
             guard let token = try await sessions.presented(request.refreshToken, on: connection) else { return .refused(nil) }
-            guard !token.sessionRevoked, !token.expired, let facts = try await accounts.tokenFacts(of: token.account, on: connection)
-            else { return .refused(token.account) }
+            guard let facts = try await accounts.tokenFacts(of: token.account, on: connection) else { return .refused(token.account) }
+            guard !token.sessionRevoked, !token.expired else {
+                try await events.record(
+                    .refreshTokenRefused, account: token.account, ip: context.attributes.clientIP, session: token.session,
+                    detail: token.sessionRevoked ? "session_ended" : "expired", on: connection)
+                return .refused(token.account)
+            }
             if let usedAgo = token.usedAgo {
                 // Used before: a concurrent refresh if it was moments ago and its rotation is still the
                 // latest; otherwise someone replays a stolen token, and the whole session ends (even

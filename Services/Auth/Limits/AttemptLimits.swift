@@ -38,6 +38,7 @@ struct AttemptLimits: Sendable {
 
     let database: Database
     let backoff: Backoff
+    let events: SecurityEventPostgresRepository
 
     func keys(_ action: Action, account: String?, _ context: RequestContext) -> Keys {
         Keys(action: action, account: account, network: context.attributes.clientIP.flatMap(ClientNetwork.key))
@@ -85,7 +86,7 @@ struct AttemptLimits: Sendable {
                 for try await (count, blocked) in rows.decode((Int, Int64?).self) {
                     // Throwing rolls back what this attempt counted so far.
                     if let blocked { throw refusal(keys.action, seconds: blocked) }
-                    try await block(keys.action, pair, after: count, on: connection)
+                    try await block(keys, pair, after: count, on: connection)
                 }
             }
         }
@@ -105,7 +106,7 @@ struct AttemptLimits: Sendable {
                     RETURNING count
                     """,
                     logger: database.logger)
-                for try await count in rows.decode(Int.self) { try await block(keys.action, pair, after: count, on: connection) }
+                for try await count in rows.decode(Int.self) { try await block(keys, pair, after: count, on: connection) }
             }
         }
     }
@@ -170,8 +171,10 @@ struct AttemptLimits: Sendable {
         return OperationError(.rateLimited, "too many attempts; try again in \(seconds) s", retryAfter: Int(max(1, seconds)))
     }
 
-    /// Blocks `pair` when `count` is past its free attempts.
-    private func block(_ action: Action, _ pair: (scope: String, key: String), after count: Int, on connection: PostgresConnection) async throws {
+    /// Blocks `pair` when `count` is past its free attempts: counted in `melon_auth_blocks_total`,
+    /// and a block of an account's attempts is in its owner's security record.
+    private func block(_ keys: Keys, _ pair: (scope: String, key: String), after count: Int, on connection: PostgresConnection) async throws {
+        let action = keys.action
         let free = switch pair.scope {
         case "ip": backoff.freePerIP
         case "account": backoff.freePerAccountAll
@@ -184,6 +187,10 @@ struct AttemptLimits: Sendable {
             WHERE action = \(action.rawValue) AND scope = \(pair.scope) AND key = \(pair.key)
             """,
             logger: database.logger)
+        Counter(label: "melon_auth_blocks_total", dimensions: [("action", action.rawValue), ("scope", pair.scope)]).increment()
+        if pair.scope != "ip", let account = keys.account {
+            try await events.record(.blocked, accountKey: account, ip: pair.scope == "account" ? nil : keys.network, detail: action.rawValue, on: connection)
+        }
     }
 
     /// The counters that apply to `keys`, in one order for every request (so locks never cross).
@@ -204,7 +211,7 @@ struct AttemptLimits: Sendable {
         let rows = try await connection.query(
             """
             SELECT 1 FROM known_networks k JOIN accounts a ON a.id = k.account_id
-            WHERE k.network = \(network) AND (a.email = \(account) OR a.id::text = \(account))
+            WHERE k.network = \(network) AND \(unescaped: UUID(uuidString: account) == nil ? "a.email" : "a.id::text") = \(account)
             """,
             logger: database.logger)
         for try await _ in rows { return true }

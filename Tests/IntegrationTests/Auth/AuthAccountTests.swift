@@ -39,16 +39,18 @@ extension ServiceStackTests {
 
             let record = try await http.get("/v1/me/security-events", headers: auth)
             #expect(record.status == 200, "\(record.text)")
-            #expect(Self.kinds(record) == ["login", "login_failed", "password_changed", "login", "login_failed", "login"], "newest first: \(record.text)")
+            #expect(Self.kinds(record) == ["login", "login_failed", "refresh_token_refused", "password_changed", "login", "login_failed", "login"],
+                    "newest first: \(record.text)")
             guard case .array(let events)? = record.json?["events"] else { return }
-            #expect(events[2]["ip"] == "198.51.100.24" && events[4]["ip"] == "198.51.100.23", "the client address from the proxy")
+            #expect(events[2]["detail"] == "session_ended", "the other session's token")
+            #expect(events[3]["ip"] == "198.51.100.24" && events[5]["ip"] == "198.51.100.23", "the client address from the proxy")
             #expect(record.json?["nextBefore"] == nil, "one page")
 
             let first = try await http.get("/v1/me/security-events?limit=2", headers: auth)
             #expect(Self.kinds(first) == ["login", "login_failed"])
             guard case .number(let before)? = first.json?["nextBefore"] else { Issue.record("no nextBefore: \(first.text)"); return }
             let second = try await http.get("/v1/me/security-events?limit=2&before=\(Int(before))", headers: auth)
-            #expect(Self.kinds(second) == ["password_changed", "login"], "\(second.text)")
+            #expect(Self.kinds(second) == ["refresh_token_refused", "password_changed"], "\(second.text)")
             let bad = try await http.get("/v1/me/security-events?limit=0", headers: auth)
             #expect(bad.status == 400 && AuthJourneyTests.fields(bad) == ["limit"], "\(bad.text)")
 

@@ -171,6 +171,46 @@ extension ServiceStackTests {
         }
     }
 
+    @Test func blocksRefusedTokensAndReuseAreListedToTheOwnerAndCounted() async throws {
+        let healthPort = Ports.free()
+        let stack = try await AuthStack(authEnvironment: [
+            "AUTH_ATTEMPTS_PER_ACCOUNT": "2", "AUTH_ATTEMPTS_PER_IP": "1000", "AUTH_REFRESH_GRACE": "0", "HEALTH_PORT": "\(healthPort)",
+        ])
+        try await stack.with { http in
+            let email = "eabha@tcd.ie", password = "correct horse battery staple eabha"
+            let first = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: email, username: "eabha")
+            for n in 1...3 {
+                _ = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string("guess \(n)")], from: "198.51.100.23")
+            }
+            // A session that ended (logged out) and a replayed token: both refused, both recorded.
+            #expect(try await http.post("/v1/auth/logout", [:], token: first.access).status == 200)
+            #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(first.refresh)]).status == 401)
+            let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
+            let refresh = try #require(ServiceStackTests.AuthJourneyTests.string(login, "refreshToken"))
+            #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(refresh)]).status == 200)
+            #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(refresh)]).status == 401)
+
+            let second = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
+            let token = try #require(ServiceStackTests.AuthJourneyTests.string(second, "accessToken"))
+            let record = try await http.get("/v1/me/security-events", headers: ["Authorization": "Bearer \(token)"])
+            guard case .array(let events)? = record.json?["events"] else { Issue.record("\(record.text)"); return }
+            let seen = events.compactMap { event -> String? in
+                guard case .string(let kind)? = event["kind"] else { return nil }
+                if case .string(let detail)? = event["detail"] { return "\(kind):\(detail)" }
+                return kind
+            }
+            #expect(seen.contains("blocked:login"), "\(seen)")
+            #expect(seen.contains("refresh_token_refused:session_ended") && seen.contains("refresh_token_reused"), "\(seen)")
+            #expect(events.first { $0["kind"] == "blocked" }?["ip"] == "198.51.100.23", "where the guesses came from")
+
+            let metrics = try await HTTPTestClient(base: URL(string: "http://127.0.0.1:\(healthPort)")!).get("/metrics").text
+            for line in [#"melon_auth_blocks_total{action="login",scope="account-network"}"#, #"melon_auth_security_events_total{kind="blocked"}"#,
+                         #"melon_auth_security_events_total{kind="refresh_token_refused"}"#, #"melon_auth_security_events_total{kind="refresh_token_reused"}"#] {
+                #expect(metric(line, in: metrics) == 1, "\(line) in \(metrics.split(separator: "\n").filter { $0.contains("melon_auth") })")
+            }
+        }
+    }
+
     @Test func registrationsRacingForOneUsernameGetOneAccountAndConflictsNeverAnError() async throws {
         let stack = try await AuthStack()
         try await stack.with { http in

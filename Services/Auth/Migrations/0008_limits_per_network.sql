@@ -14,3 +14,7 @@ CREATE TABLE known_networks (
     PRIMARY KEY (account_id, network)
 );
 CREATE INDEX known_networks_last_login_at ON known_networks (last_login_at);
+
+-- What a security event adds: for `blocked`, the action held up (login, code, mail, refresh); for
+-- `refresh_token_refused`, why (expired, session_ended).
+ALTER TABLE security_events ADD COLUMN detail text;
