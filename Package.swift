@@ -362,8 +362,8 @@ let tests: [Target] = [
     .testTarget(
         name: "IntegrationTests",
         dependencies: [
-            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "GatewayService", "NotificationsContract", "PdfEmailContract", "PostgresSupport",
-            "RefundCalculatorContract", "RefundCalculatorService", "MelonServices", "ServiceCatalog", "ServiceKit", "TestSupport", "ServiceSupport",
+            "AccessTokens", "AuthContract", "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "NotificationsContract", "PdfEmailContract",
+            "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService", "MelonServices", "ServiceCatalog", "ServiceKit", "TestSupport", "ServiceSupport",
             lifecycle, log,
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         ],

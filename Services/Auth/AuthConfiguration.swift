@@ -53,7 +53,13 @@ extension Setting {
     public static let authAccessTokenLifetime = Setting(
         "auth.access.token.lifetime", default: "900000", help: "Milliseconds an access token is valid (at most 15 minutes).", kind: .milliseconds(1_000...900_000))
     public static let authRefreshTokenLifetime = Setting(
-        "auth.refresh.token.lifetime", default: "2592000000", help: "Milliseconds a refresh token is valid (30 days).", kind: .milliseconds(60_000...(365 * 86_400_000)))
+        "auth.refresh.token.lifetime", default: "2592000000", help: "Milliseconds a refresh token is valid (30 days).", kind: .milliseconds(1_000...(365 * 86_400_000)))
+    public static let authCodeLifetime = Setting(
+        "auth.code.lifetime", default: "600000", help: "Milliseconds a mailed code (verification, password reset) is valid (10 minutes).",
+        kind: .milliseconds(1_000...86_400_000))
+    public static let authCodeResendInterval = Setting(
+        "auth.code.resend.interval", default: "60000", help: "The least milliseconds between two codes mailed for one registration or account.",
+        kind: .milliseconds(0...3_600_000))
     public static let authRefreshGrace = Setting(
         "auth.refresh.grace", default: "10000", help: "Milliseconds in which a second use of a refresh token counts as a concurrent refresh.", kind: .milliseconds(0...60_000))
     public static let authSessionLifetime = Setting(
@@ -81,7 +87,7 @@ extension Setting {
 
     public static let authSettings: [Setting] = [
         .authKeyEncryptionKey, .authIssuer, .authAudience,
-        .authAccessTokenLifetime, .authRefreshTokenLifetime, .authRefreshGrace, .authSessionLifetime, .authKeyRotation,
+        .authAccessTokenLifetime, .authRefreshTokenLifetime, .authCodeLifetime, .authCodeResendInterval, .authRefreshGrace, .authSessionLifetime, .authKeyRotation,
         .authAttemptsPerAccount, .authAttemptsPerAccountAll, .authAttemptsPerIP, .authBackoffFirst, .authBackoffMax, .authAttemptsWindow,
         .authPictureMaxBytes,
     ]
@@ -101,6 +107,8 @@ extension ProcessSettings {
             window: try milliseconds(.authAttemptsWindow))
         configuration.pictureMaxBytes = try int(.authPictureMaxBytes)
         configuration.sessionLifetime = try milliseconds(.authSessionLifetime)
+        configuration.codeLifetime = try milliseconds(.authCodeLifetime)
+        configuration.codeResendInterval = try milliseconds(.authCodeResendInterval)
         guard configuration.backoff.first <= configuration.backoff.max else {
             throw InvalidValue(setting: .authBackoffMax, value: "\(configuration.backoff.max.milliseconds)", expected: "at least AUTH_BACKOFF_FIRST")
         }
