@@ -39,7 +39,10 @@ struct AuthStack {
 
     init(authEnvironment: [String: String] = [:], refundCalculator: [String: String]? = nil, notifications: [String: String]? = nil,
          taxForm: Bool = false, configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
-        broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 3))
+        // Up to six processes start together on 2 cores (pdf-email prepares its PDF blanks with qpdf,
+        // tax-form loads its data): a worker starved for 750 ms must not be taken for dead, so the
+        // broker waits 2 s of silence (CI once saw three auth workers expire under one request).
+        broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 8))
         // One trusted proxy: a test poses as different clients with X-Forwarded-For.
         (gateway, address) = try GatewayHarness.gateway(broker.endpoint, operations: ServiceCatalog.operations, verifyTokens: true) {
             $0.trustedProxies = 1
