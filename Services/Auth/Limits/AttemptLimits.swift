@@ -69,46 +69,12 @@ struct AttemptLimits: Sendable {
     /// Counts the attempt before it is verified, refusing it (uncounted) while any key is blocked:
     /// row locks order concurrent attempts, so past the free ones the first blocks the rest.
     func admit(_ keys: Keys) async throws {
-        guard keys.account != nil || keys.network != nil else { return }
-        try await database.transaction { connection in
-            for pair in try await pairs(keys, on: connection) {
-                let rows = try await connection.query(
-                    """
-                    INSERT INTO attempts AS a (action, scope, key, count, last_at)
-                    VALUES (\(keys.action.rawValue), \(pair.scope), \(pair.key), 1, now())
-                    ON CONFLICT (action, scope, key) DO UPDATE
-                    SET count = CASE WHEN a.blocked_until > now() THEN a.count
-                                     WHEN a.last_at < now() - make_interval(secs => \(window)) THEN 1 ELSE a.count + 1 END,
-                        last_at = CASE WHEN a.blocked_until > now() THEN a.last_at ELSE now() END
-                    RETURNING count, CASE WHEN blocked_until > now() THEN ceil(extract(epoch FROM blocked_until - now()))::int8 END
-                    """,
-                    logger: database.logger)
-                for try await (count, blocked) in rows.decode((Int, Int64?).self) {
-                    // Throwing rolls back what this attempt counted so far.
-                    if let blocked { throw refusal(keys.action, seconds: blocked) }
-                    try await block(keys, pair, after: count, on: connection)
-                }
-            }
-        }
+        try await tally(keys, admitting: true)
     }
 
     /// Counts one attempt against each of `keys`, blocking a key that is past its free attempts.
     func count(_ keys: Keys) async throws {
-        guard keys.account != nil || keys.network != nil else { return }
-        try await database.transaction { connection in
-            for pair in try await pairs(keys, on: connection) {
-                let rows = try await connection.query(
-                    """
-                    INSERT INTO attempts AS a (action, scope, key, count, last_at)
-                    VALUES (\(keys.action.rawValue), \(pair.scope), \(pair.key), 1, now())
-                    ON CONFLICT (action, scope, key) DO UPDATE
-                    SET count = CASE WHEN a.last_at < now() - make_interval(secs => \(window)) THEN 1 ELSE a.count + 1 END, last_at = now()
-                    RETURNING count
-                    """,
-                    logger: database.logger)
-                for try await count in rows.decode(Int.self) { try await block(keys, pair, after: count, on: connection) }
-            }
-        }
+        try await tally(keys, admitting: false)
     }
 
     /// After the attempt succeeded: the account's count from this network starts again, and an
@@ -166,6 +132,33 @@ struct AttemptLimits: Sendable {
 
     private var window: Double { Double(backoff.window.milliseconds) / 1000 }
 
+    /// Counts one attempt against each of `keys` and blocks a key past its free attempts. When
+    /// `admitting`, a key blocked already refuses the attempt instead, and throwing rolls back what
+    /// this attempt counted so far.
+    private func tally(_ keys: Keys, admitting: Bool) async throws {
+        guard keys.account != nil || keys.network != nil else { return }
+        try await database.transaction { connection in
+            for pair in try await pairs(keys, on: connection) {
+                let rows = try await connection.query(
+                    """
+                    INSERT INTO attempts AS a (action, scope, key, count, last_at)
+                    VALUES (\(keys.action.rawValue), \(pair.scope), \(pair.key), 1, now())
+                    ON CONFLICT (action, scope, key) DO UPDATE
+                    SET count = CASE WHEN \(admitting) AND a.blocked_until > now() THEN a.count
+                                     WHEN a.last_at < now() - make_interval(secs => \(window)) THEN 1 ELSE a.count + 1 END,
+                        last_at = CASE WHEN \(admitting) AND a.blocked_until > now() THEN a.last_at ELSE now() END
+                    RETURNING count,
+                        CASE WHEN \(admitting) AND blocked_until > now() THEN ceil(extract(epoch FROM blocked_until - now()))::int8 END
+                    """,
+                    logger: database.logger)
+                for try await (count, blocked) in rows.decode((Int, Int64?).self) {
+                    if let blocked { throw refusal(keys.action, seconds: blocked) }
+                    try await block(keys, pair, after: count, on: connection)
+                }
+            }
+        }
+    }
+
     private func refusal(_ action: Action, seconds: Int64) -> OperationError {
         Counter(label: "melon_auth_rate_limited_total", dimensions: [("action", action.rawValue)]).increment()
         return OperationError(.rateLimited, "too many attempts; try again in \(seconds) s", retryAfter: Int(max(1, seconds)))
@@ -211,7 +204,7 @@ struct AttemptLimits: Sendable {
         let rows = try await connection.query(
             """
             SELECT 1 FROM known_networks k JOIN accounts a ON a.id = k.account_id
-            WHERE k.network = \(network) AND \(unescaped: UUID(uuidString: account) == nil ? "a.email" : "a.id::text") = \(account)
+            WHERE k.network = \(network) AND \(unescaped: AccountPostgresRepository.column(naming: account)) = \(account)
             """,
             logger: database.logger)
         for try await _ in rows { return true }

@@ -11,7 +11,7 @@ import PostgresSupport
 struct AccountPostgresRepository: Sendable {
     let database: Database
 
-    struct Account: Sendable {
+    struct Account: Sendable, CodeRecipient {
         let id: UUID
         let displayName: String
         let passwordHash: String
@@ -19,11 +19,11 @@ struct AccountPostgresRepository: Sendable {
         let roles: [String]
         /// Seconds since the newest password-reset code was made, nil when none was.
         let lastCodeAge: Double?
+    }
 
-        /// Whether a new code may be mailed: none yet, or the last one `interval` ago or more.
-        func mayGetCode(every interval: Duration) -> Bool {
-            (lastCodeAge ?? .infinity) >= Double(interval.milliseconds) / 1000
-        }
+    /// The accounts column an attempts key matches: an account id, or the email otherwise.
+    static func column(naming key: String) -> String {
+        UUID(uuidString: key) == nil ? "email" : "id::text"
     }
 
     /// The account of `email`.
@@ -196,5 +196,18 @@ struct AccountPostgresRepository: Sendable {
     /// SHA-256 of the code with its row id: a stored code is useless without the mail.
     static func hash(_ code: String, id: UUID) -> Data {
         Data(SHA256.hash(data: Data("\(id.uuidString.lowercased()):\(code)".utf8)))
+    }
+}
+
+/// Whoever is mailed codes (an account, a registration attempt), at most one an interval.
+protocol CodeRecipient {
+    /// Seconds since the newest code was made, nil when none was.
+    var lastCodeAge: Double? { get }
+}
+
+extension CodeRecipient {
+    /// Whether a new code may be mailed: none yet, or the last one `interval` ago or more.
+    func mayGetCode(every interval: Duration) -> Bool {
+        (lastCodeAge ?? .infinity) >= Double(interval.milliseconds) / 1000
     }
 }

@@ -8,7 +8,7 @@ import PostgresSupport
 struct RegistrationPostgresRepository: Sendable {
     let database: Database
 
-    struct Attempt: Sendable {
+    struct Attempt: Sendable, CodeRecipient {
         let id: UUID
         let email: String
         let username: String
@@ -17,11 +17,6 @@ struct RegistrationPostgresRepository: Sendable {
         let universityID: String?
         /// Seconds since the newest code of the attempt was made, nil when none was.
         let lastCodeAge: Double?
-
-        /// Whether a new code may be mailed: none yet, or the last one `interval` ago or more.
-        func mayGetCode(every interval: Duration) -> Bool {
-            (lastCodeAge ?? .infinity) >= Double(interval.milliseconds) / 1000
-        }
     }
 
     /// Serialises the requests that may claim `username` until the caller's transaction ends.

@@ -29,7 +29,7 @@ struct SecurityEventPostgresRepository: Sendable {
         let rows = try await connection.query(
             """
             INSERT INTO security_events (account_id, kind, ip, detail)
-            SELECT id, \(kind.rawValue), \(ip), \(detail) FROM accounts WHERE \(unescaped: UUID(uuidString: key) == nil ? "email" : "id::text") = \(key)
+            SELECT id, \(kind.rawValue), \(ip), \(detail) FROM accounts WHERE \(unescaped: AccountPostgresRepository.column(naming: key)) = \(key)
             RETURNING 1
             """,
             logger: database.logger)
