@@ -18,7 +18,7 @@ struct AuthBenchmark {
 
         let key = SigningKey.generate()
         let token = try await AccessTokenSigner(current: key).sign(AccessTokenClaims(
-            subject: "acct", session: "sess", university: "tcd", roles: ["user"], audience: "melon", issuer: "urn:melon:auth",
+            subject: "acct", session: "sess", university: "tcd", roles: ["user"], app: "melon", audience: "melon", issuer: "urn:melon:auth",
             issuedAt: Date(), expiresAt: Date().addingTimeInterval(900)))
         let verifier = try await AccessTokenVerifier(jwks: JWKS(keys: [try key.jwk()]), audience: "melon", issuer: "urn:melon:auth")
 

@@ -33,7 +33,7 @@ struct Measurement: Service {
         let seed = try await BenchNotes.put(database)(.init(text: "seed"), context(key: "seed"))
         say("benchmark: \(options.runs) runs of \(options.duration) s, \(options.connections) connections; seed note \(seed.id)")
 
-        let login = #"{"email":"bench@tcd.ie","password":"a long walk by the Liffey"}"#
+        let login = #"{"email":"bench@tcd.ie","password":"a long walk by the Liffey","app":"melon"}"#
         try await givenAccount()
         let token = try await accessToken(base: base, login: login)
         let signedIn = ["Authorization": "Bearer \(token)"]

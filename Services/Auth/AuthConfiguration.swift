@@ -17,6 +17,8 @@ public struct AuthConfiguration: Sendable {
     public var sessionLifetime: Duration = .seconds(90 * 86_400)
     /// A signing key signs for this long; then a new one takes over.
     public var keyRotation: Duration
+    /// How long an instance uses the signing keys it read before reading them again.
+    public var keyCacheLifetime: Duration = .seconds(60)
     /// Verification codes are valid this long.
     public var codeLifetime: Duration = .seconds(600)
     /// A registration attempt (its credentials, and its hold on the username) lasts this long
@@ -67,6 +69,10 @@ extension Setting {
         kind: .milliseconds(1_000...(3_650 * 86_400_000)))
     public static let authKeyRotation = Setting(
         "auth.key.rotation", default: "2592000000", help: "Milliseconds a signing key signs before a new one takes over (30 days).", kind: .milliseconds(60_000...(365 * 86_400_000)))
+    public static let authKeyCache = Setting(
+        "auth.key.cache", default: "60000",
+        help: "Milliseconds an instance uses the signing keys it read before reading them again; a retired key stays published this much longer.",
+        kind: .milliseconds(100...600_000))
 
     public static let authAttemptsPerAccount = Setting(
         "auth.attempts.per.account", default: "5",
@@ -88,6 +94,7 @@ extension Setting {
     public static let authSettings: [Setting] = [
         .authKeyEncryptionKey, .authIssuer, .authAudience,
         .authAccessTokenLifetime, .authRefreshTokenLifetime, .authCodeLifetime, .authCodeResendInterval, .authRefreshGrace, .authSessionLifetime, .authKeyRotation,
+        .authKeyCache,
         .authAttemptsPerAccount, .authAttemptsPerAccountAll, .authAttemptsPerIP, .authBackoffFirst, .authBackoffMax, .authAttemptsWindow,
         .authPictureMaxBytes,
     ]
@@ -109,6 +116,7 @@ extension ProcessSettings {
         configuration.sessionLifetime = try milliseconds(.authSessionLifetime)
         configuration.codeLifetime = try milliseconds(.authCodeLifetime)
         configuration.codeResendInterval = try milliseconds(.authCodeResendInterval)
+        configuration.keyCacheLifetime = try milliseconds(.authKeyCache)
         guard configuration.backoff.first <= configuration.backoff.max else {
             throw InvalidValue(setting: .authBackoffMax, value: "\(configuration.backoff.max.milliseconds)", expected: "at least AUTH_BACKOFF_FIRST")
         }

@@ -34,8 +34,11 @@ extension ServiceDefinition {
         let profiles = ProfileHandlers(
             database: database, accounts: accounts, registrations: registrations, sessions: sessionStore, events: events, hasher: hasher, limits: limits)
         let agreements = AgreementHandlers(database: database, sessions: sessionStore, agreements: AgreementPostgresRepository(database: database))
+        let directory = UserDirectoryPostgresRepository(database: database)
         let pictures = PictureHandlers(
-            database: database, sessions: sessionStore, pictures: PicturePostgresRepository(database: database), configuration: configuration)
+            database: database, sessions: sessionStore, pictures: PicturePostgresRepository(database: database), directory: directory,
+            configuration: configuration)
+        let users = UserDirectoryHandlers(database: database, sessions: sessionStore, directory: directory)
 
         var handlers = OperationHandlers(Auth.self, database: database)
         handlers.once(Auth.Account.Register.self, prepare: registration.prepareRegistration, apply: registration.register)
@@ -57,6 +60,9 @@ extension ServiceDefinition {
         handlers.on(Auth.Me.Get.self, profiles.get)
         handlers.on(Auth.Me.Update.self, profiles.update)
         handlers.on(Auth.Me.Delete.self, profiles.delete)
+        handlers.on(Auth.Users.Search.self, users.search)
+        handlers.on(Auth.Users.Get.self, users.profile)
+        handlers.on(Auth.Universities.List.self, users.universities)
         handlers.on(Auth.Keys.Jwks.self, sessions.jwks)
         let housekeeping = AuthHousekeeping(
             limits: limits, events: events, registrations: registrations, retention: configuration.securityEventRetention)

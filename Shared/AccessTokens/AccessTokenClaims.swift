@@ -11,17 +11,24 @@ public struct AccessTokenClaims: JWTPayload, Equatable {
     /// The university whose closed network the account belongs to, if any.
     public var univ: String?
     public var roles: [String]
+    /// The app the session was started for (`client_id`, RFC 9068): one of `ClientApp`'s ids.
+    public var clientID: String
     public var aud: AudienceClaim
     public var iss: IssuerClaim
     public var iat: IssuedAtClaim
     public var exp: ExpirationClaim
 
-    public init(subject: String, session: String, university: String?, roles: [String], audience: String, issuer: String,
+    enum CodingKeys: String, CodingKey {
+        case sub, sid, univ, roles, clientID = "client_id", aud, iss, iat, exp
+    }
+
+    public init(subject: String, session: String, university: String?, roles: [String], app: String, audience: String, issuer: String,
                 issuedAt: Date, expiresAt: Date) {
         sub = SubjectClaim(value: subject)
         sid = session
         univ = university
         self.roles = roles
+        clientID = app
         aud = AudienceClaim(value: [audience])
         iss = IssuerClaim(value: issuer)
         iat = IssuedAtClaim(value: issuedAt)

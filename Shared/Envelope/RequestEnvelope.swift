@@ -94,6 +94,9 @@ extension RequestAttributes {
         return value
     }
 
+    /// The app the caller's session is for (the token's `client_id`, passed on as the `app` claim).
+    public var app: String? { claim("app") }
+
     /// The account whose token the gateway verified (`authid`), if any.
     public var account: UUID? { authID.flatMap(UUID.init(uuidString:)) }
 

@@ -10,7 +10,7 @@ import Testing
 
     static func claims(expiresIn seconds: TimeInterval = 900, audience: String = audience, issuer: String = issuer) -> AccessTokenClaims {
         AccessTokenClaims(
-            subject: "acct-1", session: "sess-1", university: "tcd", roles: ["student"], audience: audience, issuer: issuer,
+            subject: "acct-1", session: "sess-1", university: "tcd", roles: ["student"], app: "marketplace", audience: audience, issuer: issuer,
             issuedAt: Date(), expiresAt: Date().addingTimeInterval(seconds))
     }
 
@@ -82,6 +82,26 @@ import Testing
         #expect(await rejection(hs256, by: verifier) == "the token is not an ES256 JWT")
         #expect(await rejection("not.a.jwt", by: verifier) == "the token is not an ES256 JWT")
         #expect(await rejection("", by: verifier) == "the token is not an ES256 JWT")
+    }
+
+    /// A token of before tokens named their app: signed with the trusted key, without `client_id`.
+    struct ClaimsWithoutApp: JWTPayload {
+        var sub: SubjectClaim, sid: String, roles: [String], aud: AudienceClaim, iss: IssuerClaim, exp: ExpirationClaim
+        func verify(using _: some JWTAlgorithm) throws { try exp.verifyNotExpired() }
+    }
+
+    @Test func aTokenThatNamesNoAppIsRefused() async throws {
+        let key = SigningKey.generate()
+        let keys = JWTKeyCollection()
+        await keys.add(ecdsa: try ES256PrivateKey(backing: key.privateKey), kid: JWKIdentifier(string: key.kid))
+        let token = try await keys.sign(
+            ClaimsWithoutApp(
+                sub: .init(value: "acct-1"), sid: "sess-1", roles: ["student"], aud: .init(value: [Self.audience]), iss: .init(value: Self.issuer),
+                exp: .init(value: Date().addingTimeInterval(900))),
+            kid: JWKIdentifier(string: key.kid))
+        #expect(await rejection(token, by: try await Self.verifier(trusting: [key])) == "the token's signature or claims are not valid")
+        let verified = try await Self.verifier(trusting: [key]).verify(try await AccessTokenSigner(current: key).sign(Self.claims()))
+        #expect(verified.clientID == "marketplace")
     }
 
     static func base64URL(_ data: Data) -> String { data.base64URLEncodedString() }

@@ -15,12 +15,13 @@ import TestSupport
         var configuration = AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256))
         configuration.keyRotation = .milliseconds(1500)
         configuration.accessTokenLifetime = .seconds(4)
+        configuration.keyCacheLifetime = .milliseconds(100)
         return configuration
     }()
 
     func token(_ keys: SigningKeys) async throws -> String {
         try await keys.signer().sign(AccessTokenClaims(
-            subject: "acct", session: "sess", university: nil, roles: ["user"], audience: "melon", issuer: configuration.issuer,
+            subject: "acct", session: "sess", university: nil, roles: ["user"], app: "melon", audience: "melon", issuer: configuration.issuer,
             issuedAt: Date(), expiresAt: Date().addingTimeInterval(4)))
     }
 
@@ -39,7 +40,7 @@ import TestSupport
         let database = try TestDatabase.make()
         try await BusHarness.with([database]) {
             try await database.migrate(ServiceDefinition.auth.migrations())
-            let keys = SigningKeys(database: database, configuration: configuration, cacheLifetime: .milliseconds(100))
+            let keys = SigningKeys(database: database, configuration: configuration)
             let first = try await token(keys)
             let firstKid = try #require(AccessTokenVerifier.header(of: first)?.kid)
 
@@ -63,7 +64,7 @@ import TestSupport
         let database = try TestDatabase.make()
         try await BusHarness.with([database]) {
             try await database.migrate(ServiceDefinition.auth.migrations())
-            let instances = (0..<4).map { _ in SigningKeys(database: database, configuration: configuration, cacheLifetime: .milliseconds(100)) }
+            let instances = (0..<4).map { _ in SigningKeys(database: database, configuration: configuration) }
             let kids = try await withThrowingTaskGroup(of: String.self) { group in
                 for keys in instances {
                     group.addTask { try await AccessTokenVerifier.header(of: self.token(keys))?.kid ?? "" }

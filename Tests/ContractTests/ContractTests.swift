@@ -61,7 +61,7 @@ import TestSupport
             try await givenRegistration(attempt, email: "ana.byrne@tcd.ie", username: "ana_b", in: database)
             try await givenCode("482913", registration: attempt, in: database)
         },
-        "auth.session.login.v1/ok": { database, _ in
+        "auth.session.login.v2/ok": { database, _ in
             try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", password: "a long walk by the Liffey", in: database)
         },
         "auth.session.refresh.v1/ok": { database, request in
@@ -78,7 +78,7 @@ import TestSupport
         "auth.me.delete.v1/deleted": { database, _ in try await givenSession(refreshToken: "t", password: "a long walk by the Liffey", in: database) },
         "auth.me.delete.v1/wrong-password": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "auth.session.logout.v1/all-sessions": { database, _ in try await givenSession(refreshToken: "t", in: database) },
-        "auth.session.login.v1/rate-limited": { database, _ in
+        "auth.session.login.v2/rate-limited": { database, _ in
             try await given("INSERT INTO attempts VALUES ('login', 'account', 'ana.byrne@tcd.ie', 9, now(), now() + interval '30 seconds')", in: database)
         },
         "auth.password.change.v1/changed": { database, _ in
@@ -105,7 +105,12 @@ import TestSupport
         "auth.picture.set.v1/set": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "auth.picture.set.v1/not-what-it-claims": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "auth.picture.get.v1/found": { database, _ in try await givenPicture(in: database) },
-        "auth.picture.get.v1/no-picture": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.picture.get.v1/default-picture": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.picture.get.v1/no-such-account": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.users.search.v1/found": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.users.search.v1/query-too-short": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.users.get.v1/found": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.users.get.v1/no-such-account": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "auth.picture.delete.v1/deleted": { database, _ in try await givenPicture(in: database) },
         "auth.agreements.withdraw.v1/unknown-policy": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "refund-calculator.scenario.list.v1/first-page": { database, _ in
@@ -213,8 +218,8 @@ import TestSupport
         try await database.transaction { connection in
             try await connection.query(
                 """
-                INSERT INTO accounts (id, email, username, display_name, password_hash)
-                VALUES (\(exampleAccount), \(email), \(username), 'Example', \(hash))
+                INSERT INTO accounts (id, email, username, display_name, first_name, last_name, password_hash)
+                VALUES (\(exampleAccount), \(email), \(username), 'Example', 'Ana', 'Byrne', \(hash))
                 """,
                 logger: database.logger)
         }
@@ -249,7 +254,7 @@ import TestSupport
     static func givenSession(refreshToken: String, password: String = "unused password", in database: Database) async throws {
         try await givenAccount(email: "ana.byrne@tcd.ie", username: "ana_b", password: password, in: database)
         try await database.transaction { connection in
-            try await connection.query("INSERT INTO sessions (id, account_id) VALUES (\(exampleSession), \(exampleAccount))", logger: database.logger)
+            try await connection.query("INSERT INTO sessions (id, account_id, app) VALUES (\(exampleSession), \(exampleAccount), 'melon')", logger: database.logger)
             try await connection.query(
                 """
                 INSERT INTO refresh_tokens (token_hash, session_id, expires_at)

@@ -33,7 +33,7 @@ import TestSupport
         let authenticator = JWKSAuthenticator(
             bus: client, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"), minimumRefetch: .seconds(60))
         func claims() -> AccessTokenClaims {
-            AccessTokenClaims(subject: "acct", session: "sess", university: nil, roles: ["user"], audience: "melon", issuer: "urn:melon:auth",
+            AccessTokenClaims(subject: "acct", session: "sess", university: nil, roles: ["user"], app: "melon", audience: "melon", issuer: "urn:melon:auth",
                               issuedAt: Date(), expiresAt: Date().addingTimeInterval(60))
         }
         let token = try await AccessTokenSigner(current: key).sign(claims())

@@ -28,17 +28,25 @@ extension Auth {
                 public var displayName: String
                 /// 3 to 30 of a-z, 0-9, `_` and `.`, starting with a letter; unique; shown in the marketplace.
                 public var username: String
+                /// 1 to 80 characters, optional; shown to the account holder alone.
+                public var firstName: String?
+                /// 1 to 80 characters, optional; shown to the account holder alone.
+                public var lastName: String?
 
-                public init(email: String, password: String, displayName: String, username: String) {
+                public init(email: String, password: String, displayName: String, username: String, firstName: String? = nil, lastName: String? = nil) {
                     self.email = email
                     self.password = password
                     self.displayName = displayName
                     self.username = username
+                    self.firstName = firstName
+                    self.lastName = lastName
                 }
 
                 public static let fieldRules: [String: FieldRule] = [
                     "email": .email, "password": .newPassword, "displayName": .personName,
                     "username": FieldRule.username.described("unique; stored in lowercase"),
+                    "firstName": FieldRule.personName.described("shown to the account holder alone"),
+                    "lastName": FieldRule.personName.described("shown to the account holder alone"),
                 ]
             }
 

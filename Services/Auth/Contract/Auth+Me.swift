@@ -68,16 +68,22 @@ extension Auth {
         public var email: String
         public var username: String
         public var displayName: String
+        /// Shown to the account holder alone, like the email.
+        public var firstName: String?
+        public var lastName: String?
         public var university: University?
-        public var picture: PictureInfo?
+        /// The picture set, or the account's default one (`isDefault`).
+        public var picture: PictureInfo
         public var createdAt: Date
 
-        public init(id: String, email: String, username: String, displayName: String, university: University?, picture: PictureInfo?,
-                    createdAt: Date) {
+        public init(id: String, email: String, username: String, displayName: String, firstName: String?, lastName: String?,
+                    university: University?, picture: PictureInfo, createdAt: Date) {
             self.id = id
             self.email = email
             self.username = username
             self.displayName = displayName
+            self.firstName = firstName
+            self.lastName = lastName
             self.university = university
             self.picture = picture
             self.createdAt = createdAt
@@ -94,24 +100,34 @@ extension Auth {
             public typealias Response = Profile
         }
 
-        /// `auth.me.update.v1`: changes the display name and/or the username.
+        /// `auth.me.update.v1`: changes the display name, the username, the first or the last name.
         public enum Update: OperationDeclaration {
             public static let service = Auth.name
             public static let type = "auth.me.update.v1"
             public static let http = [HTTPBinding(
-                .patch, "/v1/me", access: .owner, errors: [.conflict], summary: "Changes the caller's display name and/or username")]
+                .patch, "/v1/me", access: .owner, errors: [.conflict], summary: "Changes the caller's display name, username, first or last name (an empty first or last name removes it)")]
             public static let idempotency: Idempotency? = .repeatable(because: "setting the same name again changes nothing")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var displayName: String?
                 public var username: String?
+                /// An empty one removes it.
+                public var firstName: String?
+                /// An empty one removes it.
+                public var lastName: String?
 
-                public init(displayName: String? = nil, username: String? = nil) {
+                public init(displayName: String? = nil, username: String? = nil, firstName: String? = nil, lastName: String? = nil) {
                     self.displayName = displayName
                     self.username = username
+                    self.firstName = firstName
+                    self.lastName = lastName
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["displayName": .personName, "username": .username]
+                public static let fieldRules: [String: FieldRule] = [
+                    "displayName": .personName, "username": .username,
+                    "firstName": FieldRule.text(0...Validation.nameLength.upperBound).described("empty removes it"),
+                    "lastName": FieldRule.text(0...Validation.nameLength.upperBound).described("empty removes it"),
+                ]
             }
 
             public typealias Response = Profile

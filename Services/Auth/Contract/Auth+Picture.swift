@@ -15,13 +15,16 @@ extension Auth {
         /// The file's size in bytes.
         public var size: Int
         public var updatedAt: Date
+        /// Whether this is the account's default picture (drawn from its id) because none was set.
+        public var isDefault: Bool
 
-        public init(mediaType: String, width: Int, height: Int, size: Int, updatedAt: Date) {
+        public init(mediaType: String, width: Int, height: Int, size: Int, updatedAt: Date, isDefault: Bool = false) {
             self.mediaType = mediaType
             self.width = width
             self.height = height
             self.size = size
             self.updatedAt = updatedAt
+            self.isDefault = isDefault
         }
     }
 
@@ -56,21 +59,15 @@ extension Auth {
             public typealias Response = PictureInfo
         }
 
-        /// `auth.picture.get.v1`: an account's profile picture, for any signed-in member.
+        /// `auth.picture.get.v1`: an account's profile picture, for any signed-in member: the one set,
+        /// or the account's default picture.
         public enum Get: OperationDeclaration {
             public static let service = Auth.name
             public static let type = "auth.picture.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/users/{account}/picture", access: .signedIn, errors: [.notFound], summary: "An account's profile picture")]
+                .get, "/v1/users/{account}/picture", access: .signedIn, errors: [.notFound], summary: "An account's profile picture: the one set, or its default one")]
 
-            public struct Request: Codable, Sendable, Equatable, FieldRules {
-                /// The account id (`sub` of its tokens; `id` of its profile).
-                public var account: String
-
-                public init(account: String) { self.account = account }
-
-                public static let fieldRules: [String: FieldRule] = ["account": FieldRule.uuid.described("the account id")]
-            }
+            public typealias Request = AccountRequest
 
             public struct Response: Codable, Sendable, Equatable {
                 public var info: PictureInfo
@@ -84,7 +81,7 @@ extension Auth {
             }
         }
 
-        /// `auth.picture.delete.v1`: removes the caller's profile picture.
+        /// `auth.picture.delete.v1`: removes the caller's profile picture; the default one shows again.
         public enum Delete: OperationDeclaration {
             public static let service = Auth.name
             public static let type = "auth.picture.delete.v1"

@@ -4,26 +4,33 @@ import Foundation
 
 extension Auth {
     public enum Session {
-        /// `auth.session.login.v1`: a new session for a verified account. A wrong password and an
-        /// unknown email get the same answer.
+        /// `auth.session.login.v2`: a new session of a verified account for one app, which its
+        /// tokens name (`client_id`). A wrong password and an unknown email get the same answer. v1
+        /// named no app: it is not served.
         public enum Login: OperationDeclaration {
             public static let service = Auth.name
-            public static let type = "auth.session.login.v1"
+            public static let type = "auth.session.login.v2"
             public static let http = [HTTPBinding(
                 .post, "/v1/auth/login", errors: [.unauthenticated, .forbidden, .rateLimited],
-                summary: "Starts a session: an access token (15 minutes) and a refresh token")]
+                summary: "Starts a session of one app: an access token (15 minutes) naming the app and a refresh token")]
             public static let idempotency: Idempotency? = .repeatable(because: "the reply holds tokens, which are never stored; a repeat starts a second session")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var email: String
                 public var password: String
+                /// The app signing in: its tokens name it and its policies apply.
+                public var app: ClientApp
 
-                public init(email: String, password: String) {
+                public init(email: String, password: String, app: ClientApp) {
                     self.email = email
                     self.password = password
+                    self.app = app
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["email": .text(0...254), "password": FieldRule.text(0...Auth.Password.length.upperBound).secret]
+                public static let fieldRules: [String: FieldRule] = [
+                    "email": .text(0...254), "password": FieldRule.text(0...Auth.Password.length.upperBound).secret,
+                    "app": .described("the app signing in (its OAuth client id)"),
+                ]
             }
 
             public typealias Response = Tokens

@@ -12,6 +12,14 @@ enum AccountRules {
         validation.checkName(name, "data.displayName")
     }
 
+    /// A first or last name trimmed and checked like a display name; nil when not given, or given
+    /// empty (which removes it).
+    static func optionalName(_ raw: String?, _ field: String, _ validation: inout Validation) -> String? {
+        guard let name = raw?.trimmingCharacters(in: .whitespaces), !name.isEmpty else { return nil }
+        validation.checkName(name, field)
+        return name
+    }
+
     static func checkUsername(_ username: String, _ validation: inout Validation) {
         validation.check(
             username.wholeMatch(of: /[a-z][a-z0-9_.]{2,29}/) != nil, "data.username",
@@ -53,6 +61,14 @@ enum AccountRules {
               let session = context.attributes.claim("sid").flatMap(UUID.init(uuidString:))
         else { throw notSignedIn }
         return (account, session)
+    }
+}
+
+extension AccountRules {
+    /// The app the caller's session is for (the token's `client_id`, passed on as the `app` claim).
+    static func app(_ context: RequestContext) throws(OperationError) -> ClientApp {
+        guard let app = context.attributes.app.flatMap(ClientApp.init(rawValue:)) else { throw notSignedIn }
+        return app
     }
 }
 

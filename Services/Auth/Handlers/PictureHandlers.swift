@@ -6,11 +6,13 @@ import Foundation
 import PostgresSupport
 
 /// `auth.picture.set.v1`, `auth.picture.get.v1` and `auth.picture.delete.v1`: profile pictures,
-/// checked for what they are, not for what they claim.
+/// checked for what they are, not for what they claim; an account without one shows its
+/// `DefaultPicture`.
 struct PictureHandlers: Sendable {
     let database: Database
     let sessions: SessionPostgresRepository
     let pictures: PicturePostgresRepository
+    let directory: UserDirectoryPostgresRepository
     let configuration: AuthConfiguration
 
     /// The longest side, in pixels.
@@ -26,15 +28,15 @@ struct PictureHandlers: Sendable {
         }
     }
 
+    /// The picture set, or the account's default one; `not_found` for an account that does not exist.
     @Sendable
-    func get(_ request: Auth.Picture.Get.Request, _ context: RequestContext) async throws -> Auth.Picture.Get.Response {
+    func get(_ request: Auth.AccountRequest, _ context: RequestContext) async throws -> Auth.Picture.Get.Response {
         _ = try AccountRules.caller(context)
-        guard let account = UUID(uuidString: request.account) else { throw OperationError.invalid(field: "data.account", "must be an account id") }
+        let account = try UserDirectoryHandlers.account(request)
         return try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { _, connection in
-            guard let picture = try await pictures.picture(of: account, on: connection) else {
-                throw OperationError(.notFound, "this account has no picture")
-            }
-            return picture
+            if let picture = try await pictures.picture(of: account, on: connection) { return picture }
+            guard let profile = try await directory.profile(of: account, on: connection) else { throw UserDirectoryHandlers.noSuchAccount }
+            return .init(info: profile.picture, content: DefaultPicture.png(for: account))
         }
     }
 

@@ -35,9 +35,16 @@ struct ProfileHandlers: Sendable {
         let caller = try AccountRules.caller(context)
         let displayName = request.displayName?.trimmingCharacters(in: .whitespaces), username = request.username?.lowercased()
         var validation = Validation()
-        validation.check(displayName != nil || username != nil, "data", "give a displayName, a username or both")
+        validation.check(
+            [request.displayName, request.username, request.firstName, request.lastName].contains { $0 != nil }, "data",
+            "give a displayName, a username, a firstName or a lastName")
         if let displayName { AccountRules.checkDisplayName(displayName, &validation) }
         if let username { AccountRules.checkUsername(username, &validation) }
+        // Given empty, a first or last name is removed: "" stays "" for the repository.
+        let change = Auth.Me.Update.Request(
+            displayName: displayName, username: username,
+            firstName: request.firstName.map { AccountRules.optionalName($0, "data.firstName", &validation) ?? "" },
+            lastName: request.lastName.map { AccountRules.optionalName($0, "data.lastName", &validation) ?? "" })
         try validation.finish()
         return try await database.transaction { connection in
             _ = try await profile(of: caller, on: connection)
@@ -45,7 +52,7 @@ struct ProfileHandlers: Sendable {
                 try await registrations.lockUsername(username, on: connection)
                 if try await registrations.isUsernameHeld(username, exceptAccount: caller.account, on: connection) { throw AccountRules.usernameTaken }
             }
-            try await accounts.update(caller.account, displayName: displayName, username: username, on: connection)
+            try await accounts.update(caller.account, change, on: connection)
             return try await profile(of: caller, on: connection)
         }
     }

@@ -7,7 +7,7 @@ import Foundation
 import PostgresNIO
 import PostgresSupport
 
-/// `auth.account.register.v1`, `auth.email.verify.v1` and `auth.email.resend.v1`.
+/// `auth.account.register.v1`, `auth.email.verify.v2` and `auth.email.resend.v2`.
 struct RegistrationHandlers: Sendable {
     let database: Database
     let accounts: AccountPostgresRepository
@@ -25,6 +25,8 @@ struct RegistrationHandlers: Sendable {
         let email: String
         let username: String
         let displayName: String
+        let firstName: String?
+        let lastName: String?
         let passwordHash: String
     }
 
@@ -40,9 +42,13 @@ struct RegistrationHandlers: Sendable {
         if let problem = policy.problem(request.password) { validation.fail("data.password", problem) }
         AccountRules.checkDisplayName(displayName, &validation)
         AccountRules.checkUsername(username, &validation)
+        let firstName = AccountRules.optionalName(request.firstName, "data.firstName", &validation)
+        let lastName = AccountRules.optionalName(request.lastName, "data.lastName", &validation)
         try validation.finish()
         try await countMail(to: email, context)
-        return Registration(email: email, username: username, displayName: displayName, passwordHash: try await hasher.hash(request.password))
+        return Registration(
+            email: email, username: username, displayName: displayName, firstName: firstName, lastName: lastName,
+            passwordHash: try await hasher.hash(request.password))
     }
 
     /// `auth.account.register.v1`, in the transaction that records the reply: a new attempt with
@@ -73,8 +79,10 @@ struct RegistrationHandlers: Sendable {
             return response
         }
         try await registrations.insert(
-            id: attempt, email: email, username: registration.username, displayName: registration.displayName,
-            passwordHash: registration.passwordHash, universityID: university?.id, lifetime: configuration.registrationLifetime, on: connection)
+            .init(id: attempt, email: email, username: registration.username, displayName: registration.displayName,
+                  firstName: registration.firstName, lastName: registration.lastName, passwordHash: registration.passwordHash,
+                  universityID: university?.id, lastCodeAge: nil),
+            lifetime: configuration.registrationLifetime, on: connection)
         try await mailCode(to: email, name: registration.displayName, attempt: attempt, on: connection)
         return response
     }

@@ -7,7 +7,7 @@ import Foundation
 import PostgresNIO
 import PostgresSupport
 
-/// `auth.session.login.v1`, `auth.session.refresh.v1`, `auth.session.logout.v1` and `auth.keys.jwks.v1`.
+/// `auth.session.login.v2`, `auth.session.refresh.v1`, `auth.session.logout.v1` and `auth.keys.jwks.v1`.
 struct SessionHandlers: Sendable {
     let database: Database
     let accounts: AccountPostgresRepository
@@ -57,18 +57,22 @@ struct SessionHandlers: Sendable {
         let rehashed = hasher.needsRehash(account.passwordHash) ? try await hasher.hash(request.password) : nil
         let (session, refresh) = try await database.transaction { connection in
             if let rehashed { try await accounts.updatePasswordHash(account.id, to: rehashed, on: connection) }
-            let session = try await sessions.startSession(for: account.id, on: connection)
+            let session = try await sessions.startSession(for: account.id, app: request.app, on: connection)
             try await limits.remember(account: account.id, context, on: connection)
             try await events.record(.login, account: account.id, ip: context.attributes.clientIP, session: session, on: connection)
             return (session, try await sessions.issueToken(session: session, parent: nil, lifetime: configuration.refreshTokenLifetime, on: connection))
         }
         context.logger.info("login", metadata: ["account": "\(account.id)", "session": "\(session)"])
-        return try await tokens(account: account.id, university: account.universityID, roles: account.roles, session: session, refresh: refresh)
+        return try await tokens(
+            account: account.id, university: account.universityID, roles: account.roles, app: request.app, session: session, refresh: refresh)
     }
 
     @Sendable
     func refresh(_ request: Auth.Session.Refresh.Request, _ context: RequestContext) async throws -> Auth.Tokens {
-        enum Outcome { case issued(account: UUID, session: UUID, refresh: String, university: String?, roles: [String]), refused(UUID?), reused(UUID) }
+        enum Outcome {
+            case issued(account: UUID, session: UUID, app: ClientApp, refresh: String, university: String?, roles: [String])
+            case refused(UUID?), reused(UUID)
+        }
         let ip = limits.keys(.refresh, account: nil, context)
         try await limits.check(ip)
         let grace = Double(configuration.refreshGrace.milliseconds) / 1000
@@ -79,6 +83,11 @@ struct SessionHandlers: Sendable {
                 try await events.record(
                     .refreshTokenRefused, account: token.account, ip: context.attributes.clientIP, session: token.session,
                     detail: token.sessionRevoked ? "session_ended" : "expired", on: connection)
+                return .refused(token.account)
+            }
+            guard let app = token.app else {
+                // Started before sessions named their app: ended now, through the usual path.
+                _ = try await sessions.revoke(session: token.session, reason: "started before sessions named their app", on: connection)
                 return .refused(token.account)
             }
             if let usedAgo = token.usedAgo {
@@ -97,11 +106,12 @@ struct SessionHandlers: Sendable {
             // The token's one child: issued now, or (a repeat within the grace window) handed again.
             let refresh = try await sessions.issueToken(
                 session: token.session, parent: request.refreshToken, lifetime: configuration.refreshTokenLifetime, on: connection)
-            return .issued(account: token.account, session: token.session, refresh: refresh, university: facts.university, roles: facts.roles)
+            return .issued(
+                account: token.account, session: token.session, app: app, refresh: refresh, university: facts.university, roles: facts.roles)
         }
         switch outcome {
-        case .issued(let account, let session, let refresh, let university, let roles):
-            return try await tokens(account: account, university: university, roles: roles, session: session, refresh: refresh)
+        case .issued(let account, let session, let app, let refresh, let university, let roles):
+            return try await tokens(account: account, university: university, roles: roles, app: app, session: session, refresh: refresh)
         case .refused(let account):
             try await limits.count(limits.keys(.refresh, account: account.map { $0.uuidString.lowercased() }, context))
             throw Self.badRefreshToken
@@ -132,11 +142,13 @@ struct SessionHandlers: Sendable {
         })
     }
 
-    private func tokens(account: UUID, university: String?, roles: [String], session: UUID, refresh: String) async throws -> Auth.Tokens {
+    private func tokens(account: UUID, university: String?, roles: [String], app: ClientApp, session: UUID, refresh: String) async throws
+        -> Auth.Tokens
+    {
         let now = Date()
         let claims = AccessTokenClaims(
             subject: account.uuidString.lowercased(), session: session.uuidString.lowercased(), university: university, roles: roles,
-            audience: configuration.audience, issuer: configuration.issuer, issuedAt: now,
+            app: app.rawValue, audience: configuration.audience, issuer: configuration.issuer, issuedAt: now,
             expiresAt: now.addingTimeInterval(Double(configuration.accessTokenLifetime.milliseconds) / 1000))
         let access = try await keys.signer().sign(claims)
         return Auth.Tokens(accessToken: access, refreshToken: refresh, expiresIn: Int(configuration.accessTokenLifetime.milliseconds / 1000))

@@ -8,7 +8,7 @@ import PostgresSupport
 /// The access-token signing keys: kept in `signing_keys` sealed with the key-encryption key, made at
 /// first start, rotated after `keyRotation`. A retired key stays published (JWKS) until the last
 /// token it signed has expired (an access-token lifetime plus the cache minute, since an instance may
-/// sign with it until its cache refreshes). Every instance caches them for a minute.
+/// sign with it until its cache refreshes). Every instance caches them for `keyCacheLifetime` (a minute).
 public actor SigningKeys {
     private let database: Database
     private let configuration: AuthConfiguration
@@ -16,10 +16,10 @@ public actor SigningKeys {
     /// How long an instance uses the keys it read before reading them again.
     private let cacheLifetime: Duration
 
-    public init(database: Database, configuration: AuthConfiguration, cacheLifetime: Duration = .seconds(60)) {
+    public init(database: Database, configuration: AuthConfiguration) {
         self.database = database
         self.configuration = configuration
-        self.cacheLifetime = cacheLifetime
+        cacheLifetime = configuration.keyCacheLifetime
     }
 
     /// The signer of new tokens.

@@ -54,9 +54,9 @@ struct AccountPostgresRepository: Sendable {
     func university(forDomain domain: String, on connection: PostgresConnection) async throws -> Auth.University? {
         let rows = try await connection.query(
             """
-            SELECT id, name, campus FROM universities
-            WHERE EXISTS (SELECT 1 FROM unnest(domains) AS d WHERE \(domain) = d OR right(\(domain), length(d) + 1) = '.' || d)
-            ORDER BY id LIMIT 1
+            SELECT u.id, u.name, coalesce(c.name, '') FROM universities u LEFT JOIN campuses c ON c.university_id = u.id AND c.main
+            WHERE EXISTS (SELECT 1 FROM unnest(u.domains) AS d WHERE \(domain) = d OR right(\(domain), length(d) + 1) = '.' || d)
+            ORDER BY u.id LIMIT 1
             """,
             logger: database.logger)
         for try await (id, name, campus) in rows.decode((String, String, String).self) {
@@ -72,8 +72,9 @@ struct AccountPostgresRepository: Sendable {
         do {
             try await connection.query(
                 """
-                INSERT INTO accounts (id, email, username, display_name, password_hash, university_id)
-                VALUES (\(id), \(attempt.email), \(attempt.username), \(attempt.displayName), \(attempt.passwordHash), \(attempt.universityID))
+                INSERT INTO accounts (id, email, username, display_name, first_name, last_name, password_hash, university_id)
+                VALUES (\(id), \(attempt.email), \(attempt.username), \(attempt.displayName), \(attempt.firstName), \(attempt.lastName),
+                        \(attempt.passwordHash), \(attempt.universityID))
                 """,
                 logger: database.logger)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
@@ -148,31 +149,27 @@ struct AccountPostgresRepository: Sendable {
     func profile(of account: UUID, on connection: PostgresConnection) async throws -> Auth.Profile? {
         let rows = try await connection.query(
             """
-            SELECT a.email, a.username, a.display_name, a.created_at, u.id, u.name, u.campus,
-                p.media_type, p.width, p.height, octet_length(p.content), p.updated_at
-            FROM accounts a LEFT JOIN universities u ON u.id = a.university_id LEFT JOIN pictures p ON p.account_id = a.id
-            WHERE a.id = \(account)
+            SELECT a.email, a.first_name, a.last_name, \(unescaped: UserDirectoryPostgresRepository.publicColumns)
+            FROM \(unescaped: UserDirectoryPostgresRepository.publicTables) WHERE a.id = \(account)
             """,
             logger: database.logger)
-        for try await (email, username, name, created, universityID, universityName, campus, mediaType, width, height, size, updated)
-            in rows.decode((String, String, String, Date, String?, String?, String?, String?, Int?, Int?, Int?, Date?).self)
-        {
-            let university = universityID.map { Auth.University(id: $0, name: universityName ?? "", campus: campus ?? "") }
-            var picture: Auth.PictureInfo?
-            if let mediaType, let width, let height, let size, let updated {
-                picture = Auth.PictureInfo(mediaType: mediaType, width: width, height: height, size: size, updatedAt: updated)
-            }
+        for try await row in rows {
+            let (email, first, last) = try row.decode((String, String?, String?).self)
+            let (shown, created) = try UserDirectoryPostgresRepository.publicProfile(row, from: 3)
             return Auth.Profile(
-                id: account.uuidString.lowercased(), email: email, username: username, displayName: name, university: university,
-                picture: picture, createdAt: created)
+                id: shown.id, email: email, username: shown.username, displayName: shown.displayName, firstName: first, lastName: last,
+                university: shown.university, picture: shown.picture, createdAt: created)
         }
         return nil
     }
 
-    func update(_ account: UUID, displayName: String?, username: String?, on connection: PostgresConnection) async throws {
+    /// Sets what is given; an empty first or last name removes it.
+    func update(_ account: UUID, _ change: Auth.Me.Update.Request, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            UPDATE accounts SET display_name = coalesce(\(displayName), display_name), username = coalesce(\(username), username)
+            UPDATE accounts SET display_name = coalesce(\(change.displayName), display_name), username = coalesce(\(change.username), username),
+                first_name = CASE WHEN \(change.firstName)::text IS NULL THEN first_name ELSE nullif(\(change.firstName), '') END,
+                last_name = CASE WHEN \(change.lastName)::text IS NULL THEN last_name ELSE nullif(\(change.lastName), '') END
             WHERE id = \(account)
             """,
             logger: database.logger)

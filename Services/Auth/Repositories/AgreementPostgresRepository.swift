@@ -9,18 +9,20 @@ import PostgresSupport
 struct AgreementPostgresRepository: Sendable {
     let database: Database
 
-    /// Each policy in its current version with the account's standing, by policy id (or only `policy`).
-    func list(account: UUID, policy: String? = nil, on connection: PostgresConnection) async throws -> [Auth.Agreement] {
+    /// Each policy that applies to `app`, in its current version, with the account's standing, by
+    /// policy id (or only `policy`).
+    func list(account: UUID, app: ClientApp, policy: String? = nil, on connection: PostgresConnection) async throws -> [Auth.Agreement] {
         let rows = try await connection.query(
             """
             WITH current AS (
-                SELECT DISTINCT ON (id) id, version, title, url, required FROM policies
+                SELECT DISTINCT ON (id) id, version, title, url, required, apps FROM policies
                 WHERE effective_at <= now() AND (\(policy)::text IS NULL OR id = \(policy))
                 ORDER BY id, version DESC)
             SELECT c.id, c.version, c.title, c.url, c.required, a.version, a.signed_at, a.withdrawn_at
             FROM current c LEFT JOIN LATERAL (
                 SELECT version, signed_at, withdrawn_at FROM agreements
                 WHERE account_id = \(account) AND policy_id = c.id ORDER BY version DESC LIMIT 1) a ON true
+            WHERE c.apps IS NULL OR \(app.rawValue) = ANY (c.apps)
             ORDER BY c.id
             """,
             logger: database.logger)

@@ -13,6 +13,8 @@ struct RegistrationPostgresRepository: Sendable {
         let email: String
         let username: String
         let displayName: String
+        let firstName: String?
+        let lastName: String?
         let passwordHash: String
         let universityID: String?
         /// Seconds since the newest code of the attempt was made, nil when none was.
@@ -40,13 +42,12 @@ struct RegistrationPostgresRepository: Sendable {
         return false
     }
 
-    func insert(id: UUID, email: String, username: String, displayName: String, passwordHash: String, universityID: String?,
-                lifetime: Duration, on connection: PostgresConnection) async throws {
+    func insert(_ attempt: Attempt, lifetime: Duration, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            INSERT INTO registrations (id, email, username, display_name, password_hash, university_id, expires_at)
-            VALUES (\(id), \(email), \(username), \(displayName), \(passwordHash), \(universityID),
-                    now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
+            INSERT INTO registrations (id, email, username, display_name, first_name, last_name, password_hash, university_id, expires_at)
+            VALUES (\(attempt.id), \(attempt.email), \(attempt.username), \(attempt.displayName), \(attempt.firstName), \(attempt.lastName),
+                    \(attempt.passwordHash), \(attempt.universityID), now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
             """,
             logger: database.logger)
     }
@@ -55,13 +56,17 @@ struct RegistrationPostgresRepository: Sendable {
     func live(_ id: UUID, email: String, on connection: PostgresConnection) async throws -> Attempt? {
         let rows = try await connection.query(
             """
-            SELECT r.id, r.email, r.username, r.display_name, r.password_hash, r.university_id,
+            SELECT r.id, r.email, r.username, r.display_name, r.first_name, r.last_name, r.password_hash, r.university_id,
                 (SELECT extract(epoch FROM now() - max(c.created_at))::float8 FROM email_codes c WHERE c.registration_id = r.id)
             FROM registrations r WHERE r.id = \(id) AND r.email = \(email) AND r.expires_at > now() FOR UPDATE OF r
             """,
             logger: database.logger)
-        for try await (id, email, username, name, hash, university, age) in rows.decode((UUID, String, String, String, String, String?, Double?).self) {
-            return Attempt(id: id, email: email, username: username, displayName: name, passwordHash: hash, universityID: university, lastCodeAge: age)
+        for try await (id, email, username, name, first, last, hash, university, age)
+            in rows.decode((UUID, String, String, String, String?, String?, String, String?, Double?).self)
+        {
+            return Attempt(
+                id: id, email: email, username: username, displayName: name, firstName: first, lastName: last, passwordHash: hash,
+                universityID: university, lastCodeAge: age)
         }
         return nil
     }

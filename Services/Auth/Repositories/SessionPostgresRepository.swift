@@ -1,4 +1,5 @@
 import AccessTokens
+import Contracts
 import Crypto
 import Foundation
 import NotificationsContract
@@ -28,9 +29,10 @@ struct SessionPostgresRepository: Sendable {
 
     static func hash(_ token: String) -> Data { Data(SHA256.hash(data: Data(token.utf8))) }
 
-    func startSession(for account: UUID, on connection: PostgresConnection) async throws -> UUID {
+    func startSession(for account: UUID, app: ClientApp, on connection: PostgresConnection) async throws -> UUID {
         let id = UUID()
-        try await connection.query("INSERT INTO sessions (id, account_id) VALUES (\(id), \(account))", logger: database.logger)
+        try await connection.query(
+            "INSERT INTO sessions (id, account_id, app) VALUES (\(id), \(account), \(app.rawValue))", logger: database.logger)
         return id
     }
 
@@ -60,6 +62,8 @@ struct SessionPostgresRepository: Sendable {
         let hash: Data
         let session: UUID
         let account: UUID
+        /// The app the session is for; nil for a session started before sessions named it.
+        let app: ClientApp?
         let sessionRevoked: Bool
         let expired: Bool
         /// Seconds since the token was first used, nil when unused.
@@ -72,7 +76,7 @@ struct SessionPostgresRepository: Sendable {
         let hash = Self.hash(token)
         let rows = try await connection.query(
             """
-            SELECT t.session_id, s.account_id, s.revoked_at IS NOT NULL,
+            SELECT t.session_id, s.account_id, s.app, s.revoked_at IS NOT NULL,
                 t.expires_at <= now() OR s.created_at + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)) <= now(),
                 extract(epoch FROM now() - t.used_at)::float8,
                 EXISTS (SELECT 1 FROM refresh_tokens c WHERE c.parent_hash = t.token_hash AND c.used_at IS NOT NULL)
@@ -80,8 +84,12 @@ struct SessionPostgresRepository: Sendable {
             WHERE t.token_hash = \(hash) FOR UPDATE OF t, s
             """,
             logger: database.logger)
-        for try await (session, account, revoked, expired, usedAgo, childUsed) in rows.decode((UUID, UUID, Bool, Bool, Double?, Bool).self) {
-            return PresentedToken(hash: hash, session: session, account: account, sessionRevoked: revoked, expired: expired, usedAgo: usedAgo, childUsed: childUsed)
+        for try await (session, account, app, revoked, expired, usedAgo, childUsed)
+            in rows.decode((UUID, UUID, String?, Bool, Bool, Double?, Bool).self)
+        {
+            return PresentedToken(
+                hash: hash, session: session, account: account, app: app.flatMap(ClientApp.init(rawValue:)), sessionRevoked: revoked,
+                expired: expired, usedAgo: usedAgo, childUsed: childUsed)
         }
         return nil
     }

@@ -17,9 +17,7 @@ public enum Notifications: ServiceContract {
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
 
     /// The client apps; each has its own APNs topic (bundle id), set in `APNS_TOPICS`.
-    public enum App: String, Codable, Sendable, CaseIterable, SchemaEnumeration {
-        case melon, refunds, household, marketplace, fundraising
-    }
+    public typealias App = ClientApp
 
     /// What a notification says: text already in the user's language, or keys of the app's
     /// `Localizable.strings` with their arguments (the device localises), or both.

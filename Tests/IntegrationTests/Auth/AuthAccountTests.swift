@@ -17,8 +17,8 @@ extension ServiceStackTests {
         try await stack.with { http in
             let email = "cian@tcd.ie", old = "correct horse battery staple cian", new = "a different pass phrase for cian"
             let other = try await AuthJourneyTests.signedUp(stack, http, email: email, username: "cian")
-            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": "not it"], from: "198.51.100.23").status == 401)
-            let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(old)], from: "198.51.100.24")
+            #expect(try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": "not it"], from: "198.51.100.23").status == 401)
+            let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(old)], from: "198.51.100.24")
             let access = try #require(AuthJourneyTests.string(login, "accessToken"))
             let refresh = try #require(AuthJourneyTests.string(login, "refreshToken"))
             let auth = ["Authorization": "Bearer \(access)"]
@@ -34,8 +34,8 @@ extension ServiceStackTests {
             #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(other.refresh)]).status == 401, "the other session ended")
             #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(refresh)]).status == 200, "this one goes on")
             #expect(try await http.get("/v1/me", headers: auth).status == 200)
-            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(old)]).status == 401)
-            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(new)]).status == 200)
+            #expect(try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(old)]).status == 401)
+            #expect(try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(new)]).status == 200)
 
             let record = try await http.get("/v1/me/security-events", headers: auth)
             #expect(record.status == 200, "\(record.text)")
@@ -151,8 +151,51 @@ extension ServiceStackTests.AuthAccountTests {
             #expect(try await put("image/webp", ImageSamples.webpLossy40x30).json?["mediaType"] == "image/webp", "replaced")
             let removed = try await http.send("DELETE", "/v1/me/picture", headers: auth)
             #expect(removed.status == 200 && removed.json == ["deleted": true], "\(removed.text)")
-            #expect(try await http.get("/v1/me", headers: auth).json?["picture"] == nil)
-            #expect(try await http.get("/v1/users/\(id)/picture", headers: auth).status == 404)
+            #expect(try await http.get("/v1/me", headers: auth).json?["picture"]?["isDefault"] == true, "the default picture again")
+            #expect(try await http.get("/v1/users/\(id)/picture", headers: auth).json?["info"]?["isDefault"] == true)
+        }
+    }
+}
+
+extension ServiceStackTests.AuthAccountTests {
+    @Test func eachAppSignsInForItselfItsTokensNameItAndItListsItsOwnPolicies() async throws {
+        typealias Journey = ServiceStackTests.AuthJourneyTests
+        let stack = try await AuthStack()
+        try await stack.with { http in
+            let email = "saoirse@tcd.ie", password = "correct horse battery staple saoirse"
+            let melon = try await Journey.signedUp(stack, http, email: email, username: "saoirse")
+            #expect(try Journey.claims(of: melon.access)["client_id"] as? String == "melon")
+
+            let nameless = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
+            #expect(nameless.status == 400 && Journey.fields(nameless) == ["app"], "a login names its app: \(nameless.text)")
+            let unknown = try await http.post("/v1/auth/login", ["app": "nebula", "email": .string(email), "password": .string(password)])
+            #expect(unknown.status == 400 && Journey.fields(unknown) == ["app"], "\(unknown.text)")
+            let login = try await http.post("/v1/auth/login", ["app": "marketplace", "email": .string(email), "password": .string(password)])
+            let market = try #require(Journey.string(login, "accessToken")), marketRefresh = try #require(Journey.string(login, "refreshToken"))
+            #expect(try Journey.claims(of: market)["client_id"] as? String == "marketplace")
+            let refreshed = try await http.post("/v1/auth/refresh", ["refreshToken": .string(marketRefresh)])
+            #expect(try Journey.claims(of: try #require(Journey.string(refreshed, "accessToken")))["client_id"] as? String == "marketplace",
+                    "a refresh keeps the session's app")
+
+            func headers(_ token: String) -> [String: String] { ["Authorization": "Bearer \(token)", "Content-Type": "application/json"] }
+            func policies(_ token: String) async throws -> [String] {
+                guard case .array(let items)? = try await http.get("/v1/me/agreements", headers: headers(token)).json?["agreements"] else { return [] }
+                return items.compactMap { if case .string(let id)? = $0["policy"] { id } else { nil } }
+            }
+            #expect(try await policies(melon.access) == ["marketing-email", "privacy", "terms"], "the marketplace's rules are not the tax helper's")
+            #expect(try await policies(market) == ["marketing-email", "marketplace-rules", "privacy", "terms"])
+            let elsewhere = try await http.send("PUT", "/v1/me/agreements/marketplace-rules", body: Array(#"{"version":1}"#.utf8), headers: headers(melon.access))
+            #expect(elsewhere.status == 404, "another app's policy is not found here: \(elsewhere.text)")
+            #expect(try await http.send("PUT", "/v1/me/agreements/marketplace-rules", body: Array(#"{"version":1}"#.utf8), headers: headers(market)).status == 200)
+            #expect(try await http.send("PUT", "/v1/me/agreements/terms", body: Array(#"{"version":1}"#.utf8), headers: headers(melon.access)).status == 200)
+            let terms = try await http.get("/v1/me/agreements", headers: headers(market))
+            #expect(Self.agreement(terms, "terms")?["status"] == "signed", "one account, one set of terms for every app")
+
+            // A session from before sessions named their app ends at its next refresh.
+            try await TestDatabase.run("UPDATE auth.sessions SET app = NULL WHERE revoked_at IS NULL AND app = 'melon'", on: stack.databaseURL)
+            #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(melon.refresh)]).status == 401)
+            #expect(try await http.get("/v1/me", headers: headers(melon.access)).status == 401, "its session ended")
+            #expect(try await http.get("/v1/me", headers: headers(market)).status == 200, "the marketplace's goes on")
         }
     }
 }

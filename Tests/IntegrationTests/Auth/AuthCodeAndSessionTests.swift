@@ -61,7 +61,7 @@ extension ServiceStackTests {
         try await stack.with { http in
             let email = "darragh@tcd.ie", password = "correct horse battery staple darragh"
             let phone = try await AuthJourneyTests.signedUp(stack, http, email: email, username: "darragh")
-            let laptop = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
+            let laptop = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
             let laptopRefresh = try #require(AuthJourneyTests.string(laptop, "refreshToken"))
             let ended = try await http.post("/v1/auth/logout", ["all": true], token: phone.access)
             #expect(ended.status == 200 && ended.json == ["ended": 2], "\(ended.text)")
@@ -69,15 +69,44 @@ extension ServiceStackTests {
             #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(laptopRefresh)]).status == 401)
 
             // A refresh token unused for its lifetime is refused, and its owner can see that.
-            let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
+            let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
             let refresh = try #require(AuthJourneyTests.string(login, "refreshToken"))
             try await Task.sleep(for: .milliseconds(3200))
             #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(refresh)]).status == 401, "expired")
-            let again = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
+            let again = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
             let access = try #require(AuthJourneyTests.string(again, "accessToken"))
             let record = try await http.get("/v1/me/security-events?limit=2", headers: ["Authorization": "Bearer \(access)"])
             guard case .array(let events)? = record.json?["events"] else { Issue.record("\(record.text)"); return }
             #expect(events.last?["kind"] == "refresh_token_refused" && events.last?["detail"] == "expired", "\(record.text)")
+        }
+    }
+
+    @Test func aRotatedKeySignsNewTokensAndTheRetiredKeyLeavesTheJWKSOnceItsTokensHaveExpired() async throws {
+        let stack = try await AuthStack(authEnvironment: ["AUTH_ACCESS_TOKEN_LIFETIME": "3000", "AUTH_KEY_CACHE": "200"])
+        try await stack.with { http in
+            func published() async throws -> [String] {
+                guard case .array(let keys)? = try await http.get("/.well-known/jwks.json").json?["keys"] else { return [] }
+                return keys.compactMap { if case .string(let kid)? = $0["kid"] { kid } else { nil } }
+            }
+            let email = "fiadh@tcd.ie", password = "correct horse battery staple fiadh"
+            let old = try await AuthJourneyTests.signedUp(stack, http, email: email, username: "fiadh").access
+            let oldKid = try #require(AuthJourneyTests.header(of: old)["kid"] as? String)
+            #expect(try await published() == [oldKid])
+
+            // The key is past AUTH_KEY_ROTATION (30 days): the next token, once the key cache turned over, has a new one.
+            try await TestDatabase.run("UPDATE auth.signing_keys SET created_at = created_at - interval '31 days'", on: stack.databaseURL)
+            try await Task.sleep(for: .milliseconds(300))
+            let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
+            let new = try #require(AuthJourneyTests.string(login, "accessToken"))
+            let newKid = try #require(AuthJourneyTests.header(of: new)["kid"] as? String)
+            #expect(newKid != oldKid)
+            #expect(try await published() == [newKid, oldKid], "the retired key stays while its tokens may live")
+            #expect(try await http.get("/v1/me", headers: ["Authorization": "Bearer \(new)"]).status == 200, "the gateway fetches the new key")
+
+            // Past the old key's last token (3 s) and the key cache (0.2 s): only the new key is published.
+            try await Task.sleep(for: .milliseconds(3500))
+            #expect(try await published() == [newKid], "the retired key left the JWKS")
+            #expect(try await http.get("/v1/me", headers: ["Authorization": "Bearer \(old)"]).status == 401)
         }
     }
 
@@ -88,10 +117,10 @@ extension ServiceStackTests {
             _ = try await AuthJourneyTests.signedUp(stack, http, email: email, username: "ronan")
             let weaker = try await PasswordHasher(parameters: .init(memoryKiB: 8 * 1024, iterations: 1, parallelism: 1)).hash(password)
             try await TestDatabase.run("UPDATE auth.accounts SET password_hash = '\(weaker)' WHERE email = '\(email)'", on: stack.databaseURL)
-            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)]).status == 200)
+            #expect(try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)]).status == 200)
             let current = "SELECT count(*)::int FROM auth.accounts WHERE email = '\(email)' AND password_hash LIKE '$argon2id$v=19$m=19456,t=2,p=1$%'"
             #expect(try await TestDatabase.integer(current, on: stack.databaseURL) == 1, "re-hashed with today's parameters")
-            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)]).status == 200, "and it still logs in")
+            #expect(try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)]).status == 200, "and it still logs in")
         }
     }
 }

@@ -12,9 +12,9 @@ extension ServiceStackTests {
             _ = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "mei@tcd.ie", username: "mei")
             let password = "correct horse battery staple mei"
             // A NUL byte used to end what Argon2 hashed: the password followed by anything logged in.
-            let padded = try await http.post("/v1/auth/login", ["email": "mei@tcd.ie", "password": .string(password + "\u{0}zz")])
+            let padded = try await http.post("/v1/auth/login", ["app": "melon", "email": "mei@tcd.ie", "password": .string(password + "\u{0}zz")])
             #expect(padded.status == 401, "\(padded.text)")
-            #expect(try await http.post("/v1/auth/login", ["email": "mei@tcd.ie", "password": .string(password)]).status == 200)
+            #expect(try await http.post("/v1/auth/login", ["app": "melon", "email": "mei@tcd.ie", "password": .string(password)]).status == 200)
 
             // New passwords refuse control characters; names refuse format and separator characters
             // (U+202E turns the rest of a name around on screen), which used to pass.
@@ -82,8 +82,8 @@ extension ServiceStackTests {
                 "email": .string(email), "code": .string(strangersCode), "registration": .string(strangersAttempt),
             ])
             #expect(late.status == 400, "\(late.text)")
-            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(theirs)]).status == 401)
-            let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(mine)])
+            #expect(try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(theirs)]).status == 401)
+            let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(mine)])
             #expect(login.status == 200, "the owner's credentials: \(login.text)")
         }
     }
@@ -123,7 +123,7 @@ extension ServiceStackTests {
             #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(child)]).status == 200)
 
             // However often it is refreshed, a session ends AUTH_SESSION_LIFETIME after the login.
-            let login = try await http.post("/v1/auth/login", ["email": "rua@tcd.ie", "password": "correct horse battery staple rua"])
+            let login = try await http.post("/v1/auth/login", ["app": "melon", "email": "rua@tcd.ie", "password": "correct horse battery staple rua"])
             var refresh = try #require(ServiceStackTests.AuthJourneyTests.string(login, "refreshToken"))
             for _ in 0..<2 {
                 try await Task.sleep(for: .milliseconds(1500))
@@ -145,7 +145,7 @@ extension ServiceStackTests {
             let email = "ciara@tcd.ie", password = "correct horse battery staple ciara"
             _ = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: email, username: "ciara")
             func login(_ password: String, from ip: String? = nil) async throws -> HTTPTestClient.Reply {
-                try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)], from: ip)
+                try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)], from: ip)
             }
             // Eight wrong passwords at once from one network: each used to pass the one check before
             // any was counted. Now each is counted first: 3 free and the one that starts the block.
@@ -180,17 +180,17 @@ extension ServiceStackTests {
             let email = "eabha@tcd.ie", password = "correct horse battery staple eabha"
             let first = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: email, username: "eabha")
             for n in 1...3 {
-                _ = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string("guess \(n)")], from: "198.51.100.23")
+                _ = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string("guess \(n)")], from: "198.51.100.23")
             }
             // A session that ended (logged out) and a replayed token: both refused, both recorded.
             #expect(try await http.post("/v1/auth/logout", [:], token: first.access).status == 200)
             #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(first.refresh)]).status == 401)
-            let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
+            let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
             let refresh = try #require(ServiceStackTests.AuthJourneyTests.string(login, "refreshToken"))
             #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(refresh)]).status == 200)
             #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(refresh)]).status == 401)
 
-            let second = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
+            let second = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
             let token = try #require(ServiceStackTests.AuthJourneyTests.string(second, "accessToken"))
             let record = try await http.get("/v1/me/security-events", headers: ["Authorization": "Bearer \(token)"])
             guard case .array(let events)? = record.json?["events"] else { Issue.record("\(record.text)"); return }

@@ -31,7 +31,7 @@ extension ServiceStackTests {
             let attempt = try #require(Self.string(registered, "registration"))
             let code = try await stack.code(for: address)
 
-            let early = try await http.post("/v1/auth/login", ["email": .string(address), "password": .string(password)])
+            let early = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(address), "password": .string(password)])
             #expect(early.status == 403, "not verified yet: \(early.text)")
 
             let wrongCode = String(format: "%06d", (Int(code)! + 1) % 1_000_000)
@@ -40,12 +40,12 @@ extension ServiceStackTests {
             let verified = try await http.post("/v1/auth/verify-email", ["email": .string(address), "code": .string(code), "registration": .string(attempt)])
             #expect(verified.status == 200 && verified.json == ["verified": true], "\(verified.text)")
 
-            let badPassword = try await http.post("/v1/auth/login", ["email": .string(address), "password": "not the password"])
-            let nobody = try await http.post("/v1/auth/login", ["email": "nobody@tcd.ie", "password": "not the password"])
+            let badPassword = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(address), "password": "not the password"])
+            let nobody = try await http.post("/v1/auth/login", ["app": "melon", "email": "nobody@tcd.ie", "password": "not the password"])
             #expect(badPassword.status == 401 && nobody.status == 401)
             #expect(Self.string(badPassword, "detail") == Self.string(nobody, "detail"), "the same answer for both")
 
-            let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
+            let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
             #expect(login.status == 200, "\(login.text)")
             let access = try #require(Self.string(login, "accessToken")), refresh = try #require(Self.string(login, "refreshToken"))
             #expect(login.json?["expiresIn"] == .number(900) && login.json?["tokenType"] == "Bearer")
@@ -177,8 +177,8 @@ extension ServiceStackTests {
                     "the ended session's access token stops working at once")
             #expect(try await http.post("/v1/auth/password/reset", ["email": .string(email), "code": .string(code), "newPassword": .string(newPassword)]).status == 400,
                     "a code works once")
-            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": "correct horse battery staple orla"]).status == 401)
-            let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(newPassword)])
+            #expect(try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": "correct horse battery staple orla"]).status == 401)
+            let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(newPassword)])
             let access = try #require(Self.string(login, "accessToken"))
             let auth = ["Authorization": "Bearer \(access)", "Content-Type": "application/json"]
 
@@ -194,7 +194,7 @@ extension ServiceStackTests {
             let deleted = try await http.send("DELETE", "/v1/me", body: Array(#"{"password":"\#(newPassword)"}"#.utf8), headers: auth)
             #expect(deleted.status == 200 && deleted.json == ["deleted": true], "\(deleted.text)")
             #expect(try await http.send("GET", "/v1/me", headers: auth).status == 401, "a deleted account's token stops working")
-            #expect(try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(newPassword)]).status == 401)
+            #expect(try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(newPassword)]).status == 401)
             // pdf-email heard through auth's outbox and erased the mail that went to the address.
             let erased = await eventually(timeout: .seconds(20)) { try await TestDatabase.integer(mailsLeft, on: stack.databaseURL) == 0 }
             #expect(erased, "the deleted account's mail is gone")
@@ -206,16 +206,20 @@ extension ServiceStackTests {
     // MARK: - Helpers
 
     /// Registers, verifies and logs in an account; returns its tokens.
-    static func signedUp(_ stack: AuthStack, _ http: HTTPTestClient, email: String, username: String) async throws -> (access: String, refresh: String) {
+    /// A new account signed in: registered (with `more` fields), verified and logged in.
+    static func signedUp(_ stack: AuthStack, _ http: HTTPTestClient, email: String, username: String, more: [String: JSONValue] = [:]) async throws
+        -> (access: String, refresh: String)
+    {
         let password = "correct horse battery staple \(username)"
-        let registered = try await http.post("/v1/auth/register", [
+        let fields: [String: JSONValue] = [
             "email": .string(email), "password": .string(password), "displayName": .string(username.capitalized), "username": .string(username),
-        ])
+        ]
+        let registered = try await http.post("/v1/auth/register", .object(fields.merging(more) { $1 }))
         try #require(registered.status == 202, "\(registered.text)")
         let code = try await stack.code(for: email), attempt = try #require(string(registered, "registration"))
         let verified = try await http.post("/v1/auth/verify-email", ["email": .string(email), "code": .string(code), "registration": .string(attempt)])
         try #require(verified.status == 200, "\(verified.text)")
-        let login = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
+        let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
         return (try #require(string(login, "accessToken")), try #require(string(login, "refreshToken")))
     }
 

@@ -27,7 +27,7 @@ extension ServiceStackTests {
             let email = "saoirse@tcd.ie", password = "correct horse battery staple saoirse"
             _ = try await AuthJourneyTests.signedUp(stack, http, email: email, username: "saoirse")
             func login(_ password: String, as email: String = email, from ip: String = "198.51.100.1") async throws -> HTTPTestClient.Reply {
-                try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)], from: ip)
+                try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)], from: ip)
             }
             for attempt in 1...4 {
                 #expect(try await login("wrong \(attempt)").status == 401, "attempt \(attempt) is counted and answered as usual")
@@ -94,13 +94,13 @@ extension ServiceStackTests {
         try await stack.with { http in
             for n in 1...4 {
                 let reply = try await http.post(
-                    "/v1/auth/login", ["email": .string("student\(n)@tcd.ie"), "password": "not it at all"], from: "2001:db8:1:2::\(n)")
+                    "/v1/auth/login", ["app": "melon", "email": .string("student\(n)@tcd.ie"), "password": "not it at all"], from: "2001:db8:1:2::\(n)")
                 #expect(reply.status == 401)
             }
             Self.expectLimited(
-                try await http.post("/v1/auth/login", ["email": "student5@tcd.ie", "password": "not it at all"], from: "2001:db8:1:2:ffff::9"),
+                try await http.post("/v1/auth/login", ["app": "melon", "email": "student5@tcd.ie", "password": "not it at all"], from: "2001:db8:1:2:ffff::9"),
                 "the same /64, another account")
-            let elsewhere = try await http.post("/v1/auth/login", ["email": "student5@tcd.ie", "password": "not it at all"], from: "2001:db8:1:3::1")
+            let elsewhere = try await http.post("/v1/auth/login", ["app": "melon", "email": "student5@tcd.ie", "password": "not it at all"], from: "2001:db8:1:3::1")
             #expect(elsewhere.status == 401, "another network is not blocked: \(elsewhere.text)")
 
             for n in 1...4 {

@@ -70,7 +70,7 @@ extension ServiceStackTests {
 
                 // Logging out removes the device of that session.
                 #expect(try await http.post("/v1/auth/logout", [:], token: ana.access).status == 200)
-                let again = try await http.post("/v1/auth/login", ["email": "ana@tcd.ie", "password": "correct horse battery staple ana_n"])
+                let again = try await http.post("/v1/auth/login", ["app": "melon", "email": "ana@tcd.ie", "password": "correct horse battery staple ana_n"])
                 let access = try #require(AuthJourneyTests.string(again, "accessToken"))
                 let gone = await eventually(timeout: .seconds(20)) {
                     (try? await http.get("/v1/devices", headers: ["Authorization": "Bearer \(access)"]).text.contains(device)) == false
