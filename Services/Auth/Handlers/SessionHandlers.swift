@@ -29,18 +29,18 @@ struct SessionHandlers: Sendable {
         // Not an address (a NUL byte, say): no account has it, and the answer is the same.
         let email = AccountRules.lookupEmail(request.email)
         let attempt = limits.keys(.login, account: email, context)
-        // Counted before the password is checked; taken back once it was right.
-        try await limits.admit(attempt)
-        var account: AccountPostgresRepository.Account?, pending: String?
-        if let email {
-            (account, pending) = try await database.transaction { connection in
-                guard let account = try await accounts.account(email: email, on: connection) else {
-                    return (nil, try await registrations.newestPasswordHash(email: email, on: connection))
-                }
-                return (account, nil)
+        // One transaction whether or not the address has an account: the attempt is counted before
+        // the password is checked (and taken back once it was right), and an account's login is
+        // recorded as failed until then, so nothing is written after the check on a wrong password.
+        let (account, pending, recorded): (AccountPostgresRepository.Account?, String?, Int64?) = try await database.transaction { connection in
+            try await limits.admit(attempt, on: connection)
+            guard let email else { return (nil, nil, nil) }
+            guard let account = try await accounts.account(email: email, on: connection) else {
+                return (nil, try await registrations.newestPasswordHash(email: email, on: connection), nil)
             }
+            return (account, nil, try await events.recordAttempt(account: account.id, ip: context.attributes.clientIP, on: connection))
         }
-        guard let account else {
+        guard let account, let recorded else {
             // No account: the newest registration attempt's password, or one nobody has, so that
             // every case costs one Argon2 check.
             if try await hasher.verify(request.password, against: pending ?? decoyHash), pending != nil {
@@ -50,7 +50,7 @@ struct SessionHandlers: Sendable {
             throw Self.wrongCredentials
         }
         guard try await hasher.verify(request.password, against: account.passwordHash) else {
-            try await database.transaction { try await events.record(.loginFailed, account: account.id, ip: context.attributes.clientIP, on: $0) }
+            SecurityEventPostgresRepository.count(.loginFailed)
             throw Self.wrongCredentials
         }
         try await limits.succeeded(attempt, admitted: true)
@@ -59,7 +59,7 @@ struct SessionHandlers: Sendable {
             if let rehashed { try await accounts.updatePasswordHash(account.id, to: rehashed, on: connection) }
             let session = try await sessions.startSession(for: account.id, app: request.app, on: connection)
             try await limits.remember(account: account.id, context, on: connection)
-            try await events.record(.login, account: account.id, ip: context.attributes.clientIP, session: session, on: connection)
+            try await events.settle(recorded, session: session, on: connection)
             return (session, try await sessions.issueToken(session: session, parent: nil, lifetime: configuration.refreshTokenLifetime, on: connection))
         }
         context.logger.info("login", metadata: ["account": "\(account.id)", "session": "\(session)"])

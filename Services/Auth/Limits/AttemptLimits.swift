@@ -69,12 +69,17 @@ struct AttemptLimits: Sendable {
     /// Counts the attempt before it is verified, refusing it (uncounted) while any key is blocked:
     /// row locks order concurrent attempts, so past the free ones the first blocks the rest.
     func admit(_ keys: Keys) async throws {
-        try await tally(keys, admitting: true)
+        try await database.transaction { try await admit(keys, on: $0) }
+    }
+
+    /// `admit(_:)` in the caller's transaction: the count stays only if it commits.
+    func admit(_ keys: Keys, on connection: PostgresConnection) async throws {
+        try await tally(keys, admitting: true, on: connection)
     }
 
     /// Counts one attempt against each of `keys`, blocking a key that is past its free attempts.
     func count(_ keys: Keys) async throws {
-        try await tally(keys, admitting: false)
+        try await database.transaction { try await tally(keys, admitting: false, on: $0) }
     }
 
     /// After the attempt succeeded: the account's count from this network starts again, and an
@@ -132,29 +137,27 @@ struct AttemptLimits: Sendable {
 
     private var window: Double { Double(backoff.window.milliseconds) / 1000 }
 
-    /// Counts one attempt against each of `keys` and blocks a key past its free attempts. When
-    /// `admitting`, a key blocked already refuses the attempt instead, and throwing rolls back what
-    /// this attempt counted so far.
-    private func tally(_ keys: Keys, admitting: Bool) async throws {
+    /// Counts one attempt against each of `keys` and blocks a key past its free attempts, in the
+    /// caller's transaction. When `admitting`, a key blocked already refuses the attempt instead, and
+    /// throwing rolls back what this attempt counted so far.
+    private func tally(_ keys: Keys, admitting: Bool, on connection: PostgresConnection) async throws {
         guard keys.account != nil || keys.network != nil else { return }
-        try await database.transaction { connection in
-            for pair in try await pairs(keys, on: connection) {
-                let rows = try await connection.query(
-                    """
-                    INSERT INTO attempts AS a (action, scope, key, count, last_at)
-                    VALUES (\(keys.action.rawValue), \(pair.scope), \(pair.key), 1, now())
-                    ON CONFLICT (action, scope, key) DO UPDATE
-                    SET count = CASE WHEN \(admitting) AND a.blocked_until > now() THEN a.count
-                                     WHEN a.last_at < now() - make_interval(secs => \(window)) THEN 1 ELSE a.count + 1 END,
-                        last_at = CASE WHEN \(admitting) AND a.blocked_until > now() THEN a.last_at ELSE now() END
-                    RETURNING count,
-                        CASE WHEN \(admitting) AND blocked_until > now() THEN ceil(extract(epoch FROM blocked_until - now()))::int8 END
-                    """,
-                    logger: database.logger)
-                for try await (count, blocked) in rows.decode((Int, Int64?).self) {
-                    if let blocked { throw refusal(keys.action, seconds: blocked) }
-                    try await block(keys, pair, after: count, on: connection)
-                }
+        for pair in try await pairs(keys, on: connection) {
+            let rows = try await connection.query(
+                """
+                INSERT INTO attempts AS a (action, scope, key, count, last_at)
+                VALUES (\(keys.action.rawValue), \(pair.scope), \(pair.key), 1, now())
+                ON CONFLICT (action, scope, key) DO UPDATE
+                SET count = CASE WHEN \(admitting) AND a.blocked_until > now() THEN a.count
+                                 WHEN a.last_at < now() - make_interval(secs => \(window)) THEN 1 ELSE a.count + 1 END,
+                    last_at = CASE WHEN \(admitting) AND a.blocked_until > now() THEN a.last_at ELSE now() END
+                RETURNING count,
+                    CASE WHEN \(admitting) AND blocked_until > now() THEN ceil(extract(epoch FROM blocked_until - now()))::int8 END
+                """,
+                logger: database.logger)
+            for try await (count, blocked) in rows.decode((Int, Int64?).self) {
+                if let blocked { throw refusal(keys.action, seconds: blocked) }
+                try await block(keys, pair, after: count, on: connection)
             }
         }
     }

@@ -36,7 +36,27 @@ struct SecurityEventPostgresRepository: Sendable {
         for try await _ in rows { Self.count(kind) }
     }
 
-    private static func count(_ kind: Auth.SecurityEvent.Kind) {
+    /// Records a login of `account` as failed until `settle` says it succeeded, so that a wrong
+    /// password costs the same with or without an account: nothing is written after the check.
+    /// Counted in the metrics only once settled (`settle`, or `count` for a failure).
+    func recordAttempt(account: UUID, ip: String?, on connection: PostgresConnection) async throws -> Int64 {
+        // An INSERT ... RETURNING gives exactly one row.
+        let rows = try await connection.query(
+            "INSERT INTO security_events (account_id, kind, ip) VALUES (\(account), \(Auth.SecurityEvent.Kind.loginFailed.rawValue), \(ip)) RETURNING id",
+            logger: database.logger
+        ).collect()
+        return try rows[0].decode(Int64.self)
+    }
+
+    /// The attempt `recordAttempt` recorded succeeded: a login of `session`.
+    func settle(_ attempt: Int64, session: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            "UPDATE security_events SET kind = \(Auth.SecurityEvent.Kind.login.rawValue), session_id = \(session) WHERE id = \(attempt)",
+            logger: database.logger)
+        Self.count(.login)
+    }
+
+    static func count(_ kind: Auth.SecurityEvent.Kind) {
         Counter(label: "melon_auth_security_events_total", dimensions: [("kind", kind.rawValue)]).increment()
     }
 

@@ -1,0 +1,99 @@
+"""What the Python benchmarks share: a running `melon` with its mail going to an SMTP server
+(aiosmtpd) in this process, JSON over HTTP, and percentiles."""
+import base64, json, os, socket, subprocess, sys, threading, time, urllib.error, urllib.request
+
+from aiosmtpd.controller import Controller
+
+
+class Mailbox:
+    """What the SMTP server accepted: when each recipient's mail ended DATA, and its text."""
+
+    def __init__(self):
+        self.lock = threading.Condition()
+        self.at, self.text = {}, {}
+
+    async def handle_DATA(self, server, session, envelope):
+        now = time.monotonic()
+        with self.lock:
+            for rcpt in envelope.rcpt_tos:
+                self.at[rcpt.lower()] = now
+                self.text.setdefault(rcpt.lower(), []).append(envelope.content.decode("utf-8", "replace"))
+            self.lock.notify_all()
+        return "250 OK"
+
+    def wait(self, address, timeout, count=1):
+        """When the `count`th mail to `address` arrived (None past `timeout` seconds)."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while len(self.text.get(address, [])) < count:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.lock.wait(left)
+            return self.at[address]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def post(url, body):
+    """POSTs `body` as JSON: (status, the reply's JSON or None)."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.status, json.loads(reply.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
+
+
+class Melon:
+    """`melon` (the binary given) on `database_url`, mailing to a Mailbox; `extra` adds settings."""
+
+    def __init__(self, executable, database_url, extra=None):
+        self.mailbox = Mailbox()
+        smtp_port, http_port = free_port(), free_port()
+        self.smtp = Controller(self.mailbox, hostname="127.0.0.1", port=smtp_port)
+        self.smtp.start()
+        environment = dict(os.environ,
+                           HTTP_PORT=str(http_port), BROKER_ENDPOINT=f"tcp://127.0.0.1:{free_port()}", EVENTS_ENDPOINT="",
+                           DATABASE_URL=database_url, SMTP_URL=f"smtp://127.0.0.1:{smtp_port}",
+                           MAIL_FROM="Melon <no-reply@melon.example>", REFUND_CONTACT_EMAIL="refunds@melon.example",
+                           AUTH_KEY_ENCRYPTION_KEY=base64.b64encode(os.urandom(32)).decode(),
+                           TAX_FORM_KEY=base64.b64encode(os.urandom(32)).decode(),
+                           # Every request comes from this one address: the per-network limits would stop it.
+                           AUTH_ATTEMPTS_PER_IP="100000", LOG_LEVEL="warning", **(extra or {}))
+        self.process = subprocess.Popen([executable], env=environment, stdout=subprocess.DEVNULL, stderr=open(os.environ.get("MELON_BENCH_LOG", os.devnull), "w"))
+        self.base = f"http://127.0.0.1:{http_port}"
+
+    def __enter__(self):
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/readyz", timeout=2) as reply:
+                    if reply.status == 200:
+                        return self
+            except Exception:
+                pass
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.__exit__(None, None, None)
+                sys.exit("phase start: melon was not ready within 60 s")
+            time.sleep(0.2)
+
+    def __exit__(self, *_):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.smtp.stop()
+
+    def post(self, path, body):
+        return post(self.base + path, body)
