@@ -15,7 +15,7 @@ import TestSupport
         let cells = DefaultPicture.pattern(DefaultPicture.digest(of: account)).joined().filter { $0 }.count
         #expect(read.pixels[1, default: 0] == cells * 40 * 40, "each filled cell is 40×40 pixels of the colour")
         #expect(ImageFacts.inspect(Array(png)) == ImageFacts(mediaType: "image/png", width: 240, height: 240), "our own upload check accepts it")
-        #expect(DefaultPicture.info(for: account, since: Date()).size == png.count)
+        #expect(DefaultPicture.info(since: Date()).size == png.count, "every account's file has the size the facts give")
     }
 
     @Test func eachAccountHasItsOwnAndItNeverChanges() {
@@ -23,6 +23,7 @@ import TestSupport
         #expect(DefaultPicture.png(for: account) == DefaultPicture.png(for: account))
         let others = Set((0..<20).map { _ in DefaultPicture.png(for: UUID()) })
         #expect(others.count == 20)
+        #expect(others.allSatisfy { $0.count == DefaultPicture.size }, "one size for all, so the facts need not draw it")
     }
 
     @Test func theChecksumsAreTheStandardOnes() {

@@ -29,12 +29,11 @@ struct UserDirectoryPostgresRepository: Sendable {
         let university = try cell(4, String?.self).map { id in
             Auth.University(id: id, name: try cell(5, String.self), campus: try cell(6, String?.self) ?? "")
         }
-        var picture = DefaultPicture.info(for: account, since: created)
-        if let mediaType = try cell(7, String?.self) {
-            picture = Auth.PictureInfo(
+        let picture = try cell(7, String?.self).map { mediaType in
+            Auth.PictureInfo(
                 mediaType: mediaType, width: try cell(8, Int.self), height: try cell(9, Int.self), size: try cell(10, Int.self),
                 updatedAt: try cell(11, Date.self))
-        }
+        } ?? DefaultPicture.info(since: created)
         let day = Date(timeIntervalSince1970: (created.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
         let profile = Auth.PublicProfile(
             id: account.uuidString.lowercased(), username: try cell(1, String.self), displayName: try cell(2, String.self),
