@@ -12,11 +12,11 @@ route get the same answer (the gateway tests check that); this measures whether 
   /usr/bin/python3 Benchmarks/AnonymousTiming/anonymous-timing.py --melon .build/release/melon \
       --database-url postgres://... --runs 3 --count 200
 """
-import argparse, email, os, random, re, statistics, sys, time, uuid
+import email, os, random, re, statistics, sys, time, uuid
 from email import policy
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
-from melon_bench import Melon, percentile
+from melon_bench import Melon, arguments, percentile
 
 PASSWORD = "a long bench pass phrase"
 
@@ -56,10 +56,7 @@ def routes():
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--melon", required=True, help="the melon executable")
-    parser.add_argument("--database-url", required=True, help="a PostgreSQL database melon may migrate and write")
-    parser.add_argument("--runs", type=int, default=3)
+    parser = arguments(__doc__)
     parser.add_argument("--count", type=int, default=200, help="requests per case per route per run")
     parser.add_argument("--accounts", type=int, default=20, help="accounts the 'has an account' requests cycle through")
     args = parser.parse_args()

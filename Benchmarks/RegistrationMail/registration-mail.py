@@ -10,17 +10,14 @@ address (the end of DATA). Prints p50, p95 and max per run and the medians over 
   /usr/bin/python3 Benchmarks/RegistrationMail/registration-mail.py --melon .build/release/melon \
       --database-url postgres://... --runs 3 --count 100
 """
-import argparse, os, statistics, sys, time, uuid
+import os, statistics, sys, time, uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
-from melon_bench import Melon, percentile
+from melon_bench import Melon, arguments, percentile
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--melon", required=True, help="the melon executable")
-    parser.add_argument("--database-url", required=True, help="a PostgreSQL database melon may migrate and write")
-    parser.add_argument("--runs", type=int, default=3)
+    parser = arguments(__doc__)
     parser.add_argument("--count", type=int, default=100, help="registrations per run")
     parser.add_argument("--timeout", type=float, default=30, help="seconds to wait for one mail before giving up")
     args = parser.parse_args()

@@ -1,6 +1,6 @@
-"""What the Python benchmarks share: a running `melon` with its mail going to an SMTP server
-(aiosmtpd) in this process, JSON over HTTP, and percentiles."""
-import base64, json, os, socket, subprocess, sys, threading, time, urllib.error, urllib.request
+"""What the Python benchmarks share: their common arguments, a running `melon` with its mail going
+to an SMTP server (aiosmtpd) in this process, JSON over HTTP, and percentiles."""
+import argparse, base64, json, os, socket, subprocess, sys, threading, time, urllib.error, urllib.request
 
 from aiosmtpd.controller import Controller
 
@@ -31,6 +31,16 @@ class Mailbox:
                     return None
                 self.lock.wait(left)
             return self.at[address]
+
+
+def arguments(doc):
+    """A parser with what every benchmark takes (--melon, --database-url, --runs), described by the
+    first line of the script's `doc`; the script adds its own."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--melon", required=True, help="the melon executable")
+    parser.add_argument("--database-url", required=True, help="a PostgreSQL database melon may migrate and write")
+    parser.add_argument("--runs", type=int, default=3)
+    return parser
 
 
 def free_port():
