@@ -55,8 +55,25 @@ import TestSupport
         #expect(result.warnings[0].message.contains("2011"))
     }
 
-    @Test func moreTaxPaidOrALargerMedicalExpenseNeverLowersTheRefund() async throws {
-        #expect(try await Self.checks.moreTaxPaidOrMoreMedicalNeverLowersTheRefund(count: 200, years: 2022...2026) == [])
+    @Test func moreTaxPaidALargerMedicalExpenseOrMoreMortgageInterestNeverLowersTheRefund() async throws {
+        #expect(try await Self.checks.moreTaxPaidMedicalOrInterestNeverLowersTheRefund(count: 200, years: 2022...2026) == [])
+    }
+
+    @Test(arguments: 2022...2026)
+    func theMortgageInterestCreditOfEachYear(_ year: Int) async throws {
+        #expect(try await Self.checks.mortgageInterestCreditEachYear(year: year) == [])
+    }
+
+    @Test func theMortgageCreditsBalanceEdgesNoRiseAndMissingFigures() async throws {
+        #expect(try await Self.checks.mortgageInterestEdges() == [])
+    }
+
+    @Test func theMortgageCreditTakesTaxOnlyToZeroAndACoupleGetsOne() async throws {
+        #expect(try await Self.checks.mortgageCreditOnlyDownToZeroAndOncePerHome() == [])
+    }
+
+    @Test func aYearThatEndsOutOfWorkGetsTheRefundOfItsActualPayAndTax() async throws {
+        #expect(try await Self.checks.partYearUnemployment() == [])
     }
 
     @Test func badAnswersAreInvalidNamingTheField() async {
@@ -78,5 +95,14 @@ import TestSupport
             return try Self.estimator.estimate(scenario, today: Self.today)
         }
         #expect(try await forgetsMedical.eachCreditAndReliefOnItsOwn(year: 2024) == ["2024, 20% of medical expenses: saves 0 cents, not 20000"])
+        let fullRiseIn2026 = RefundEstimateChecks(rules: Self.estimator.rules) { scenario in
+            var scenario = scenario
+            if scenario.taxYear == 2026, let interest = scenario.home?.mortgage?.interestPaidCents, let in2022 = scenario.home?.mortgage?.interest2022Cents {
+                scenario.home?.mortgage?.interestPaidCents = interest + (interest - in2022)
+            }
+            return try Self.estimator.estimate(scenario, today: Self.today)
+        }
+        let doubled = try await fullRiseIn2026.mortgageInterestCreditEachYear(year: 2026)
+        #expect(doubled == ["2026, interest 1700000: credit Optional(62500), not 40000", "2026, interest 1700000: saves 62500"], "\(doubled)")
     }
 }

@@ -22,7 +22,7 @@ public struct RefundEstimateChecks: Sendable {
     }
 
     /// Collects what did not hold.
-    private struct Problems {
+    struct Problems {
         var list: [String] = []
         mutating func check(_ holds: Bool, _ what: @autoclosure () -> String) { if !holds { list.append(what()) } }
     }
@@ -128,23 +128,34 @@ public struct RefundEstimateChecks: Sendable {
         return problems.list
     }
 
-    /// `count` random scenarios: more tax paid, or a larger medical expense, never lowers the refund.
-    public func moreTaxPaidOrMoreMedicalNeverLowersTheRefund(count: Int, years: ClosedRange<Int>) async throws -> [String] {
+    /// `count` random scenarios (Jobseeker's Benefit and a mortgage among their answers): more tax
+    /// paid, a larger medical expense or more mortgage interest in the year never lowers the refund;
+    /// more interest in 2022 never raises it.
+    public func moreTaxPaidMedicalOrInterestNeverLowersTheRefund(count: Int, years: ClosedRange<Int>) async throws -> [String] {
         var problems = Problems()
         var generator = SystemRandomNumberGenerator()
+        func cents(_ range: ClosedRange<Int64>) -> Int64 { Int64.random(in: range, using: &generator) }
         for _ in 0..<count {
             let scenario = Scenario(
                 taxYear: Int.random(in: years, using: &generator), status: RefundCalculator.Status.allCases.randomElement(using: &generator)!,
-                dependentChildren: Int.random(in: 0...3, using: &generator), salaryCents: Int64.random(in: 0...150_000_00, using: &generator),
-                taxPaidCents: Int64.random(in: 0...40_000_00, using: &generator), spouse: .init(incomeCents: Int64.random(in: 0...80_000_00, using: &generator)),
-                expenses: .init(medicalCents: Int64.random(in: 0...5_000_00, using: &generator)))
+                dependentChildren: Int.random(in: 0...3, using: &generator), salaryCents: cents(0...150_000_00), taxPaidCents: cents(0...40_000_00),
+                jobseekersBenefitCents: Bool.random(using: &generator) ? cents(0...12_000_00) : nil, spouse: .init(incomeCents: cents(0...80_000_00)),
+                home: .init(mortgage: .init(interestPaidCents: cents(0...25_000_00), interest2022Cents: cents(0...20_000_00),
+                                            balanceEnd2022Cents: cents(50_000_00...600_000_00))),
+                expenses: .init(medicalCents: cents(0...5_000_00)))
             var paidMore = scenario
-            paidMore.taxPaidCents! += Int64.random(in: 1...5_000_00, using: &generator)
+            paidMore.taxPaidCents! += cents(1...5_000_00)
             var moreMedical = scenario
-            moreMedical.expenses!.medicalCents! += Int64.random(in: 1...5_000_00, using: &generator)
+            moreMedical.expenses!.medicalCents! += cents(1...5_000_00)
+            var moreInterest = scenario
+            moreInterest.home!.mortgage!.interestPaidCents! += cents(1...10_000_00)
+            var more2022Interest = scenario
+            more2022Interest.home!.mortgage!.interest2022Cents! += cents(1...10_000_00)
             let refund = try await estimate(scenario).refundCents
             problems.check(try await estimate(paidMore).refundCents >= refund, "more tax paid lowered the refund: \(paidMore)")
             problems.check(try await estimate(moreMedical).refundCents >= refund, "more medical expenses lowered the refund: \(moreMedical)")
+            problems.check(try await estimate(moreInterest).refundCents >= refund, "more mortgage interest lowered the refund: \(moreInterest)")
+            problems.check(try await estimate(more2022Interest).refundCents <= refund, "more 2022 interest raised the refund: \(more2022Interest)")
         }
         return problems.list
     }
@@ -170,6 +181,8 @@ public struct RefundEstimateChecks: Sendable {
             (.init(profession: "astronaut"), ["data.profession"]),
             (.init(dateOfBirth: "21/11/1990"), ["data.dateOfBirth"]),
             (.init(expenses: .init(medicalCents: -100)), ["data.expenses.medicalCents"]),
+            (.init(jobseekersBenefitCents: -1, home: .init(mortgage: .init(balanceEnd2022Cents: -1))),
+             ["data.jobseekersBenefitCents", "data.home.mortgage.balanceEnd2022Cents"]),
             // Several at once, as the schema sees them and as the rules see them.
             (.init(salaryCents: -1, spouse: .init(taxPaidCents: -5)), ["data.salaryCents", "data.spouse.taxPaidCents"]),
             (.init(taxYear: 2019, profession: "astronaut"), ["data.taxYear", "data.profession"]),

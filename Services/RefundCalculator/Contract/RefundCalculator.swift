@@ -38,6 +38,7 @@ public enum RefundCalculator: ServiceContract {
             "taxYear": .described("in the refund window (GET /v1/refunds/rules); last year when left out"),
             "dateOfBirth": .date, "dependentChildren": .range(Bounds.dependentChildren),
             "salaryCents": .cents, "taxPaidCents": .cents, "otherIncomeCents": .cents, "profession": .profession,
+            "jobseekersBenefitCents": .cents,
         ]
 
         public struct Spouse: Codable, Sendable, Equatable, FieldRules {
@@ -63,14 +64,41 @@ public enum RefundCalculator: ServiceContract {
             public static let fieldRules: [String: FieldRule] = ["rentPaidCents": .cents, "serviceChargesCents": .cents]
 
             public var rentPaidCents: Int64?
+            /// Whether the home has a mortgage: the question before `mortgage`'s figures.
             public var hasMortgage: Bool?
+            /// What the Mortgage Interest Tax Credit needs.
+            public var mortgage: Mortgage?
             /// Bin, refuse or water charges paid.
             public var serviceChargesCents: Int64?
 
-            public init(rentPaidCents: Int64? = nil, hasMortgage: Bool? = nil, serviceChargesCents: Int64? = nil) {
+            public init(rentPaidCents: Int64? = nil, hasMortgage: Bool? = nil, mortgage: Mortgage? = nil, serviceChargesCents: Int64? = nil) {
                 self.rentPaidCents = rentPaidCents
                 self.hasMortgage = hasMortgage
+                self.mortgage = mortgage
                 self.serviceChargesCents = serviceChargesCents
+            }
+        }
+
+        /// The mortgage on the home, as the Mortgage Interest Tax Credit counts it: the rise in
+        /// interest over 2022, for a balance at the end of 2022 within the credit's range.
+        public struct Mortgage: Codable, Sendable, Equatable, FieldRules {
+            public static let fieldRules: [String: FieldRule] = [
+                "interestPaidCents": .cents.described("euro cents of interest paid in the tax year"),
+                "interest2022Cents": .cents.described("euro cents of interest paid on the same home in 2022"),
+                "balanceEnd2022Cents": .cents.described("euro cents owed on 31 December 2022"),
+            ]
+
+            /// Interest paid in the tax year (the lender's certificate of mortgage interest).
+            public var interestPaidCents: Int64?
+            /// Interest paid on the same mortgage in 2022.
+            public var interest2022Cents: Int64?
+            /// The balance outstanding on 31 December 2022.
+            public var balanceEnd2022Cents: Int64?
+
+            public init(interestPaidCents: Int64? = nil, interest2022Cents: Int64? = nil, balanceEnd2022Cents: Int64? = nil) {
+                self.interestPaidCents = interestPaidCents
+                self.interest2022Cents = interest2022Cents
+                self.balanceEnd2022Cents = balanceEnd2022Cents
             }
         }
 
@@ -116,13 +144,17 @@ public enum RefundCalculator: ServiceContract {
         public var profession: String?
         public var tradeUnionMember: Bool?
         public var otherIncomeCents: Int64?
+        /// The taxable part of Jobseeker's Benefit received in the year (the employment detail
+        /// summary's Department of Social Protection line): income tax, no USC.
+        public var jobseekersBenefitCents: Int64?
         public var spouse: Spouse?
         public var home: Home?
         public var expenses: Expenses?
 
         public init(taxYear: Int? = nil, status: Status? = nil, dateOfBirth: String? = nil, dependentChildren: Int? = nil,
                     salaryCents: Int64? = nil, taxPaidCents: Int64? = nil, profession: String? = nil, tradeUnionMember: Bool? = nil,
-                    otherIncomeCents: Int64? = nil, spouse: Spouse? = nil, home: Home? = nil, expenses: Expenses? = nil) {
+                    otherIncomeCents: Int64? = nil, jobseekersBenefitCents: Int64? = nil, spouse: Spouse? = nil, home: Home? = nil,
+                    expenses: Expenses? = nil) {
             self.taxYear = taxYear
             self.status = status
             self.dateOfBirth = dateOfBirth
@@ -132,6 +164,7 @@ public enum RefundCalculator: ServiceContract {
             self.profession = profession
             self.tradeUnionMember = tradeUnionMember
             self.otherIncomeCents = otherIncomeCents
+            self.jobseekersBenefitCents = jobseekersBenefitCents
             self.spouse = spouse
             self.home = home
             self.expenses = expenses

@@ -21,11 +21,16 @@ public struct Estimator: Sendable {
         let (year, facts) = try check(scenario, today: today)
         let rules = rules.years[year]!
         var lines: [Line] = []
-        let warnings = Self.warnings(scenario)
+        let mortgage = Self.mortgageInterest(facts.mortgage, rules: rules, in: self.rules)
+        let warnings = Self.warnings(scenario) + [mortgage.warning].compactMap { $0 }
 
         // 1. Income and the deductions at the marginal rate.
         lines.append(Line(kind: .income, label: "Your salary", amountCents: facts.salary, rule: "PAYE pay before tax"))
         if facts.otherIncome > 0 { lines.append(Line(kind: .income, label: "Your other income", amountCents: facts.otherIncome, rule: "taxable income")) }
+        if facts.jobseekersBenefit > 0 {
+            lines.append(Line(kind: .income, label: "Jobseeker's Benefit (the taxable part)", amountCents: facts.jobseekersBenefit,
+                              rule: rules.socialWelfare.source))
+        }
         if facts.spouseIncome > 0 {
             lines.append(Line(kind: .income, label: "Your spouse's or partner's income", amountCents: facts.spouseIncome, rule: "joint assessment"))
         }
@@ -41,11 +46,13 @@ public struct Estimator: Sendable {
             deductions += facts.nursingHome
             lines.append(Line(kind: .deduction, label: "Nursing home fees", amountCents: facts.nursingHome, rule: rules.reliefs.nursingHomeSource))
         }
-        let taxable = max(0, facts.salary + facts.otherIncome + facts.spouseIncome - deductions)
+        let taxable = max(0, facts.ownIncome + facts.spouseIncome - deductions)
 
         // 2-3. Gross tax by band, less credits. A couple with two incomes and children gets the band
         // increase or the Home Carer credit, whichever leaves less tax (they cannot be combined).
-        let options = [false, true].compactMap { homeCarer in self.tax(taxable: taxable, facts: facts, rules: rules, homeCarer: homeCarer) }
+        let options = [false, true].compactMap { homeCarer in
+            self.tax(taxable: taxable, facts: facts, rules: rules, homeCarer: homeCarer, mortgageCredit: mortgage.credit)
+        }
         let chosen = options.min { $0.due < $1.due }!
         lines += chosen.lines
         lines.append(Line(kind: .taxDue, label: "Income tax due", amountCents: chosen.due, rule: "gross tax less credits, not below zero (credits are not refundable)"))
@@ -53,12 +60,13 @@ public struct Estimator: Sendable {
         // 4. Against what was paid.
         let paid = facts.taxPaid + facts.spouseTaxPaid
         lines.append(Line(kind: .taxPaid, label: "Income tax paid", amountCents: paid, rule: "the employment detail summary"))
+        // Jobseeker's Benefit is not liable to USC (rules.socialWelfare).
         let usc = Self.usc(facts.salary + facts.otherIncome, age: facts.age, rules: rules)
             + (facts.spouseIncome > 0 ? Self.usc(facts.spouseIncome, age: facts.spouseAge, rules: rules) : 0)
         lines.append(Line(kind: .usc, label: "Universal Social Charge (not part of the refund)", amountCents: usc, rule: rules.usc.source))
         return Estimate(
             taxYear: year, rulesVersion: self.rules.version, currency: "EUR", refundCents: paid - chosen.due, taxDueCents: chosen.due, uscCents: usc, lines: lines,
-            warnings: warnings, missing: Self.missing(scenario))
+            warnings: warnings, missing: Self.missing(scenario, mortgageCredit: rules.mortgageInterest != nil))
     }
 
     /// The answers as amounts, checked; every problem named at once.
@@ -67,6 +75,8 @@ public struct Estimator: Sendable {
         var children: Int
         var salary: Int64
         var otherIncome: Int64
+        /// The taxable part of Jobseeker's Benefit: income tax and the employee credit, not USC.
+        var jobseekersBenefit: Int64
         var taxPaid: Int64
         var spouseIncome: Int64
         var spouseTaxPaid: Int64
@@ -79,8 +89,13 @@ public struct Estimator: Sendable {
         var medical: Int64
         var nursingHome: Int64
         var tuition: RefundCalculator.Scenario.Tuition?
+        var mortgage: Mortgage
 
         var married: Bool { status == .marriedOneIncome || status == .marriedTwoIncomes }
+        /// The claimant's income for income tax.
+        var ownIncome: Int64 { salary + otherIncome + jobseekersBenefit }
+        /// The claimant's income taxed under PAYE, which the employee credit is limited by.
+        var payeIncome: Int64 { salary + jobseekersBenefit }
     }
 
     func check(_ s: Scenario, today: Date) throws(OperationError) -> (Int, Facts) {
@@ -117,13 +132,19 @@ public struct Estimator: Sendable {
         var facts = Facts(
             status: s.status ?? .single, children: min(max(s.dependentChildren ?? 0, childBounds.lowerBound), childBounds.upperBound),
             salary: amount(s.salaryCents, "data.salaryCents"), otherIncome: amount(s.otherIncomeCents, "data.otherIncomeCents"),
+            jobseekersBenefit: amount(s.jobseekersBenefitCents, "data.jobseekersBenefitCents"),
             taxPaid: amount(s.taxPaidCents, "data.taxPaidCents"),
             spouseIncome: amount(s.spouse?.incomeCents, "data.spouse.incomeCents"),
             spouseTaxPaid: amount(s.spouse?.taxPaidCents, "data.spouse.taxPaidCents"),
             profession: profession(s.profession, "data.profession"), spouseProfession: profession(s.spouse?.profession, "data.spouse.profession"),
             age: age(s.dateOfBirth, "data.dateOfBirth"), spouseAge: age(s.spouse?.dateOfBirth, "data.spouse.dateOfBirth"),
             rent: amount(s.home?.rentPaidCents, "data.home.rentPaidCents"), medical: amount(s.expenses?.medicalCents, "data.expenses.medicalCents"),
-            nursingHome: amount(s.expenses?.nursingHomeCents, "data.expenses.nursingHomeCents"), tuition: s.expenses?.tuition)
+            nursingHome: amount(s.expenses?.nursingHomeCents, "data.expenses.nursingHomeCents"), tuition: s.expenses?.tuition,
+            mortgage: Mortgage(
+                declared: s.home?.hasMortgage == true,
+                interest: s.home?.mortgage?.interestPaidCents.map { amount($0, "data.home.mortgage.interestPaidCents") },
+                interest2022: s.home?.mortgage?.interest2022Cents.map { amount($0, "data.home.mortgage.interest2022Cents") },
+                balanceEnd2022: s.home?.mortgage?.balanceEnd2022Cents.map { amount($0, "data.home.mortgage.balanceEnd2022Cents") }))
         _ = amount(s.home?.serviceChargesCents, "data.home.serviceChargesCents")
         _ = amount(s.expenses?.otherEmploymentCents, "data.expenses.otherEmploymentCents")
         if let tuition = s.expenses?.tuition { _ = amount(tuition.feesCents, "data.expenses.tuition.feesCents") }
@@ -160,13 +181,13 @@ public struct Estimator: Sendable {
 
     /// Gross tax and credits for one choice between the two-income band increase and the Home Carer
     /// credit; nil when `homeCarer` does not apply.
-    func tax(taxable: Int64, facts: Facts, rules: TaxYearRules, homeCarer: Bool) -> (due: Int64, lines: [Line])? {
+    func tax(taxable: Int64, facts: Facts, rules: TaxYearRules, homeCarer: Bool, mortgageCredit: Line?) -> (due: Int64, lines: [Line])? {
         let cut = rules.standardRateCutOff, credits = rules.credits
         var carerCredit: Int64 = 0
         if homeCarer {
             guard facts.married, facts.children > 0 else { return nil }
             // The carer's own income reduces the credit by half the excess over the limit.
-            let carerIncome = facts.status == .marriedTwoIncomes ? min(facts.salary + facts.otherIncome, facts.spouseIncome) : 0
+            let carerIncome = facts.status == .marriedTwoIncomes ? min(facts.ownIncome, facts.spouseIncome) : 0
             carerCredit = max(0, Self.cents(credits.homeCarer) - max(0, carerIncome - Self.cents(credits.homeCarerIncomeLimit)) / 2)
             if carerCredit == 0 { return nil }
         }
@@ -180,7 +201,7 @@ public struct Estimator: Sendable {
         case .marriedTwoIncomes:
             cutOff = Self.cents(cut.marriedOneIncome)
             if !homeCarer {
-                cutOff += min(Self.cents(cut.marriedSecondIncomeIncreaseMax), min(facts.salary + facts.otherIncome, facts.spouseIncome))
+                cutOff += min(Self.cents(cut.marriedSecondIncomeIncreaseMax), min(facts.ownIncome, facts.spouseIncome))
             }
         }
         let atStandard = min(taxable, cutOff), atHigher = taxable - atStandard
@@ -198,7 +219,7 @@ public struct Estimator: Sendable {
         let personal = facts.married ? credits.personalMarried : (facts.status == .widowed && facts.children == 0 ? credits.widowedNoChild : credits.personalSingle)
         credit(facts.married ? "Personal credit (married or civil partners)" : facts.status == .widowed && facts.children == 0
                ? "Personal credit (widowed, no dependent child)" : "Personal credit", Self.cents(personal), credits.source)
-        credit("Employee credit", min(Self.cents(credits.employee), Self.rate(facts.salary, 2000)), credits.source)
+        credit("Employee credit", min(Self.cents(credits.employee), Self.rate(facts.payeIncome, 2000)), credits.source)
         if facts.status == .marriedTwoIncomes {
             credit("Employee credit (spouse or partner)", min(Self.cents(credits.employee), Self.rate(facts.spouseIncome, 2000)), credits.source)
         }
@@ -215,6 +236,8 @@ public struct Estimator: Sendable {
             credit("Tuition fees relief (20%)", Self.rate(max(0, min(tuition.feesCents, Self.cents(r.tuitionCapPerCourse)) - disregard), r.tuitionRate),
                    r.tuitionSource)
         }
+        // One credit per home, however the couple is assessed (rules.mortgageInterest).
+        if let mortgageCredit { lines.append(mortgageCredit) }
         let totalCredits = lines.filter { $0.kind == .credit }.reduce(0) { $0 + $1.amountCents }
         return (max(0, gross - totalCredits), lines)
     }
@@ -233,46 +256,6 @@ public struct Estimator: Sendable {
             if income <= top { break }
         }
         return total
-    }
-
-    static func warnings(_ s: Scenario) -> [RefundCalculator.Warning] {
-        var warnings: [RefundCalculator.Warning] = []
-        if s.tradeUnionMember == true {
-            warnings.append(.init(field: "data.tradeUnionMember", message: "Trade union subscription relief (TCA s.472C) was abolished from 2011 and has not been brought back (Revenue Note for Guidance; Oireachtas answers of 19 March and 29 July 2025), so membership adds nothing."))
-        }
-        if (s.home?.serviceChargesCents ?? 0) > 0 {
-            warnings.append(.init(field: "data.home.serviceChargesCents", message: "Relief for bin, refuse and water charges (TCA s.477) ended with the 2011 tax year (Revenue IT27; Oireachtas answer of 26 January 2012), so these charges add nothing."))
-        }
-        if s.home?.hasMortgage == true {
-            warnings.append(.init(field: "data.home.hasMortgage", message: "Mortgage interest relief is not in this estimator's rules yet, so the estimate leaves it out."))
-        }
-        if (s.expenses?.otherEmploymentCents ?? 0) > 0 {
-            warnings.append(.init(field: "data.expenses.otherEmploymentCents", message: "Only your profession's flat-rate expenses are counted here; other employment expenses need a claim to Revenue with receipts."))
-        }
-        if s.spouse != nil, s.status != .marriedTwoIncomes {
-            warnings.append(.init(field: "data.spouse", message: "A spouse's or partner's income and tax count only for a jointly assessed couple with two incomes."))
-        }
-        return warnings
-    }
-
-    /// Answers not given that would change the estimate, most telling first.
-    static func missing(_ s: Scenario) -> [String] {
-        var missing: [String] = []
-        func need(_ value: Any?, _ field: String) { if value == nil { missing.append(field) } }
-        need(s.taxYear, "taxYear")
-        need(s.taxPaidCents, "taxPaidCents")
-        need(s.salaryCents, "salaryCents")
-        need(s.status, "status")
-        need(s.dependentChildren, "dependentChildren")
-        need(s.dateOfBirth, "dateOfBirth")
-        need(s.profession, "profession")
-        need(s.home?.rentPaidCents, "home.rentPaidCents")
-        need(s.expenses?.medicalCents, "expenses.medicalCents")
-        if s.status == .marriedTwoIncomes {
-            need(s.spouse?.incomeCents, "spouse.incomeCents")
-            need(s.spouse?.taxPaidCents, "spouse.taxPaidCents")
-        }
-        return missing
     }
 
     static func cents(_ euros: Int) -> Int64 { Int64(euros) * 100 }

@@ -9,12 +9,15 @@ public struct FieldHelpTexts: Codable, Sendable, Equatable {
         public var field: String
         public var label: String
         public var help: String
+        /// The help for a year that lacks a figure `help` names (one of `figuresSomeYearsLack`).
+        public var otherwise: String?
     }
 
     public var fields: [Entry]
 
     /// The help for `rules`' year: placeholders filled, and the choices of `status` and the
-    /// professions attached. Throws for a placeholder the year has no figure for.
+    /// professions attached. A year without a figure that only some years have gets the entry's
+    /// `otherwise`; any other placeholder without a figure throws.
     public func render(for rules: TaxYearRules, professions: [FlatRateExpenses.Profession]) throws -> [RefundCalculator.FieldHelp] {
         let figures = Self.figures(rules)
         let professionOptions = professions.map { profession in
@@ -22,13 +25,9 @@ public struct FieldHelpTexts: Codable, Sendable, Equatable {
                 value: profession.id, label: profession.euros > 0 ? "\(profession.name) (\(EuroText.format(cents: Int64(profession.euros) * 100)))" : profession.name)
         }
         return try fields.map { entry in
-            var unknown: String?
-            let help = entry.help.replacing(/\{\{([A-Za-z0-9]+)\}\}/) { match in
-                let name = String(match.1)
-                if figures[name] == nil { unknown = name }
-                return figures[name] ?? ""
-            }
-            if let unknown { throw UnknownPlaceholder(field: entry.field, name: unknown, year: rules.year) }
+            var help = try Self.fill(entry.help, figures, field: entry.field, year: rules.year)
+            if help == nil, let otherwise = entry.otherwise { help = try Self.fill(otherwise, figures, field: entry.field, year: rules.year) }
+            guard let help else { throw UnknownPlaceholder(field: entry.field, name: "a figure \(rules.year) lacks, with no otherwise", year: rules.year) }
             let options: [RefundCalculator.Option]? = switch entry.field {
             case "status": RefundCalculator.Status.allCases.map { .init(value: $0.rawValue, label: Self.statusLabels[$0]!) }
             case "profession", "spouse.profession": professionOptions
@@ -37,6 +36,25 @@ public struct FieldHelpTexts: Codable, Sendable, Equatable {
             return .init(field: entry.field, label: entry.label, help: help, options: options)
         }
     }
+
+    /// `text` with its placeholders filled; nil when it names a figure this year lacks.
+    static func fill(_ text: String, _ figures: [String: String], field: String, year: Int) throws -> String? {
+        var unknown: String?, lacking = false
+        let filled = text.replacing(/\{\{([A-Za-z0-9]+)\}\}/) { match in
+            let name = String(match.1)
+            if figures[name] == nil {
+                if figuresSomeYearsLack.contains(name) { lacking = true } else { unknown = name }
+            }
+            return figures[name] ?? ""
+        }
+        if let unknown { throw UnknownPlaceholder(field: field, name: unknown, year: year) }
+        return lacking ? nil : filled
+    }
+
+    /// Figures of a credit that only some years have.
+    static let figuresSomeYearsLack: Set<String> = [
+        "mortgageRate", "mortgageShare", "mortgageCap", "mortgageMaxCredit", "mortgageBalanceFrom", "mortgageBalanceTo",
+    ]
 
     struct UnknownPlaceholder: Error, CustomStringConvertible {
         var field: String, name: String, year: Int
@@ -54,11 +72,18 @@ public struct FieldHelpTexts: Codable, Sendable, Equatable {
     /// The figures help text may name, formatted as the user reads them.
     static func figures(_ rules: TaxYearRules) -> [String: String] {
         func euros(_ amount: Int) -> String { EuroText.format(cents: Int64(amount) * 100) }
-        func percent(_ basisPoints: Int) -> String {
-            basisPoints % 100 == 0 ? "\(basisPoints / 100)%" : "\(basisPoints / 100).\(String(format: "%02d", basisPoints % 100))%"
-        }
+        func percent(_ basisPoints: Int) -> String { EuroText.percent(basisPoints: basisPoints) }
         let credits = rules.credits, cut = rules.standardRateCutOff, reliefs = rules.reliefs
-        return [
+        var mortgage: [String: String] = [:]
+        if let credit = rules.mortgageInterest {
+            mortgage = [
+                "mortgageRate": percent(credit.rate),
+                "mortgageShare": "\(credit.countedPart) rise",
+                "mortgageCap": euros(credit.countedCap), "mortgageMaxCredit": EuroText.format(cents: Estimator.rate(Estimator.cents(credit.countedCap), credit.rate)),
+                "mortgageBalanceFrom": euros(credit.balanceFrom), "mortgageBalanceTo": euros(credit.balanceTo),
+            ]
+        }
+        return mortgage.merging([
             "year": String(rules.year),
             "standardRate": percent(rules.rates.standard), "higherRate": percent(rules.rates.higher),
             "cutOffSingle": euros(cut.single), "cutOffSingleChildCarer": euros(cut.singleChildCarer),
@@ -70,6 +95,6 @@ public struct FieldHelpTexts: Codable, Sendable, Equatable {
             "rentSingle": euros(credits.rentSingle), "rentCouple": euros(2 * credits.rentSingle),
             "medicalRate": percent(reliefs.medicalRate), "tuitionCap": euros(reliefs.tuitionCapPerCourse),
             "tuitionDisregardFullTime": euros(reliefs.tuitionDisregardFullTime), "tuitionDisregardPartTime": euros(reliefs.tuitionDisregardPartTime),
-        ]
+        ]) { $1 }
     }
 }

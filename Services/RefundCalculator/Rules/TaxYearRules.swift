@@ -59,6 +59,36 @@ public struct TaxYearRules: Codable, Sendable, Equatable {
         public var source: String
     }
 
+    /// The Mortgage Interest Tax Credit: a share of the rise in interest over 2022, counted up to a
+    /// cap, at a rate, for a balance on 31 December 2022 within a range; one credit per home.
+    public struct MortgageInterest: Codable, Sendable, Equatable {
+        /// Basis points of the counted amount given as credit.
+        public var rate: Int
+        /// Basis points of the rise over 2022 that count (10000 = all of it, 5000 = half).
+        public var increaseShare: Int
+        /// The most of the rise that counts, in euros.
+        public var countedCap: Int
+        /// The balance on 31 December 2022 must be from `balanceFrom` to `balanceTo` euros, both included.
+        public var balanceFrom: Int
+        public var balanceTo: Int
+        public var source: String
+
+        /// How much of the rise counts, in words before "rise": "the", "half the", "25% of the".
+        public var countedPart: String {
+            switch increaseShare {
+            case 10_000: "the"
+            case 5_000: "half the"
+            default: "\(EuroText.percent(basisPoints: increaseShare)) of the"
+            }
+        }
+    }
+
+    /// How taxable social welfare is treated: Jobseeker's Benefit is income for income tax (and for
+    /// the employee credit), not for USC.
+    public struct SocialWelfare: Codable, Sendable, Equatable {
+        public var source: String
+    }
+
     public var year: Int
     public var currency: String
     public var rates: Rates
@@ -66,4 +96,7 @@ public struct TaxYearRules: Codable, Sendable, Equatable {
     public var credits: Credits
     public var reliefs: Reliefs
     public var usc: USC
+    public var socialWelfare: SocialWelfare
+    /// Nil for a year without the credit.
+    public var mortgageInterest: MortgageInterest?
 }

@@ -92,7 +92,11 @@ extension ServiceStackTests {
             #expect(try await checks.marriedTwoIncomeIncreaseIsCappedByTheLowerIncome() == [])
             #expect(try await checks.homeCarerTapers() == [])
             for year in window { #expect(try await checks.eachCreditAndReliefOnItsOwn(year: year) == []) }
-            #expect(try await checks.moreTaxPaidOrMoreMedicalNeverLowersTheRefund(count: 100, years: window) == [])
+            for year in window { #expect(try await checks.mortgageInterestCreditEachYear(year: year) == []) }
+            #expect(try await checks.mortgageInterestEdges() == [])
+            #expect(try await checks.mortgageCreditOnlyDownToZeroAndOncePerHome() == [])
+            #expect(try await checks.partYearUnemployment() == [])
+            #expect(try await checks.moreTaxPaidMedicalOrInterestNeverLowersTheRefund(count: 100, years: window) == [])
             #expect(await checks.badAnswersAreInvalidNamingTheField(window: window) == [])
         }
     }
