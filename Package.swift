@@ -309,7 +309,7 @@ let tests: [Target] = [
     .testTarget(name: "ContractsTests", dependencies: ["Contracts", "Envelope", "ServiceCatalog"], swiftSettings: swiftSettings),
     .testTarget(
         name: "RepositoryTests",
-        dependencies: ["Contracts", "GatewayService", "MelonServices", "ServiceCatalog", "ServiceKit", "ServiceSupport", "TestSupport"],
+        dependencies: ["Contracts", "Envelope", "GatewayService", "MelonServices", "ServiceCatalog", "ServiceKit", "ServiceSupport", "TestSupport"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "RefundCalculatorTests", dependencies: ["RefundCalculatorContract", "RefundCalculatorService", "Contracts", "Envelope", "TestSupport"],

@@ -8,13 +8,17 @@ import PostgresSupport
 
 /// The `bench` service of the HTTP benchmark: a small write (a note stored once per idempotency key)
 /// and a small read (a note by id), each one PostgreSQL round trip. Not a product contract.
-enum BenchNotes {
+enum BenchNotes: ServiceContract {
+    static let name = "bench"
+    static let summary = "a note stored and read back (the HTTP benchmark's fixture)."
+    static let operations: [any OperationDeclaration.Type] = [Put.self, Get.self]
+
     struct Note: Codable, Sendable { var id: Int64; var text: String }
 
     enum Put: OperationDeclaration {
         static let service = "bench"
         static let type = "bench.note.put.v1"
-        static let http = [HTTPBinding(.post, "/v1/bench/notes", status: .created, summary: "Stores a note")]
+        static let http = [HTTPBinding(.post, "/v1/bench/notes", name: "benchNotePut", status: .created, summary: "Stores a note")]
         static let idempotency: Idempotency? = .stored()
         struct Request: Codable, Sendable { var text: String }
         typealias Response = Note
@@ -24,9 +28,9 @@ enum BenchNotes {
         static let service = "bench"
         static let type = "bench.note.get.v1"
         static let http = [
-            HTTPBinding(.get, "/v1/bench/notes/{id}", summary: "Reads a note"),
+            HTTPBinding(.get, "/v1/bench/notes/{id}", name: "benchNoteGet", summary: "Reads a note"),
             // The same read for signed-in callers only: the difference is the gateway's token check.
-            HTTPBinding(.get, "/v1/bench/signed-in/notes/{id}", access: .signedIn, summary: "Reads a note, signed in"),
+            HTTPBinding(.get, "/v1/bench/signed-in/notes/{id}", name: "benchNoteGetSignedIn", access: .signedIn, summary: "Reads a note, signed in"),
         ]
         struct Request: Codable, Sendable, FieldRules {
             var id: Int64
@@ -38,8 +42,6 @@ enum BenchNotes {
     static let migrations = [
         Migration(version: 1, name: "create_notes", sql: "CREATE TABLE notes (id bigserial PRIMARY KEY, text text NOT NULL)"),
     ]
-
-    static let operations: [any OperationDeclaration.Type] = [Put.self, Get.self]
 
     static func registry(_ database: Database) -> OperationRegistry {
         var registry = OperationRegistry(service: "bench")

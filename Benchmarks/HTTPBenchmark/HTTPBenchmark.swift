@@ -58,7 +58,7 @@ struct HTTPBenchmark {
         let gateway = buildApplication(
             // Routes of the services this process runs only: readiness waits for a worker of every routed service.
             configuration: GatewayConfiguration(port: 0),
-            operations: BenchNotes.operations + [ServiceDefinition.auth, .refundCalculator, .taxForm, .pdfEmail].flatMap { $0.contract.operations }, bus: bus,
+            services: [BenchNotes.self] + [ServiceDefinition.auth, .refundCalculator, .taxForm, .pdfEmail].map(\.contract), bus: bus,
             authenticator: JWKSAuthenticator(bus: bus, audience: "melon", issuer: "urn:melon:auth", logger: logger), logger: logger,
             onServerRunning: { bound in port.withLock { $0 = bound } })
         let group = Mutex<ServiceGroup?>(nil)

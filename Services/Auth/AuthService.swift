@@ -9,7 +9,7 @@ import ServiceSupport
 extension ServiceDefinition {
     /// `auth`: accounts, email verification, sessions and the access-token keys.
     public static let auth = ServiceDefinition(
-        contract: Auth.self, summary: "accounts, email verification, sessions and access-token keys.", schema: "auth",
+        contract: Auth.self, schema: "auth",
         settings: Setting.authSettings, migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.authConfiguration()

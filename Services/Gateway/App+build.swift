@@ -8,12 +8,12 @@ import Logging
 import NIOCore
 import ServiceSupport
 
-/// Builds the gateway: the platform endpoints, one forwarder per HTTP route of `operations`, and the
+/// Builds the gateway: the platform endpoints, one forwarder per HTTP route of `services`, and the
 /// middleware every request passes (CORS, then ids, errors as problems, logs and metrics). The
 /// `gateway` and `melon` executables and the tests all call this.
 public func buildApplication(
     configuration: GatewayConfiguration,
-    operations: [any OperationDeclaration.Type],
+    services: [any ServiceContract.Type],
     bus: BusClient,
     authenticator: (any RequestAuthenticator)? = nil,
     readinessChecks: [(name: String, check: HealthServer.Check)] = [],
@@ -21,17 +21,17 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let routes = BusRoute.all(operations)
+    let routes = BusRoute.all(services.flatMap { $0.operations })
     let availability = ServiceAvailability(bus: bus, ttl: configuration.availabilityCacheTTL)
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins))
     router.add(middleware: EdgeMiddleware(routes: routes))
 
-    let document = OpenAPIDocument.make(routes: routes, version: version, deadlines: configuration.minDeadline...configuration.maxDeadline).encoded()
-    let services = Array(Set(routes.map(\.service))).sorted()
+    let document = openAPIDocument(services: services, configuration: configuration, version: version).encoded()
+    let routedServices = Array(Set(routes.map(\.service))).sorted()
     router.get("/healthz") { _, _ in json(#"{"status":"ok"}"#) }
     router.get("/readyz") { _, _ in
-        await readiness(services: services, checks: readinessChecks, availability: availability, timeout: configuration.readinessTimeout)
+        await readiness(services: routedServices, checks: readinessChecks, availability: availability, timeout: configuration.readinessTimeout)
     }
     router.get("/metrics") { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
@@ -51,6 +51,14 @@ public func buildApplication(
         services: [bus],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
+}
+
+/// The OpenAPI 3.1 document of `services`' routes as a gateway with `configuration` serves it at
+/// `/openapi.json`: `melon openapi` prints it and docs/openapi.json holds it.
+public func openAPIDocument(services: [any ServiceContract.Type], configuration: GatewayConfiguration, version: String = "1.0.0") -> JSONValue {
+    OpenAPIDocument.make(
+        services: services, routes: BusRoute.all(services.flatMap { $0.operations }), version: version,
+        deadlines: configuration.minDeadline...configuration.maxDeadline)
 }
 
 private func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -39,6 +39,8 @@ struct BusRoute: Sendable {
     /// Unique in the document: the type, with `-2`, `-3` for further routes to the same operation.
     var operationID: String
     var summary: String
+    /// What a repeat does (`Idempotency.repeatEffect`).
+    var repeatEffect: String
     var access: HTTPBinding.Access
     var parameters: [Parameter]
     /// The whole `data` (parameters and body members), as the gateway checks it before the bus.
@@ -51,28 +53,34 @@ struct BusRoute: Sendable {
     var errors: [ErrorCode]
     /// Set when the route answers with a file (its bytes from a reply member) instead of JSON.
     var file: HTTPBinding.FileReply?
+    /// The binding's example body, for the API document.
+    var example: JSONValue?
 
     /// Every route of `operations`, in their order.
     static func all(_ operations: [any OperationDeclaration.Type]) -> [BusRoute] {
-        operations.flatMap { operation in
-            operation.http.enumerated().map { index, binding in
-                BusRoute(operation, binding, operationID: index == 0 ? operation.type : "\(operation.type)-\(index + 1)")
-            }
+        let routes = operations.flatMap { operation in operation.http.map { BusRoute(operation, $0) } }
+        var names: Set<String> = []
+        for route in routes {
+            precondition(route.operationID.wholeMatch(of: /[a-z][A-Za-z0-9]*/) != nil, "\(route.type): the route name \(route.operationID) is not lowerCamelCase")
+            precondition(names.insert(route.operationID).inserted, "\(route.type): another route is already named \(route.operationID)")
         }
+        return routes
     }
 
-    init(_ operation: any OperationDeclaration.Type, _ binding: HTTPBinding, operationID: String) {
+    init(_ operation: any OperationDeclaration.Type, _ binding: HTTPBinding) {
         method = HTTPRequest.Method(binding.method.rawValue)!
         path = binding.path
         service = operation.service
         type = operation.type
-        self.operationID = operationID
+        operationID = binding.name
         summary = binding.summary
+        repeatEffect = Idempotency.repeatEffect(operation.idempotency)
         access = binding.access
         successStatus = HTTPResponse.Status(code: binding.status.rawValue)
         errors = binding.errors
         response = operation.responseSchema
         file = binding.file
+        example = binding.example.flatMap { try? JSONValue.parse(Array($0.utf8)) }
         if let file {
             precondition(response[property: file.content] != nil, "\(operation.type): the file's content \(file.content) is not a reply member")
         }

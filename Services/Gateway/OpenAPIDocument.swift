@@ -7,19 +7,24 @@ import HTTPTypes
 /// route cannot exist without its documentation or the other way round.
 enum OpenAPIDocument {
     /// The paths served besides the routes (all GET only).
-    static var platformPaths: [String] { platformEndpoints.map(\.0) }
+    static var platformPaths: [String] { platformEndpoints.map(\.path) }
 
-    static func make(routes: [BusRoute], version: String, deadlines: ClosedRange<Duration>) -> JSONValue {
+    static func make(services: [any ServiceContract.Type], routes: [BusRoute], version: String, deadlines: ClosedRange<Duration>) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
+        var schemas: [String: JSONValue] = ["Problem": problemSchema, "ProblemField": problemFieldSchema]
         for route in routes {
-            paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route, deadlines: deadlines)
+            paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route, deadlines: deadlines, schemas: &schemas)
         }
-        for (path, summary, response) in platformEndpoints {
+        for (path, name, summary, response) in platformEndpoints {
             paths[path, default: [:]]["get"] = [
-                "operationId": .string(operationID(path)), "summary": .string(summary), "tags": ["platform"],
+                "operationId": .string(name), "summary": .string(summary), "tags": ["platform"],
                 "responses": response,
             ]
         }
+        let routed = Set(routes.map(\.service))
+        let tags: [JSONValue] = services.filter { routed.contains($0.name) }.map { service in
+            ["name": .string(service.name), "description": .string(service.summary)]
+        } + [["name": "platform", "description": "health, readiness, metrics and this document."]]
         return [
             "openapi": "3.1.0",
             "info": [
@@ -27,9 +32,10 @@ enum OpenAPIDocument {
                 "version": .string(version),
                 "description": .string(description),
             ],
+            "tags": .array(tags),
             "paths": .object(paths.mapValues { .object($0) }),
             "components": [
-                "schemas": ["Problem": problemSchema],
+                "schemas": .object(schemas),
                 "responses": .object(Dictionary(uniqueKeysWithValues: ErrorCode.allCases.map { code in
                     (responseName(code), problemResponse("\(code.rawValue): \(Problem.status(for: code).reasonPhrase)"))
                 }).merging(["UnsupportedMediaType": problemResponse("the body is not application/json")]) { a, _ in a }),
@@ -47,13 +53,13 @@ enum OpenAPIDocument {
         temporary back-off: 429 with `Retry-After`.
         """
 
-    private static func operation(_ route: BusRoute, deadlines: ClosedRange<Duration>) -> JSONValue {
+    private static func operation(_ route: BusRoute, deadlines: ClosedRange<Duration>, schemas: inout [String: JSONValue]) -> JSONValue {
         var responses: [String: JSONValue] = [
             "\(route.successStatus.code)": [
                 "description": .string(route.summary),
                 "headers": commonResponseHeaders,
                 "content": route.file.map { file -> JSONValue in [file.mediaType: ["schema": ["type": "string", "format": "binary"]]] }
-                    ?? ["application/json": ["schema": route.response.json]],
+                    ?? ["application/json": ["schema": route.response.json(hoisting: &schemas)]],
             ],
         ]
         for code in route.possibleErrors {
@@ -74,12 +80,16 @@ enum OpenAPIDocument {
         var operation: [String: JSONValue] = [
             "operationId": .string(route.operationID),
             "summary": .string(route.summary),
+            "description": .string("`\(route.type)`. Who may call: \(route.access.caller)"
+                + (route.isMutating ? ". A repeat with the same Idempotency-Key: \(route.repeatEffect)." : ".")),
             "tags": [.string(route.service)],
             "parameters": .array(parameters),
             "responses": .object(responses),
         ]
         if let body = route.body {
-            operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": body.json]]]
+            var content: [String: JSONValue] = ["schema": body.json(hoisting: &schemas)]
+            if let example = route.example { content["example"] = example }
+            operation["requestBody"] = ["required": true, "content": ["application/json": .object(content)]]
         }
         if route.access.needsToken { operation["security"] = [["bearer": []]] }
         return .object(operation)
@@ -104,18 +114,18 @@ enum OpenAPIDocument {
         "traceparent": ["description": "W3C Trace Context of this request.", "schema": ["type": "string"]],
     ]
 
-    private static let platformEndpoints: [(String, String, JSONValue)] = [
-        ("/healthz", "The gateway process is alive", [
+    private static let platformEndpoints: [(path: String, name: String, summary: String, responses: JSONValue)] = [
+        ("/healthz", "platformHealth", "The gateway process is alive", [
             "200": ["description": "alive", "content": ["application/json": ["schema": statusSchema]]],
         ]),
-        ("/readyz", "The broker answers and every service has a worker", [
+        ("/readyz", "platformReadiness", "The broker answers and every service has a worker", [
             "200": ["description": "ready", "content": ["application/json": ["schema": readinessSchema]]],
             "503": ["description": "not ready", "content": ["application/json": ["schema": readinessSchema]]],
         ]),
-        ("/metrics", "Prometheus metrics of the gateway process", [
+        ("/metrics", "platformMetrics", "Prometheus metrics of the gateway process", [
             "200": ["description": "Prometheus text format 0.0.4", "content": ["text/plain": ["schema": ["type": "string"]]]],
         ]),
-        ("/openapi.json", "This document", [
+        ("/openapi.json", "platformOpenAPI", "This document", [
             "200": ["description": "OpenAPI 3.1", "content": ["application/json": ["schema": ["type": "object"]]]],
         ]),
     ]
@@ -146,12 +156,14 @@ enum OpenAPIDocument {
             "requestId": ["type": "string"],
             "retryAfter": ["type": "integer", "description": "for 429: seconds until a retry may succeed (also the Retry-After header)"],
             "current": ["description": "for 409 over a version: the thing as it is now, as its GET answers"],
-            "fields": [
-                "type": "array",
-                "items": ["type": "object", "required": ["field", "message"],
-                          "properties": ["field": ["type": "string"], "message": ["type": "string"]]],
-            ],
+            "fields": ["type": "array", "items": ["$ref": "#/components/schemas/ProblemField"]],
         ],
+    ]
+
+    /// One field of a refused request, named as the client sent it (`spouse.taxPaidCents`).
+    private static let problemFieldSchema: JSONValue = [
+        "type": "object", "required": ["field", "message"],
+        "properties": ["field": ["type": "string"], "message": ["type": "string"]],
     ]
 
     private static func problemResponse(_ description: String) -> JSONValue {
@@ -162,9 +174,5 @@ enum OpenAPIDocument {
     /// `not_found` → `NotFound`.
     static func responseName(_ code: ErrorCode) -> String {
         code.rawValue.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-    }
-
-    private static func operationID(_ path: String) -> String {
-        "platform." + path.trimmingCharacters(in: CharacterSet(charactersIn: "/")).replacingOccurrences(of: ".", with: "-")
     }
 }

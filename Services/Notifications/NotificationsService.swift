@@ -11,8 +11,7 @@ extension ServiceDefinition {
     /// the inbox with its unread counts, and preferences. Any number of instances share the queue and
     /// the schedules in PostgreSQL; each delivery is sent by one instance at a time, with one apns-id.
     public static let notifications = ServiceDefinition(
-        contract: Notifications.self, summary: "devices, pushes to APNs through a durable queue, schedules, the inbox and its badges.",
-        schema: "notifications", settings: Setting.notificationsSettings, migrations: { try Migration.load(bundle: .module) }
+        contract: Notifications.self, schema: "notifications", settings: Setting.notificationsSettings, migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.notificationsConfiguration()
         let database = environment.requireDatabase()

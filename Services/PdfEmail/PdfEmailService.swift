@@ -10,7 +10,7 @@ extension ServiceDefinition {
     /// `pdf-email`: serves `pdf-email.mail.*` and delivers the queued mail. Any number of instances
     /// share the queue in PostgreSQL and never send one mail twice.
     public static let pdfEmail = ServiceDefinition(
-        contract: PdfEmail.self, summary: "queues outgoing mail and delivers it over SMTP (or to a spool folder).", schema: "pdf_email",
+        contract: PdfEmail.self, schema: "pdf_email",
         settings: Setting.pdfEmailSettings, migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.pdfEmailConfiguration()

@@ -8,8 +8,7 @@ import ServiceSupport
 extension ServiceDefinition {
     /// `refund-calculator`: Irish PAYE refund estimates, help text, saved scenarios and contact requests.
     public static let refundCalculator = ServiceDefinition(
-        contract: RefundCalculator.self, summary: "Irish PAYE refund estimates, saved scenarios and contact requests.",
-        schema: "refund_calculator", settings: Setting.refundCalculatorSettings, migrations: { try Migration.load(bundle: .module) }
+        contract: RefundCalculator.self, schema: "refund_calculator", settings: Setting.refundCalculatorSettings, migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.refundCalculatorConfiguration()
         let database = environment.requireDatabase()

@@ -9,8 +9,7 @@ extension ServiceDefinition {
     /// questions and lists are data in `Data/`; a preview needs no account and stores nothing; a
     /// signed-in user's interviews are stored per tax year, sealed with the account's own key.
     public static let taxForm = ServiceDefinition(
-        contract: TaxForm.self, summary: "the student tax interview, residency, and the 1040 / 1040-NR / 8843 return.",
-        schema: "tax_form", settings: Setting.taxFormSettings, migrations: { try Migration.load(bundle: .module) }
+        contract: TaxForm.self, schema: "tax_form", settings: Setting.taxFormSettings, migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.taxFormConfiguration()
         let database = environment.requireDatabase()

@@ -19,6 +19,15 @@ public struct HTTPBinding: Sendable {
 
         /// Whether the gateway needs a verified token.
         public var needsToken: Bool { self != .anyone }
+
+        /// Who may call, as the API document and the READMEs say it.
+        public var caller: String {
+            switch self {
+            case .anyone: "anyone"
+            case .signedIn: "signed in"
+            case .owner: "the owner"
+            }
+        }
     }
 
     /// The success status, among those the API answers with.
@@ -29,6 +38,9 @@ public struct HTTPBinding: Sendable {
     public var method: Method
     /// OpenAPI form: `/v1/items/{id}`.
     public var path: String
+    /// The route's name in the API document (its `operationId`), which generated clients call it by:
+    /// lowerCamelCase, the area first, unique among all routes (`refundsEstimate`, `meGet`).
+    public var name: String
     public var access: Access
     public var status: Status
     /// The error codes the operation answers with besides those every route can give.
@@ -40,6 +52,9 @@ public struct HTTPBinding: Sendable {
     public var parameterRules: [String: FieldRule]
     /// Set when the route answers with a file rather than JSON: which reply members hold it.
     public var file: FileReply?
+    /// A body a client might send, as JSON: the API document's example (a test checks it against
+    /// the request's schema).
+    public var example: String?
 
     /// A reply that reaches the client as a file: the bytes of one member (base64 in the reply's
     /// JSON), with a media type and a file name to save it under.
@@ -58,17 +73,19 @@ public struct HTTPBinding: Sendable {
     }
 
     public init(
-        _ method: Method, _ path: String, access: Access = .anyone, status: Status = .ok, errors: [ErrorCode] = [],
-        summary: String, parameterRules: [String: FieldRule] = [:], file: FileReply? = nil
+        _ method: Method, _ path: String, name: String, access: Access = .anyone, status: Status = .ok, errors: [ErrorCode] = [],
+        summary: String, parameterRules: [String: FieldRule] = [:], file: FileReply? = nil, example: String? = nil
     ) {
         self.method = method
         self.path = path
+        self.name = name
         self.access = access
         self.status = status
         self.errors = errors
         self.summary = summary
         self.parameterRules = parameterRules
         self.file = file
+        self.example = example
     }
 
     /// The `{name}` segments of the path.

@@ -19,4 +19,14 @@ public enum Idempotency: Sendable, Equatable {
 
     /// The reply is stored, per caller.
     public static func stored() -> Idempotency { .stored(.caller) }
+
+    /// What a repeat of an operation with `idempotency` does, as the API document and the READMEs say it.
+    public static func repeatEffect(_ idempotency: Idempotency?) -> String {
+        switch idempotency {
+        case .stored(.caller)?: "the stored reply (keys per caller)"
+        case .stored(.operation)?: "the stored reply"
+        case .repeatable(let reason)?: "acts again: \(reason)"
+        case nil: "reads only"
+        }
+    }
 }

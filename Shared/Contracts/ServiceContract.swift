@@ -5,6 +5,8 @@ import Envelope
 public protocol ServiceContract: SendableMetatype {
     /// The bus (Majordomo) name, such as `refund-calculator`.
     static var name: String { get }
+    /// What the service does, in one line: its tag in the API document and its process's `--help`.
+    static var summary: String { get }
     /// Every operation the service serves.
     static var operations: [any OperationDeclaration.Type] { get }
     /// Its erase operation, if it keeps personal data: auth sends it when an account is deleted.

@@ -50,6 +50,13 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         return Array((try? encoder.encode(self)) ?? Data("null".utf8))
     }
 
+    /// Indented JSON with sorted keys, for people and for files under version control.
+    public func prettyPrinted() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data("null".utf8), as: UTF8.self)
+    }
+
     /// The member `key` of an object.
     public subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }

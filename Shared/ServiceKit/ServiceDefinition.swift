@@ -10,8 +10,6 @@ import ServiceSupport
 /// the service from this.
 public struct ServiceDefinition: Sendable {
     public let contract: any ServiceContract.Type
-    /// One line for `--help`.
-    public let summary: String
     /// The database schema the service owns; nil for a service without a database.
     public let schema: String?
     /// The settings of the service itself (the kit adds the bus, probe and database settings).
@@ -22,11 +20,10 @@ public struct ServiceDefinition: Sendable {
     public let make: @Sendable (ServiceEnvironment) throws -> ServiceParts
 
     public init(
-        contract: any ServiceContract.Type, summary: String, schema: String?, settings: [Setting],
+        contract: any ServiceContract.Type, schema: String?, settings: [Setting],
         migrations: @escaping @Sendable () throws -> [Migration] = { [] }, make: @escaping @Sendable (ServiceEnvironment) throws -> ServiceParts
     ) {
         self.contract = contract
-        self.summary = summary
         self.schema = schema
         self.settings = settings
         self.migrations = migrations
@@ -35,6 +32,8 @@ public struct ServiceDefinition: Sendable {
 
     /// The bus name.
     public var name: String { contract.name }
+    /// One line for `--help`: the contract's summary.
+    public var summary: String { contract.summary }
 
     /// Every setting a process of this service reads, besides the log settings: the bus and probe
     /// settings, the database's (when it has one) and its own.

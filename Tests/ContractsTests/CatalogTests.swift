@@ -46,6 +46,24 @@ import Testing
         }
     }
 
+    /// Route names are the methods of generated clients: lowerCamelCase and unique.
+    @Test func everyRouteHasItsOwnMethodName() {
+        let names = ServiceCatalog.operations.flatMap { $0.http.map(\.name) }
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(names.allSatisfy { $0.wholeMatch(of: /[a-z][A-Za-z0-9]*/) != nil }, "\(names)")
+    }
+
+    /// An example body in the document is one the gateway would accept.
+    @Test(arguments: operations)
+    func everyExampleBodyMeetsItsSchema(_ item: OperationCase) throws {
+        for binding in item.operation.http {
+            guard let example = binding.example else { continue }
+            let value = try JSONValue.parse(Array(example.utf8))
+            let body = item.operation.requestSchema.keeping { !binding.pathParameters.contains($0) }
+            #expect(body.problems(value, at: "data").isEmpty, "\(binding.name): \(body.problems(value, at: "data"))")
+        }
+    }
+
     @Test func everyServiceThatKeepsPersonalDataIsErasedWithTheAccount() {
         #expect(ServiceCatalog.erasures.map { $0.type }.sorted() == ["notifications.account.erase.v1", "pdf-email.account.erase.v1", "refund-calculator.account.erase.v1", "tax-form.account.erase.v1",
         ])

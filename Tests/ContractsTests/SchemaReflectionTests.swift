@@ -57,6 +57,31 @@ import Testing
         #expect(json["properties"]?["hook"] == nil, "undocumented members are left out")
     }
 
+    /// In the API document each message type is one component, referred to wherever it is used.
+    @Test func namedTypesBecomeComponentsReferredToByRef() {
+        var components: [String: JSONValue] = [:]
+        let sample = SchemaReflection.schema(of: Sample.self)
+        let json = sample.json(hoisting: &components)
+        #expect(json == ["$ref": "#/components/schemas/SchemaReflectionTestsSample"])
+        let properties = components["SchemaReflectionTestsSample"]?["properties"]
+        #expect(properties?["inner"] == ["$ref": "#/components/schemas/SchemaReflectionTestsInner"])
+        #expect(properties?["colour"] == ["$ref": "#/components/schemas/SchemaReflectionTestsColour"])
+        #expect(properties?["amount"] == ["type": "integer", "format": "int64"], "Int64 says its width")
+        #expect(components["SchemaReflectionTestsInner"]?["properties"]?["count"] == ["type": "integer", "minimum": 0, "maximum": 9])
+        #expect(components["SchemaReflectionTestsColour"] == ["type": "string", "enum": ["red", "green"]])
+
+        // A member described in place keeps its description beside the reference; another shape
+        // under a name already taken stays inline.
+        var described = SchemaReflection.schema(of: Inner.self)
+        described.description = "how many"
+        #expect(described.json(hoisting: &components) == ["$ref": "#/components/schemas/SchemaReflectionTestsInner", "description": "how many"])
+        var other = SchemaReflection.schema(of: Inner.self)
+        other.properties[0].schema.range = 0...99
+        #expect(other.json(hoisting: &components)["properties"]?["count"]?["maximum"] == 99)
+        #expect(components["SchemaReflectionTestsInner"]?["properties"]?["count"]?["maximum"] == 9)
+        #expect(sample.keeping { $0 != "hook" }.name != nil && sample.keeping { $0 != "name" }.name == nil, "a trimmed object is anonymous")
+    }
+
     @Test func validationNamesEveryFieldInDeclarationOrder() throws {
         let schema = SchemaReflection.schema(of: Sample.self)
         let value = try JSONValue.parse(Array(#"""

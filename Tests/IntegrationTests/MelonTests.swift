@@ -28,6 +28,11 @@ extension ServiceStackTests {
             "tax-form.broker": true, "tax-form.database": true,
         ])
         #expect(ready?["services"] == ["auth": true, "notifications": true, "refund-calculator": true, "tax-form": true], "every routed service has a worker")
+        // `melon openapi` prints the document /openapi.json serves (docs/openapi.json holds it too).
+        let printer = try ChildProcess(executable: BuildProducts.path("melon"), arguments: ["openapi"], name: "melon-openapi")
+        #expect(await printer.wait(timeout: .seconds(30)) == 0, "\(printer.output)")
+        let served = try await http.get("/openapi.json")
+        #expect(try JSONValue.parse(Array(printer.output.utf8)) == JSONValue.parse(Array(served.text.utf8)), "melon openapi prints another document")
         let estimate = try await http.post("/v1/refunds/estimate", json: #"{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}"#)
         #expect(estimate.json?["refundCents"] == 370_00, "\(estimate.text)")
 

@@ -1,4 +1,5 @@
 import Contracts
+import Envelope
 import Foundation
 import GatewayService
 import MelonServices
@@ -8,9 +9,9 @@ import ServiceSupport
 import Testing
 import TestSupport
 
-/// The READMEs' tables of operations and settings are made from the declarations, and stay so:
-/// each generated block must read as the code would write it now. `MELON_WRITE_DOCS=1` rewrites
-/// the blocks instead of checking them.
+/// The READMEs' tables of operations and settings, and docs/openapi.json, are made from the
+/// declarations, and stay so: each must read as the code would write it now. `MELON_WRITE_DOCS=1`
+/// rewrites them instead of checking them.
 @Suite(.timeLimit(.minutes(2))) struct DocumentationTests {
     static let root = BuildProducts.packageRoot()
 
@@ -33,20 +34,8 @@ import TestSupport
         var lines = ["| operation | route | who | a repeat |", "|---|---|---|---|"]
         for operation in contract.operations {
             let routes = operation.http.map { "`\($0.method.rawValue) \($0.path)`" }.joined(separator: ", ")
-            let who = operation.http.first.map { binding in
-                switch binding.access {
-                case .anyone: "anyone"
-                case .signedIn: "signed in"
-                case .owner: "the owner"
-                }
-            } ?? "services"
-            let repeats = switch operation.idempotency {
-            case .stored(.caller)?: "the stored reply (keys per caller)"
-            case .stored(.operation)?: "the stored reply"
-            case .repeatable(let reason)?: "acts again: \(reason)"
-            case nil: "reads only"
-            }
-            lines.append("| `\(operation.type)` | \(routes.isEmpty ? "(bus only)" : routes) | \(who) | \(repeats) |")
+            let who = operation.http.first?.access.caller ?? "services"
+            lines.append("| `\(operation.type)` | \(routes.isEmpty ? "(bus only)" : routes) | \(who) | \(Idempotency.repeatEffect(operation.idempotency)) |")
         }
         return lines.joined(separator: "\n")
     }
@@ -70,5 +59,15 @@ import TestSupport
             }
         }
         if ProcessInfo.processInfo.environment["MELON_WRITE_DOCS"] == "1" { try text.write(to: url, atomically: true, encoding: .utf8) }
+    }
+
+    /// docs/openapi.json is what `melon openapi` prints and `/openapi.json` serves with the default
+    /// settings, so app developers can generate a client from the repository alone.
+    @Test func theCommittedAPIDocumentIsCurrent() throws {
+        let url = Self.root.appendingPathComponent("docs/openapi.json")
+        let current = openAPIDocument(services: ServiceCatalog.services, configuration: GatewayConfiguration()).prettyPrinted() + "\n"
+        if ProcessInfo.processInfo.environment["MELON_WRITE_DOCS"] == "1" { return try current.write(to: url, atomically: true, encoding: .utf8) }
+        let committed = try String(contentsOf: url, encoding: .utf8)
+        #expect(committed == current, "docs/openapi.json differs from the declarations: MELON_WRITE_DOCS=1 rewrites it (or `melon openapi > docs/openapi.json`)")
     }
 }

@@ -5,6 +5,7 @@ import Envelope
 /// served by the `echo-worker` executable. No product depends on it.
 public enum Echo: ServiceContract {
     public static let name = "echo"
+    public static let summary = "serves echo.message.repeat.v1 (a test and benchmark fixture)."
     public static let operations: [any OperationDeclaration.Type] = [Message.Repeat.self]
 
     public enum Message {
@@ -13,12 +14,12 @@ public enum Echo: ServiceContract {
             public static let service = Echo.name
             public static let type = "echo.message.repeat.v1"
             public static let http = [
-                HTTPBinding(.post, "/v1/echo", errors: ErrorCode.allCases, summary: "Answers with the text it was sent"),
+                HTTPBinding(.post, "/v1/echo", name: "echoPost", errors: ErrorCode.allCases, summary: "Answers with the text it was sent"),
                 HTTPBinding(
-                    .get, "/v1/echo", errors: ErrorCode.allCases, summary: "Answers with the text of the query",
+                    .get, "/v1/echo", name: "echoQuery", errors: ErrorCode.allCases, summary: "Answers with the text of the query",
                     parameterRules: ["text": FieldRule.text(1...1000).described("The text to repeat (longer texts: POST)")]),
                 HTTPBinding(
-                    .get, "/v1/echo/{text}", errors: ErrorCode.allCases, summary: "Answers with the text of the path",
+                    .get, "/v1/echo/{text}", name: "echoPath", errors: ErrorCode.allCases, summary: "Answers with the text of the path",
                     parameterRules: ["text": FieldRule.text(1...200).described("The text to repeat")]),
             ]
             public static let idempotency: Idempotency? = .repeatable(because: "it changes nothing")

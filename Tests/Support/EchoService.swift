@@ -7,7 +7,7 @@ import ServiceKit
 extension ServiceDefinition {
     /// The `echo` fixture service, as `echo-worker` runs it.
     public static let echo = ServiceDefinition(
-        contract: Echo.self, summary: "serves echo.message.repeat.v1 (a test and benchmark fixture).", schema: nil, settings: []
+        contract: Echo.self, schema: nil, settings: []
     ) { _ in
         ServiceParts(handlers: EchoService.handlers())
     }

@@ -13,7 +13,7 @@ public enum GatewayHarness {
     /// once running. With `verifyTokens`, access tokens are verified against the auth service's keys
     /// (default settings).
     public static func gateway(
-        _ endpoint: String, operations: [any OperationDeclaration.Type] = Echo.operations, verifyTokens: Bool = false,
+        _ endpoint: String, services: [any ServiceContract.Type] = [Echo.self], verifyTokens: Bool = false,
         configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) throws -> (service: any Service, address: GatewayAddress) {
         Observability.bootstrapMetrics()
@@ -26,7 +26,7 @@ public enum GatewayHarness {
             ? JWKSAuthenticator(bus: bus, audience: Setting.authAudience.defaultValue!, issuer: Setting.authIssuer.defaultValue!, logger: logger)
             : nil
         let app = buildApplication(
-            configuration: configuration, operations: operations, bus: bus, authenticator: authenticator, logger: logger,
+            configuration: configuration, services: services, bus: bus, authenticator: authenticator, logger: logger,
             onServerRunning: { port in address.set(port) })
         return (app, address)
     }

@@ -16,8 +16,9 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.account.register.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/auth/register", status: .accepted, errors: [.conflict, .rateLimited],
-                summary: "Starts a registration and mails a 6-digit code to confirm the email; the same answer whether or not the email has an account")]
+                .post, "/v1/auth/register", name: "authRegister", status: .accepted, errors: [.conflict, .rateLimited],
+                summary: "Starts a registration and mails a 6-digit code to confirm the email; the same answer whether or not the email has an account",
+                example: #"{"email":"ana.byrne@tcd.ie","password":"a long walk by the Liffey","displayName":"Ana Byrne","username":"ana_b","firstName":"Ana","lastName":"Byrne"}"#)]
             public static let idempotency: Idempotency? = .stored()
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -84,8 +85,9 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.email.verify.v2"
             public static let http = [HTTPBinding(
-                .post, "/v1/auth/verify-email", errors: [.rateLimited, .conflict],
-                summary: "Confirms the email with the code mailed for the registration (valid 10 minutes, 5 attempts) and creates the account")]
+                .post, "/v1/auth/verify-email", name: "authVerifyEmail", errors: [.rateLimited, .conflict],
+                summary: "Confirms the email with the code mailed for the registration (valid 10 minutes, 5 attempts) and creates the account",
+                example: #"{"email":"ana.byrne@tcd.ie","code":"482913","registration":"5e7a9c1b-3d2f-4a6b-8c0d-1e2f3a4b5c6e"}"#)]
             public static let idempotency: Idempotency? = .repeatable(because: "the code works once: a repeat finds it used and is answered like any wrong code")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -119,7 +121,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.email.resend.v2"
             public static let http = [HTTPBinding(
-                .post, "/v1/auth/verify-email/resend", status: .accepted, errors: [.rateLimited],
+                .post, "/v1/auth/verify-email/resend", name: "authResendVerification", status: .accepted, errors: [.rateLimited],
                 summary: "Mails a new code, at most one a minute; the same answer whether or not the email has an account waiting")]
             public static let idempotency: Idempotency? = .repeatable(because: "at most one code a minute is mailed however often it is asked")
 

@@ -51,7 +51,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.agreements.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/me/agreements", access: .owner, summary: "Every current policy (terms, privacy notice, ...) and whether the caller agreed to it")]
+                .get, "/v1/me/agreements", name: "meAgreementsList", access: .owner, summary: "Every current policy (terms, privacy notice, ...) and whether the caller agreed to it")]
             public typealias Request = Empty
 
             public struct Response: Codable, Sendable, Equatable {
@@ -67,7 +67,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.agreements.sign.v1"
             public static let http = [HTTPBinding(
-                .put, "/v1/me/agreements/{policy}", access: .owner, errors: [.notFound, .conflict],
+                .put, "/v1/me/agreements/{policy}", name: "meAgreementSign", access: .owner, errors: [.notFound, .conflict],
                 summary: "Signs the policy's current version (the one shown to the user)")]
             public static let idempotency: Idempotency? = .repeatable(because: "signing a signed version again keeps the first signature")
 
@@ -91,7 +91,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.agreements.withdraw.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/me/agreements/{policy}", access: .owner, errors: [.notFound], summary: "Withdraws the caller's agreement to the policy")]
+                .delete, "/v1/me/agreements/{policy}", name: "meAgreementWithdraw", access: .owner, errors: [.notFound], summary: "Withdraws the caller's agreement to the policy")]
             public static let idempotency: Idempotency? = .repeatable(because: "withdrawing a withdrawn agreement changes nothing")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

@@ -43,7 +43,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.events.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/me/security-events", access: .owner, summary: "The caller's logins, failed logins and password changes, newest first")]
+                .get, "/v1/me/security-events", name: "meSecurityEvents", access: .owner, summary: "The caller's logins, failed logins and password changes, newest first")]
 
             public typealias Request = PageRequest
 
@@ -95,7 +95,7 @@ extension Auth {
         public enum Get: OperationDeclaration {
             public static let service = Auth.name
             public static let type = "auth.me.get.v1"
-            public static let http = [HTTPBinding(.get, "/v1/me", access: .owner, summary: "The caller's profile")]
+            public static let http = [HTTPBinding(.get, "/v1/me", name: "meGet", access: .owner, summary: "The caller's profile")]
             public typealias Request = Empty
             public typealias Response = Profile
         }
@@ -105,7 +105,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.me.update.v1"
             public static let http = [HTTPBinding(
-                .patch, "/v1/me", access: .owner, errors: [.conflict], summary: "Changes the caller's display name, username, first or last name (an empty first or last name removes it)")]
+                .patch, "/v1/me", name: "meUpdate", access: .owner, errors: [.conflict], summary: "Changes the caller's display name, username, first or last name (an empty first or last name removes it)")]
             public static let idempotency: Idempotency? = .repeatable(because: "setting the same name again changes nothing")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -139,7 +139,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.me.delete.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/me", access: .owner, errors: [.rateLimited],
+                .delete, "/v1/me", name: "meDelete", access: .owner, errors: [.rateLimited],
                 summary: "Deletes the caller's account (the password confirms it) and ends every session")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds the session ended and answers 401")
 

@@ -13,8 +13,9 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.password.forgot.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/auth/password/forgot", status: .accepted, errors: [.rateLimited],
-                summary: "Mails a 6-digit reset code to a verified account, at most one a minute; the same answer for any email")]
+                .post, "/v1/auth/password/forgot", name: "authForgotPassword", status: .accepted, errors: [.rateLimited],
+                summary: "Mails a 6-digit reset code to a verified account, at most one a minute; the same answer for any email",
+                example: #"{"email":"ana.byrne@tcd.ie"}"#)]
             public static let idempotency: Idempotency? = .repeatable(because: "at most one code a minute is mailed however often it is asked")
 
             public typealias Request = CodeMailRequest
@@ -34,8 +35,9 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.password.reset.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/auth/password/reset", errors: [.rateLimited],
-                summary: "Sets a new password with the mailed code and ends every session of the account")]
+                .post, "/v1/auth/password/reset", name: "authResetPassword", errors: [.rateLimited],
+                summary: "Sets a new password with the mailed code and ends every session of the account",
+                example: #"{"email":"ana.byrne@tcd.ie","code":"120456","newPassword":"a brand new pass phrase"}"#)]
             public static let idempotency: Idempotency? = .repeatable(because: "the code works once: a repeat is refused as a wrong code and changes nothing")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -66,7 +68,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.password.change.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/me/password", access: .signedIn, errors: [.rateLimited],
+                .post, "/v1/me/password", name: "mePasswordChange", access: .signedIn, errors: [.rateLimited],
                 summary: "Sets a new password, confirmed with the current one; every other session ends")]
             public static let idempotency: Idempotency? = .repeatable(
                 because: "a repeat is refused: the current password it names has changed (or its session ended)")

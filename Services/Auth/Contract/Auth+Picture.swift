@@ -35,7 +35,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.picture.set.v1"
             public static let http = [HTTPBinding(
-                .put, "/v1/me/picture", access: .owner, errors: [.tooLarge],
+                .put, "/v1/me/picture", name: "mePictureSet", access: .owner, errors: [.tooLarge],
                 summary: "Sets the caller's profile picture: PNG, JPEG or WebP, at most 512 KiB (AUTH_PICTURE_MAX_BYTES), 16 to 4096 pixels a side")]
             public static let idempotency: Idempotency? = .repeatable(because: "it replaces the picture with the same file again")
 
@@ -65,7 +65,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.picture.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/users/{account}/picture", access: .signedIn, errors: [.notFound], summary: "An account's profile picture: the one set, or its default one")]
+                .get, "/v1/users/{account}/picture", name: "userPicture", access: .signedIn, errors: [.notFound], summary: "An account's profile picture: the one set, or its default one")]
 
             public typealias Request = AccountRequest
 
@@ -85,7 +85,7 @@ extension Auth {
         public enum Delete: OperationDeclaration {
             public static let service = Auth.name
             public static let type = "auth.picture.delete.v1"
-            public static let http = [HTTPBinding(.delete, "/v1/me/picture", access: .owner, summary: "Removes the caller's profile picture")]
+            public static let http = [HTTPBinding(.delete, "/v1/me/picture", name: "mePictureDelete", access: .owner, summary: "Removes the caller's profile picture")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds no picture and answers deleted: false")
             public typealias Request = Empty
 

@@ -11,8 +11,9 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.session.login.v2"
             public static let http = [HTTPBinding(
-                .post, "/v1/auth/login", errors: [.unauthenticated, .forbidden, .rateLimited],
-                summary: "Starts a session of one app: an access token (15 minutes) naming the app and a refresh token")]
+                .post, "/v1/auth/login", name: "authLogin", errors: [.unauthenticated, .forbidden, .rateLimited],
+                summary: "Starts a session of one app: an access token (15 minutes) naming the app and a refresh token",
+                example: #"{"email":"ana.byrne@tcd.ie","password":"a long walk by the Liffey","app":"refunds"}"#)]
             public static let idempotency: Idempotency? = .repeatable(because: "the reply holds tokens, which are never stored; a repeat starts a second session")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -42,8 +43,9 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.session.refresh.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/auth/refresh", errors: [.unauthenticated, .rateLimited],
-                summary: "Exchanges a refresh token for a new pair; reusing an old one ends the session")]
+                .post, "/v1/auth/refresh", name: "authRefresh", errors: [.unauthenticated, .rateLimited],
+                summary: "Exchanges a refresh token for a new pair; reusing an old one ends the session",
+                example: #"{"refreshToken":"Qm9ndXMtZXhhbXBsZS1yZWZyZXNoLXRva2VuLTAwMDA"}"#)]
             public static let idempotency: Idempotency? = .repeatable(
                 because: "the reply holds tokens, which are never stored; a repeat within AUTH_REFRESH_GRACE gets the same refresh token and a new access token")
 
@@ -63,7 +65,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.session.logout.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/auth/logout", access: .signedIn, summary: "Ends this session, or with all=true every session of the account")]
+                .post, "/v1/auth/logout", name: "authLogout", access: .signedIn, summary: "Ends this session, or with all=true every session of the account")]
             public static let idempotency: Idempotency? = .repeatable(because: "ending sessions that have ended changes nothing")
 
             public struct Request: Codable, Sendable, Equatable {
@@ -87,7 +89,7 @@ extension Auth {
         public enum Jwks: OperationDeclaration {
             public static let service = Auth.name
             public static let type = "auth.keys.jwks.v1"
-            public static let http = [HTTPBinding(.get, "/.well-known/jwks.json", summary: "The public keys access tokens are signed with (RFC 7517)")]
+            public static let http = [HTTPBinding(.get, "/.well-known/jwks.json", name: "authSigningKeys", summary: "The public keys access tokens are signed with (RFC 7517)")]
 
             public typealias Request = Empty
 

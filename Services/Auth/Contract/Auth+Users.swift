@@ -32,7 +32,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.users.search.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/users", access: .signedIn,
+                .get, "/v1/users", name: "usersSearch", access: .signedIn,
                 summary: "Members whose username or a word of whose display name begins with q (never the email), by username")]
 
             /// The shortest query: one letter would list everyone.
@@ -83,7 +83,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.users.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/users/{account}", access: .signedIn, errors: [.notFound],
+                .get, "/v1/users/{account}", name: "userGet", access: .signedIn, errors: [.notFound],
                 summary: "An account's public profile: username, display name, university, picture, the day it joined; never the email")]
 
             public typealias Request = AccountRequest
@@ -136,7 +136,7 @@ extension Auth {
             public static let service = Auth.name
             public static let type = "auth.universities.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/universities", access: .anyone, summary: "The university networks with their email domains and campuses, by name")]
+                .get, "/v1/universities", name: "universitiesList", access: .anyone, summary: "The university networks with their email domains and campuses, by name")]
             public typealias Request = Empty
 
             public struct Response: Codable, Sendable, Equatable {

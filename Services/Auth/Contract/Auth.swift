@@ -5,6 +5,7 @@ import Foundation
 /// The `auth` service: accounts, email verification, sessions and the access-token keys.
 public enum Auth: ServiceContract {
     public static let name = "auth"
+    public static let summary = "accounts, email verification, sessions and access-token keys."
     public static let operations: [any OperationDeclaration.Type] = [
         Account.Register.self, Email.Verify.self, Email.Resend.self, Session.Login.self, Session.Refresh.self, Session.Logout.self,
         Password.Forgot.self, Password.Reset.self, Password.Change.self, Events.List.self, Agreements.List.self, Agreements.Sign.self,

@@ -13,7 +13,7 @@ struct GatewayApp {
         let configuration = ProcessBootstrap.require(settings.gatewayConfiguration, process: "gateway")
         let bus = ProcessBootstrap.require({ try BusClient(configuration: settings.clientConfiguration(), logger: logger) }, process: "gateway")
         let authenticator = ProcessBootstrap.require({ try settings.tokenAuthenticator(bus: bus, logger: logger) }, process: "gateway")
-        let app = buildApplication(configuration: configuration, operations: ServiceCatalog.operations, bus: bus, authenticator: authenticator, logger: logger)
+        let app = buildApplication(configuration: configuration, services: ServiceCatalog.services, bus: bus, authenticator: authenticator, logger: logger)
         try await ProcessBootstrap.run([app], logger: logger)
     }
 }

@@ -11,6 +11,7 @@ import ServiceSupport
 @main
 struct MelonApp {
     static func main() async throws {
+        if CommandLine.arguments.dropFirst().first == "openapi" { return printOpenAPIDocument() }
         let services = MelonServices.all
         var settings: [Setting] = []
         for setting in Setting.brokerSettings + Setting.gatewaySettings + services.flatMap(\.processSettings)
@@ -18,7 +19,8 @@ struct MelonApp {
             settings.append(setting)
         }
         let (process, logger) = ProcessBootstrap.start(
-            process: "melon", summary: "runs the broker, every service and the gateway in one process.", settings: settings)
+            process: "melon", summary: "runs the broker, every service and the gateway in one process (`melon openapi` prints the API document).",
+            settings: settings)
         func require<T>(_ read: () throws -> T) -> T { ProcessBootstrap.require(read, process: "melon") }
 
         let broker = require { try Broker(configuration: process.brokerConfiguration(), logger: logger) }
@@ -28,9 +30,21 @@ struct MelonApp {
         let bus = require { try BusClient(configuration: process.clientConfiguration(), logger: logger) }
         let gateway = buildApplication(
             configuration: require(process.gatewayConfiguration),
-            operations: ServiceCatalog.operations, bus: bus, authenticator: require { try process.tokenAuthenticator(bus: bus, logger: logger) },
+            services: ServiceCatalog.services, bus: bus, authenticator: require { try process.tokenAuthenticator(bus: bus, logger: logger) },
             readinessChecks: running.flatMap { service in service.readiness.map { ("\(service.definition.name).\($0.name)", $0.check) } },
             logger: logger)
         try await ProcessBootstrap.run([broker] + running.flatMap(\.services) + [gateway], logger: logger)
+    }
+
+    /// `melon openapi`: the document `/openapi.json` serves, with the same gateway settings, as
+    /// pretty-printed JSON on standard output; it needs no database, broker or network.
+    static func printOpenAPIDocument() {
+        var arguments = CommandLine.arguments
+        arguments.remove(at: 1)
+        let (process, _) = ProcessBootstrap.start(
+            process: "melon openapi", summary: "prints the OpenAPI document the gateway serves at /openapi.json.",
+            settings: Setting.gatewaySettings, arguments: arguments)
+        let configuration = ProcessBootstrap.require(process.gatewayConfiguration, process: "melon openapi")
+        print(openAPIDocument(services: ServiceCatalog.services, configuration: configuration).prettyPrinted())
     }
 }

@@ -53,7 +53,7 @@ extension Notifications {
             public static let service = Notifications.name
             public static let type = "notifications.devices.register.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/devices", access: .owner, status: .created,
+                .post, "/v1/devices", name: "devicesRegister", access: .owner, status: .created,
                 summary: "Registers the caller's device for pushes (again on every launch: tokens change)")]
             public static let idempotency: Idempotency? = .repeatable(because: "registering the same token again updates the same device")
 
@@ -96,7 +96,7 @@ extension Notifications {
         public enum List: OperationDeclaration {
             public static let service = Notifications.name
             public static let type = "notifications.devices.list.v1"
-            public static let http = [HTTPBinding(.get, "/v1/devices", access: .owner, summary: "The caller's devices, newest first")]
+            public static let http = [HTTPBinding(.get, "/v1/devices", name: "devicesList", access: .owner, summary: "The caller's devices, newest first")]
 
             public typealias Request = Empty
 
@@ -113,7 +113,7 @@ extension Notifications {
         public enum Delete: OperationDeclaration {
             public static let service = Notifications.name
             public static let type = "notifications.devices.delete.v1"
-            public static let http = [HTTPBinding(.delete, "/v1/devices/{id}", access: .owner, summary: "Removes one of the caller's devices")]
+            public static let http = [HTTPBinding(.delete, "/v1/devices/{id}", name: "devicesDelete", access: .owner, summary: "Removes one of the caller's devices")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds the device gone and answers not_found")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

@@ -36,7 +36,7 @@ extension Notifications {
             public static let service = Notifications.name
             public static let type = "notifications.inbox.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/notifications", access: .owner, summary: "The caller's notifications in one app, newest first (keyset paging)")]
+                .get, "/v1/notifications", name: "notificationsList", access: .owner, summary: "The caller's notifications in one app, newest first (keyset paging)")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var app: App
@@ -79,7 +79,7 @@ extension Notifications {
             public static let service = Notifications.name
             public static let type = "notifications.inbox.read.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/notifications/read", access: .owner,
+                .post, "/v1/notifications/read", name: "notificationsRead", access: .owner,
                 summary: "Marks notifications read: the ids given, one category, or all; answers the unread counts left")]
             public static let idempotency: Idempotency? = .repeatable(because: "marking read again changes nothing")
 
@@ -119,7 +119,7 @@ extension Notifications {
         public enum Badges: OperationDeclaration {
             public static let service = Notifications.name
             public static let type = "notifications.inbox.badges.v1"
-            public static let http = [HTTPBinding(.get, "/v1/notifications/badges", access: .owner, summary: "Unread counts per category and in all")]
+            public static let http = [HTTPBinding(.get, "/v1/notifications/badges", name: "notificationsBadges", access: .owner, summary: "Unread counts per category and in all")]
 
             public struct Request: Codable, Sendable, Equatable {
                 public var app: App

@@ -53,7 +53,7 @@ extension Notifications {
         public enum Get: OperationDeclaration {
             public static let service = Notifications.name
             public static let type = "notifications.preferences.get.v1"
-            public static let http = [HTTPBinding(.get, "/v1/notifications/preferences", access: .owner, summary: "The caller's muted event types and quiet hours")]
+            public static let http = [HTTPBinding(.get, "/v1/notifications/preferences", name: "notificationsPreferencesGet", access: .owner, summary: "The caller's muted event types and quiet hours")]
             public typealias Request = Empty
             public typealias Response = Settings
         }
@@ -62,7 +62,7 @@ extension Notifications {
         public enum Put: OperationDeclaration {
             public static let service = Notifications.name
             public static let type = "notifications.preferences.put.v1"
-            public static let http = [HTTPBinding(.put, "/v1/notifications/preferences", access: .owner, summary: "Replaces the caller's muted event types and quiet hours")]
+            public static let http = [HTTPBinding(.put, "/v1/notifications/preferences", name: "notificationsPreferencesSet", access: .owner, summary: "Replaces the caller's muted event types and quiet hours")]
             public static let idempotency: Idempotency? = .repeatable(because: "it replaces the choices with the same ones again")
             public typealias Request = Settings
             public typealias Response = Settings

@@ -7,6 +7,7 @@ import Foundation
 /// reminders through their outbox; clients register devices and read their inbox over HTTP.
 public enum Notifications: ServiceContract {
     public static let name = "notifications"
+    public static let summary = "devices, pushes to APNs through a durable queue, schedules, the inbox and its badges."
     public static let operations: [any OperationDeclaration.Type] = [
         Devices.Register.self, Devices.List.self, Devices.Delete.self,
         Inbox.List.self, Inbox.MarkRead.self, Inbox.Badges.self,

@@ -7,6 +7,7 @@ import Foundation
 /// Only other services call it; it has no HTTP route, so clients cannot send mail through it.
 public enum PdfEmail: ServiceContract {
     public static let name = "pdf-email"
+    public static let summary = "queues outgoing mail and delivers it over SMTP (or to a spool folder)."
     public static let operations: [any OperationDeclaration.Type] = [Mail.Send.self, Mail.Status.self, Forms.Fill.self, Account.Erase.self]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
 

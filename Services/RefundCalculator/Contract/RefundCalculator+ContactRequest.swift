@@ -15,8 +15,9 @@ extension RefundCalculator {
             public static let service = RefundCalculator.name
             public static let type = "refund-calculator.contact-request.create.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/refunds/contact-requests", status: .accepted, errors: [.rateLimited],
-                summary: "Asks the refund company to call about the answers: mailed to the company, confirmed to the user; 3 a day per address")]
+                .post, "/v1/refunds/contact-requests", name: "refundsContactRequest", status: .accepted, errors: [.rateLimited],
+                summary: "Asks the refund company to call about the answers: mailed to the company, confirmed to the user; 3 a day per address",
+                example: #"{"name":"Aoife Byrne","email":"aoife@example.ie","phone":"+353 87 555 0100","preferredTime":"morning","scenario":{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}}"#)]
             public static let idempotency: Idempotency? = .stored()
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

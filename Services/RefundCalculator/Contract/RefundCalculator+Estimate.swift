@@ -9,8 +9,9 @@ extension RefundCalculator.Estimate {
         public static let service = RefundCalculator.name
         public static let type = "refund-calculator.estimate.make.v1"
         public static let http = [HTTPBinding(
-            .post, "/v1/refunds/estimate",
-            summary: "The refund (or underpayment) for the answers so far, line by line with the rule behind each figure; no account needed")]
+            .post, "/v1/refunds/estimate", name: "refundsEstimate",
+            summary: "The refund (or underpayment) for the answers so far, line by line with the rule behind each figure; no account needed",
+            example: #"{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000,"home":{"rentPaidCents":1200000}}"#)]
         public static let idempotency: Idempotency? = .repeatable(because: "an estimate is computed from the answers alone and stores nothing")
         public typealias Request = RefundCalculator.Scenario
         public typealias Response = RefundCalculator.Estimate
@@ -25,7 +26,7 @@ extension RefundCalculator {
             public static let service = RefundCalculator.name
             public static let type = "refund-calculator.rules.version.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/refunds/rules",
+                .get, "/v1/refunds/rules", name: "refundsRules",
                 summary: "The rules version (changes with any figure or help text) and the tax years an estimate may be for")]
             public typealias Request = Empty
 
@@ -80,7 +81,7 @@ extension RefundCalculator {
             public static let service = RefundCalculator.name
             public static let type = "refund-calculator.help.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/refunds/help",
+                .get, "/v1/refunds/help", name: "refundsHelp",
                 summary: "Help for every answer, with the tax year's figures, and the choices of status and profession")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

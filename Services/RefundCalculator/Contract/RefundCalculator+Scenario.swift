@@ -36,8 +36,9 @@ extension RefundCalculator.Scenario {
         public static let service = RefundCalculator.name
         public static let type = "refund-calculator.scenario.save.v1"
         public static let http = [HTTPBinding(
-            .post, "/v1/refunds/scenarios", access: .owner, status: .created, errors: [.conflict],
-            summary: "Saves the answers under a name for the caller (at most REFUND_SCENARIOS_PER_ACCOUNT, 100)")]
+            .post, "/v1/refunds/scenarios", name: "refundsScenarioSave", access: .owner, status: .created, errors: [.conflict],
+            summary: "Saves the answers under a name for the caller (at most REFUND_SCENARIOS_PER_ACCOUNT, 100)",
+            example: #"{"name":"2024 with the rent credit","scenario":{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000,"home":{"rentPaidCents":1200000}}}"#)]
         public static let idempotency: Idempotency? = .stored()
 
         public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -61,7 +62,7 @@ extension RefundCalculator.Scenario {
         public static let service = RefundCalculator.name
         public static let type = "refund-calculator.scenario.list.v1"
         public static let http = [HTTPBinding(
-            .get, "/v1/refunds/scenarios", access: .owner, summary: "The caller's saved scenarios, newest first (without estimates)")]
+            .get, "/v1/refunds/scenarios", name: "refundsScenariosList", access: .owner, summary: "The caller's saved scenarios, newest first (without estimates)")]
 
         public typealias Request = PageRequest
 
@@ -94,7 +95,7 @@ extension RefundCalculator.Scenario {
         public static let service = RefundCalculator.name
         public static let type = "refund-calculator.scenario.get.v1"
         public static let http = [HTTPBinding(
-            .get, "/v1/refunds/scenarios/{id}", access: .owner, summary: "One of the caller's scenarios with its estimate under today's rules")]
+            .get, "/v1/refunds/scenarios/{id}", name: "refundsScenarioGet", access: .owner, summary: "One of the caller's scenarios with its estimate under today's rules")]
         public typealias Request = Reference
         public typealias Response = RefundCalculator.SavedScenario
     }
@@ -104,7 +105,7 @@ extension RefundCalculator.Scenario {
         public static let service = RefundCalculator.name
         public static let type = "refund-calculator.scenario.update.v1"
         public static let http = [HTTPBinding(
-            .put, "/v1/refunds/scenarios/{id}", access: .owner, summary: "Replaces the name and answers of one of the caller's scenarios")]
+            .put, "/v1/refunds/scenarios/{id}", name: "refundsScenarioUpdate", access: .owner, summary: "Replaces the name and answers of one of the caller's scenarios")]
         public static let idempotency: Idempotency? = .repeatable(because: "it replaces the scenario with the same answers again")
 
         public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -128,7 +129,7 @@ extension RefundCalculator.Scenario {
     public enum Delete: OperationDeclaration {
         public static let service = RefundCalculator.name
         public static let type = "refund-calculator.scenario.delete.v1"
-        public static let http = [HTTPBinding(.delete, "/v1/refunds/scenarios/{id}", access: .owner, summary: "Deletes one of the caller's scenarios")]
+        public static let http = [HTTPBinding(.delete, "/v1/refunds/scenarios/{id}", name: "refundsScenarioDelete", access: .owner, summary: "Deletes one of the caller's scenarios")]
         public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds the scenario gone and answers not_found")
         public typealias Request = Reference
 

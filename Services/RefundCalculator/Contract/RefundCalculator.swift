@@ -5,6 +5,7 @@ import Foundation
 /// The `refund-calculator` service: Irish PAYE income-tax refund estimates.
 public enum RefundCalculator: ServiceContract {
     public static let name = "refund-calculator"
+    public static let summary = "Irish PAYE refund estimates, saved scenarios and contact requests."
     public static let operations: [any OperationDeclaration.Type] = [
         Estimate.Make.self, Rules.Version.self, Help.Get.self,
         Scenario.Save.self, Scenario.List.self, Scenario.Get.self, Scenario.Update.self, Scenario.Delete.self,

@@ -10,7 +10,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.deadlines.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/tax/deadlines", access: .owner,
+                .get, "/v1/tax/deadlines", name: "taxDeadlines", access: .owner,
                 summary: "The tax calendar of a year, the deadline your forms have once they are decided, and the reminders before it")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -75,7 +75,7 @@ extension TaxForm.Interviews {
         public static let service = TaxForm.name
         public static let type = "tax-form.interview.filed.v1"
         public static let http = [HTTPBinding(
-            .post, "/v1/tax/interviews/{taxYear}/filed", access: .owner, summary: "Mark your return filed: the deadline reminders stop")]
+            .post, "/v1/tax/interviews/{taxYear}/filed", name: "taxInterviewFiled", access: .owner, summary: "Mark your return filed: the deadline reminders stop")]
         public static let idempotency: Idempotency? = .repeatable(because: "marking filed again keeps the first time and changes nothing")
         public typealias Request = TaxForm.InterviewReference
         public typealias Response = TaxForm.Interview

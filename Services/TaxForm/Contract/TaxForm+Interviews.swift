@@ -64,7 +64,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.interview.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/tax/interviews/{taxYear}", access: .owner,
+                .get, "/v1/tax/interviews/{taxYear}", name: "taxInterviewGet", access: .owner,
                 summary: "Your interview for a tax year, on any device: answers (personal ones masked), skipped questions, version and assessment")]
             public typealias Request = InterviewReference
             public typealias Response = Interview
@@ -77,7 +77,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.interview.answer.v1"
             public static let http = [HTTPBinding(
-                .patch, "/v1/tax/interviews/{taxYear}", access: .owner, errors: [.conflict],
+                .patch, "/v1/tax/interviews/{taxYear}", name: "taxInterviewAnswer", access: .owner, errors: [.conflict],
                 summary: "Save answers against the version you last saw; 409 with the current interview when another device saved first")]
             public static let idempotency: Idempotency? = .repeatable(
                 because: "a repeat carries the version it was made against, which has moved on: 409 with the interview as it is")
@@ -125,7 +125,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.wage-statement.add.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/tax/interviews/{taxYear}/w2s", access: .owner, errors: [.conflict],
+                .post, "/v1/tax/interviews/{taxYear}/w2s", name: "taxWageStatementAdd", access: .owner, errors: [.conflict],
                 summary: "Add a W-2, box by box, to your interview; an unsupported code or a statutory employee stops the interview with the reason")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat carries the version it was made against: 409, not a second W-2")
 
@@ -150,7 +150,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.interview.history.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/tax/interviews/{taxYear}/history", access: .owner,
+                .get, "/v1/tax/interviews/{taxYear}/history", name: "taxInterviewHistory", access: .owner,
                 summary: "Every saved change of your interview, newest first: which answers changed, from what to what (personal ones masked)")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -185,7 +185,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.interview.delete.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/tax/interviews/{taxYear}", access: .owner, summary: "Delete your interview for a tax year, with its history")]
+                .delete, "/v1/tax/interviews/{taxYear}", name: "taxInterviewDelete", access: .owner, summary: "Delete your interview for a tax year, with its history")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds nothing left and answers not_found")
             public typealias Request = InterviewReference
 

@@ -13,7 +13,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.preview.make.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/tax/returns/preview",
+                .post, "/v1/tax/returns/preview", name: "taxReturnPreview",
                 summary: "The forms decision with its reasons, every computed line and what is missing, for answers sent with the request; no account needed")]
             public static let idempotency: Idempotency? = .repeatable(because: "a preview is computed from the answers alone and stores nothing")
 
@@ -46,7 +46,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.questions.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/tax/questions", summary: "Every question of a tax year's interview, with its kind, help and what skipping it leaves out")]
+                .get, "/v1/tax/questions", name: "taxQuestions", summary: "Every question of a tax year's interview, with its kind, help and what skipping it leaves out")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public static let fieldRules: [String: FieldRule] = [

@@ -21,7 +21,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.return.pdf.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/tax/returns/{taxYear}/pdf", access: .owner, errors: [.conflict],
+                .get, "/v1/tax/returns/{taxYear}/pdf", name: "taxReturnPDF", access: .owner, errors: [.conflict],
                 summary: "Your complete return as one PDF (application/pdf): the official 2024 Form 1040 and Schedule 1 filled, other forms laid out for copying",
                 file: .init(content: "pdf", mediaType: "application/pdf", fileName: "fileName"))]
 
@@ -50,7 +50,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.return.email.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/tax/returns/{taxYear}/email", access: .owner, status: .accepted, errors: [.conflict, .rateLimited],
+                .post, "/v1/tax/returns/{taxYear}/email", name: "taxReturnEmail", access: .owner, status: .accepted, errors: [.conflict, .rateLimited],
                 summary: "Email your complete return as a PDF to your interview's email address, encrypted (AES-256) with a password you choose")]
             public static let idempotency: Idempotency? = .stored(.caller)
 

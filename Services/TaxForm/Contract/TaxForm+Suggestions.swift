@@ -13,7 +13,7 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.suggestions.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/tax/suggestions/{list}",
+                .get, "/v1/tax/suggestions/{list}", name: "taxSuggestions",
                 summary: "Autocomplete: countries (with the student treaty benefit we apply), US states, visa types or US colleges and universities (with address and phone) by prefix")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

@@ -32,7 +32,8 @@ public struct Schema: Sendable, Equatable {
     public var pattern: String?
     /// What `pattern` matches, in words, for messages.
     public var patternMeaning: String?
-    /// Strings: `date-time`, `email`, ... (an annotation; the service checks the meaning).
+    /// Strings: `date-time`, `email`, ...; integers: `int64`, `int32` (an annotation; the service
+    /// checks the meaning).
     public var format: String?
     /// Strings: `base64` for bytes.
     public var contentEncoding: String?
@@ -48,6 +49,10 @@ public struct Schema: Sendable, Equatable {
     public var isDictionary = false
     /// Any JSON value (`SchemaAnyValue`): `kind` is not checked.
     public var isAny = false
+    /// The message type an object or enumeration schema was reflected from, as its component in the
+    /// API document is named (`RefundCalculatorScenario` for `RefundCalculator.Scenario`), so
+    /// generated clients get one type per message type. Nil for generic and trimmed (`keeping`) objects.
+    public var name: String?
     /// Dropped from its object's schema once the rules are applied (`FieldRule.undocumented`).
     var isUndocumented = false
 
@@ -64,43 +69,7 @@ public struct Schema: Sendable, Equatable {
     public func keeping(_ keep: (String) -> Bool) -> Schema {
         var copy = self
         copy.properties = properties.filter { keep($0.name) }
+        if copy.properties.count != properties.count { copy.name = nil }
         return copy
-    }
-
-    /// The schema as JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it).
-    public var json: JSONValue {
-        if isAny { return .object(description.map { ["description": .string($0)] } ?? [:]) }
-        var out: [String: JSONValue] = ["type": .string(kind.rawValue)]
-        switch kind {
-        case .object where isDictionary:
-            out["additionalProperties"] = element?.json ?? true
-        case .object:
-            out["properties"] = .object(Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0.schema.json) }))
-            let required = properties.filter(\.isRequired).map { JSONValue.string($0.name) }
-            if !required.isEmpty { out["required"] = .array(required) }
-        case .array:
-            if let element { out["items"] = element.json }
-            if let count {
-                out["minItems"] = .number(Double(count.lowerBound))
-                out["maxItems"] = .number(Double(count.upperBound))
-            }
-        default:
-            break
-        }
-        if let allowed { out["enum"] = .array(allowed.map(JSONValue.string)) }
-        if let length {
-            out["minLength"] = .number(Double(length.lowerBound))
-            out["maxLength"] = .number(Double(length.upperBound))
-        }
-        if let pattern { out["pattern"] = .string(pattern) }
-        if let format { out["format"] = .string(format) }
-        if let contentEncoding { out["contentEncoding"] = .string(contentEncoding) }
-        if let range {
-            if range.lowerBound > Int64.min { out["minimum"] = .number(Double(range.lowerBound)) }
-            if range.upperBound < Int64.max { out["maximum"] = .number(Double(range.upperBound)) }
-        }
-        if let description { out["description"] = .string(description) }
-        if isSecret { out["writeOnly"] = true }
-        return .object(out)
     }
 }

@@ -24,7 +24,11 @@ public enum SchemaReflection {
 
     /// A value of `T` (for the decoding to go on) and its schema.
     static func reflect<T: Decodable>(_ type: T.Type) -> (T, Schema) {
-        if let (value, kind) = scalar(type) { return (value, Schema(kind)) }
+        if let (value, kind, format) = scalar(type) {
+            var schema = Schema(kind)
+            schema.format = format
+            return (value, schema)
+        }
         if type == Date.self {
             var schema = Schema(.string)
             schema.format = "date-time"
@@ -43,6 +47,7 @@ public enum SchemaReflection {
         if let enumeration = type as? any SchemaEnumeration.Type {
             var schema = Schema(.string)
             schema.allowed = enumeration.schemaValues
+            schema.name = componentName(type)
             return (enumeration.schemaSample as! T, schema)
         }
         if let dictionary = type as? any StringKeyedDictionary.Type {
@@ -64,22 +69,33 @@ public enum SchemaReflection {
                 }
                 schema.properties.removeAll { $0.schema.isUndocumented }
             }
+            if schema.kind == .object, !schema.isDictionary { schema.name = componentName(type) }
             return (value, schema)
         } catch {
             preconditionFailure("\(type) cannot be reflected into a schema: \(error)")
         }
     }
 
-    private static func scalar<T>(_ type: T.Type) -> (T, Schema.Kind)? {
+    /// The API document's name for a message type: its path without the module, run together
+    /// (`RefundCalculator.Scenario` → `RefundCalculatorScenario`); nil for generic or local types.
+    static func componentName(_ type: Any.Type) -> String? {
+        let path = String(reflecting: type)
+        guard path.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" }) else { return nil }
+        return path.split(separator: ".").dropFirst().joined()
+    }
+
+    /// A scalar's sample value, kind and format: Int64 and Int32 say their width, so generated
+    /// clients type them exactly (Int is 64 bits on every platform Swift servers and apps run on).
+    private static func scalar<T>(_ type: T.Type) -> (T, Schema.Kind, String?)? {
         switch type {
-        case is String.Type: ("" as! T, .string)
-        case is Bool.Type: (false as! T, .boolean)
-        case is Int.Type: (0 as! T, .integer)
-        case is Int64.Type: (Int64(0) as! T, .integer)
-        case is Int32.Type: (Int32(0) as! T, .integer)
-        case is UInt.Type: (UInt(0) as! T, .integer)
-        case is UInt64.Type: (UInt64(0) as! T, .integer)
-        case is Double.Type: (0.0 as! T, .number)
+        case is String.Type: ("" as! T, .string, nil)
+        case is Bool.Type: (false as! T, .boolean, nil)
+        case is Int.Type: (0 as! T, .integer, nil)
+        case is Int64.Type: (Int64(0) as! T, .integer, "int64")
+        case is Int32.Type: (Int32(0) as! T, .integer, "int32")
+        case is UInt.Type: (UInt(0) as! T, .integer, nil)
+        case is UInt64.Type: (UInt64(0) as! T, .integer, nil)
+        case is Double.Type: (0.0 as! T, .number, "double")
         default: nil
         }
     }

@@ -44,7 +44,7 @@ struct AuthStack {
         // broker waits 2 s of silence (CI once saw three auth workers expire under one request).
         broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 8))
         // One trusted proxy: a test poses as different clients with X-Forwarded-For.
-        (gateway, address) = try GatewayHarness.gateway(broker.endpoint, operations: ServiceCatalog.operations, verifyTokens: true) {
+        (gateway, address) = try GatewayHarness.gateway(broker.endpoint, services: ServiceCatalog.services, verifyTokens: true) {
             $0.trustedProxies = 1
             configureGateway(&$0)
         }

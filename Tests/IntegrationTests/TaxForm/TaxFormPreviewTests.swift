@@ -10,7 +10,7 @@ extension ServiceStackTests {
 @Suite(.timeLimit(.minutes(3))) struct TaxFormPreviewTests {
     static func withStack(_ body: (HTTPTestClient) async throws -> Void) async throws {
         let broker = try BusHarness.broker()
-        let (gateway, address) = try GatewayHarness.gateway(broker.endpoint, operations: ServiceCatalog.operations)
+        let (gateway, address) = try GatewayHarness.gateway(broker.endpoint, services: ServiceCatalog.services)
         let taxForm = try ChildProcess(product: "tax-form", environment: [
             "BROKER_ENDPOINT": broker.endpoint, "HEARTBEAT_INTERVAL": "250", "DATABASE_URL": try await TestDatabase.freshDatabase(),
             "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
