@@ -1,0 +1,141 @@
+// A client developer's journey through Melon with the generated client: sign up (the code read from
+// the mail spool), verify, log in, refresh, estimate a refund, save scenarios and list them in pages,
+// and read refusals as typed problems. Usage: melon-journey BASE-URL MAIL-SPOOL-FOLDER
+// Prints one line per step; exits 1 at the first step that does not hold.
+import Foundation
+import MelonAPI
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let server = URL(string: arguments[1]) else {
+    FileHandle.standardError.write(Data("usage: melon-journey BASE-URL MAIL-SPOOL-FOLDER\n".utf8))
+    exit(64)
+}
+let spool = URL(fileURLWithPath: arguments[2])
+
+/// Melon writes dates as RFC 3339 with milliseconds.
+let configuration = Configuration(dateTranscoder: .iso8601WithFractionalSeconds)
+let session = BearerToken()
+let client = Client(serverURL: server, configuration: configuration, transport: AsyncHTTPClientTransport(), middlewares: [session])
+let anonymous = Client(serverURL: server, configuration: configuration, transport: AsyncHTTPClientTransport())
+
+struct StepFailed: Error, CustomStringConvertible {
+    var description: String
+}
+
+func check(_ holds: Bool, _ what: @autoclosure () -> String) throws {
+    if !holds { throw StepFailed(description: what()) }
+}
+
+func step(_ name: String, _ body: () async throws -> String) async {
+    do {
+        print("ok \(name): \(try await body())")
+    } catch {
+        print("FAILED \(name): \(error)")
+        exit(1)
+    }
+}
+
+// Anyone: the rules version and the tax years an estimate may be for.
+await step("rules") {
+    let rules = try await anonymous.refundsRules().ok.body.json
+    try check(!rules.taxYears.isEmpty && rules.taxYears.contains(rules.defaultTaxYear), "years \(rules.taxYears), default \(rules.defaultTaxYear)")
+    return "version \(rules.version), years \(rules.taxYears.map(String.init).joined(separator: ", "))"
+}
+
+let tag = UUID().uuidString.prefix(8).lowercased()
+let email = "journey-\(tag)@tcd.ie", password = "a long walk by the Liffey"
+var registration = ""
+await step("register") {
+    let reply = try await anonymous.authRegister(body: .json(.init(displayName: "Journey", email: email, password: password, username: "journey_\(tag)")))
+    registration = try reply.accepted.body.json.registration
+    return "registration \(registration)"
+}
+
+var code = ""
+await step("mail") {
+    code = try await MailSpool(folder: spool).code(to: email, within: .seconds(30))
+    return "a code reached the spool"
+}
+
+await step("verify") {
+    let verified = try await anonymous.authVerifyEmail(body: .json(.init(code: code, email: email, registration: registration))).ok.body.json
+    try check(verified.verified, "not verified")
+    return "verified"
+}
+
+var refreshToken = ""
+await step("login") {
+    let tokens = try await anonymous.authLogin(body: .json(.init(app: .refunds, email: email, password: password))).ok.body.json
+    try check(tokens.tokenType == .bearer && tokens.expiresIn > 0, "tokens \(tokens.tokenType) for \(tokens.expiresIn) s")
+    session.set(tokens.accessToken)
+    refreshToken = tokens.refreshToken
+    return "a token for \(tokens.expiresIn) s"
+}
+
+await step("refresh") {
+    let tokens = try await anonymous.authRefresh(body: .json(.init(refreshToken: refreshToken))).ok.body.json
+    try check(tokens.refreshToken != refreshToken, "the same refresh token again")
+    session.set(tokens.accessToken)
+    return "new tokens"
+}
+
+// Anyone: the reference's worked example (2024, 43,200 with 5,500 paid: a refund of 370).
+let answers = Components.Schemas.RefundCalculatorScenario(salaryCents: 43_200_00, status: .single, taxPaidCents: 5_500_00, taxYear: 2024)
+await step("estimate") {
+    let estimate = try await anonymous.refundsEstimate(body: .json(answers)).ok.body.json
+    try check(estimate.refundCents == 370_00 && estimate.currency == .eur, "refund \(estimate.refundCents) \(estimate.currency)")
+    try check(estimate.lines.contains { $0.kind == .band }, "no band lines: \(estimate.lines)")
+    return "refund \(estimate.refundCents) cents, \(estimate.lines.count) lines"
+}
+
+// The owner: three saved scenarios, listed two to a page.
+var saved: [String] = []
+await step("save") {
+    for name in ["2024 job", "2024 second look", "2024 with rent"] {
+        let scenario = try await client.refundsScenarioSave(
+            headers: .init(idempotencyKey: "journey-\(tag)-\(name.count)"), body: .json(.init(name: name, scenario: answers))
+        ).created.body.json
+        try check(scenario.estimate?.refundCents == 370_00, "saved without its estimate: \(scenario)")
+        saved.append(scenario.id)
+    }
+    return "\(saved.count) scenarios"
+}
+
+await step("list in pages") {
+    let first = try await client.refundsScenariosList(query: .init(limit: 2)).ok.body.json
+    var next: Components.Schemas.RefundCalculatorScenarioListResponse?
+    if let before = first.nextBefore { next = try await client.refundsScenariosList(query: .init(limit: 2, before: before)).ok.body.json }
+    let listed = first.scenarios.map(\.id) + (next?.scenarios.map(\.id) ?? [])
+    try check(first.scenarios.count == 2 && next?.nextBefore == nil, "pages of \(first.scenarios.count) and \(next?.scenarios.count ?? 0)")
+    try check(listed == saved.reversed(), "listed \(listed), saved \(saved) (newest first)")
+    return "2 + \(next?.scenarios.count ?? 0), newest first"
+}
+
+await step("get") {
+    let scenario = try await client.refundsScenarioGet(path: .init(id: saved[0])).ok.body.json
+    try check(scenario.name == "2024 job" && scenario.estimate?.refundCents == 370_00, "\(scenario)")
+    return "\(scenario.name), saved \(scenario.createdAt)"
+}
+
+// Refusals, as typed problems.
+await step("invalid") {
+    var bad = answers
+    bad.salaryCents = -1
+    let problem = try await anonymous.refundsEstimate(body: .json(bad)).badRequest.body.applicationProblemJson
+    try check(problem.code == "invalid" && problem.fields?.map(\.field) == ["salaryCents"], "\(problem)")
+    return "400 \(problem.code) naming \(problem.fields?.map(\.field) ?? [])"
+}
+
+await step("signed out") {
+    let problem = try await anonymous.refundsScenariosList().unauthorized.body.applicationProblemJson
+    return "401 \(problem.code)"
+}
+
+await step("someone else's") {
+    let problem = try await client.refundsScenarioGet(path: .init(id: UUID().uuidString.lowercased())).notFound.body.applicationProblemJson
+    return "404 \(problem.code)"
+}
+
+print("journey done")

@@ -1,0 +1,54 @@
+import Envelope
+import Foundation
+import Testing
+import TestSupport
+
+/// The Swift client an app developer generates from docs/openapi.json with swift-openapi-generator
+/// (Tests/Client, its own package, built by deploy/test.sh into .build/client): every operation
+/// generates, and its journey runs against a real `melon`.
+extension ServiceStackTests {
+@Suite(.timeLimit(.minutes(5))) struct GeneratedClientTests {
+    static let client = BuildProducts.packageRoot().appendingPathComponent(".build/client")
+    static let build = "build it with `swift build --package-path Tests/Client --scratch-path .build/client` (as deploy/test.sh does)"
+
+    @Test func everyOperationOfTheDocumentIsAMethodOfTheGeneratedClient() throws {
+        let file = BuildProducts.packageRoot().appendingPathComponent("docs/openapi.json")
+        let document = try JSONValue.parse(Array(try Data(contentsOf: file)))
+        guard case .object(let paths)? = document["paths"] else { Issue.record("no paths"); return }
+        let operations = paths.values.flatMap { item -> [String] in
+            guard case .object(let methods) = item else { return [] }
+            return methods.values.compactMap { if case .string(let id)? = $0["operationId"] { id } else { nil } }
+        }
+        let generated = Self.client.appendingPathComponent("plugins/outputs/client/MelonAPI/destination/OpenAPIGenerator/GeneratedSources/Client.swift")
+        let source = try #require(try? String(contentsOf: generated, encoding: .utf8), "no generated client: \(Self.build)")
+        let missing = operations.filter { !source.contains("public func \($0)(_ input: Operations.") }
+        #expect(operations.count >= 56 && missing.isEmpty, "\(operations.count) operations; not generated: \(missing)")
+    }
+
+    @Test func aJourneyThroughTheGeneratedClientAgainstMelon() async throws {
+        let journey = Self.client.appendingPathComponent("debug/melon-journey").path
+        try #require(FileManager.default.isExecutableFile(atPath: journey), "no melon-journey: \(Self.build)")
+        let endpoint = Ports.freeEndpoint(), httpPort = Ports.free()
+        let spool = FileManager.default.temporaryDirectory.appendingPathComponent("journey-spool-\(UUID().uuidString)")
+        let melon = try ChildProcess(product: "melon", environment: [
+            "BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "HTTP_PORT": "\(httpPort)",
+            "DATABASE_URL": try await TestDatabase.freshDatabase(), "MAIL_SPOOL_DIR": spool.path,
+            "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+            "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+            "REFUND_CONTACT_EMAIL": "refunds@redoak.example", "PUSH_LOG": spool.appendingPathComponent("push.log").path,
+        ])
+        let base = "http://127.0.0.1:\(httpPort)"
+        let http = HTTPTestClient(base: URL(string: base)!)
+        #expect(await eventually(timeout: .seconds(30)) { try await http.get("/readyz").status == 200 }, "\(melon.output)")
+
+        let run = try ChildProcess(executable: journey, arguments: [base, spool.path], name: "melon-journey")
+        #expect(await run.wait(timeout: .seconds(120)) == 0, "\(run.output)")
+        // Each kind of call: anyone, a sign-up through the mail, signed in, the owner's paged list, typed problems.
+        for step in ["rules", "register", "mail", "verify", "login", "refresh", "estimate", "save", "list in pages", "get", "invalid",
+                     "signed out", "someone else's"] {
+            #expect(run.output.contains("ok \(step):"), "the journey did not pass \(step):\n\(run.output)")
+        }
+        #expect(await melon.terminate() == 0)
+    }
+}
+}
