@@ -119,6 +119,13 @@ await step("get") {
     return "\(scenario.name), saved \(scenario.createdAt)"
 }
 
+// Signed in: members by username, with their public profile.
+await step("search members") {
+    let found = try await client.usersSearch(query: .init(q: "journey_\(tag)")).ok.body.json
+    try check(found.users.map(\.username) == ["journey_\(tag)"], "found \(found.users.map(\.username))")
+    return "\(found.users[0].displayName), joined \(found.users[0].joinedOn)"
+}
+
 // Refusals, as typed problems.
 await step("invalid") {
     var bad = answers
@@ -136,6 +143,12 @@ await step("signed out") {
 await step("someone else's") {
     let problem = try await client.refundsScenarioGet(path: .init(id: UUID().uuidString.lowercased())).notFound.body.applicationProblemJson
     return "404 \(problem.code)"
+}
+
+await step("logout") {
+    _ = try await client.authLogout(body: .json(.init())).ok.body.json
+    let problem = try await anonymous.authRefresh(body: .json(.init(refreshToken: refreshToken))).unauthorized.body.applicationProblemJson
+    return "the session ended: refresh answers 401 \(problem.code)"
 }
 
 print("journey done")
