@@ -16,11 +16,15 @@ extension Setting {
     public static let brokerMaxDispatches = Setting(
         "broker.max.dispatches", default: "3",
         help: "Workers one request may be handed to (when they die holding it) before it is answered unavailable.", kind: .integer(1...100))
+    public static let brokerServiceRetention = Setting(
+        "broker.service.retention", default: "60000",
+        help: "Milliseconds a service with no worker and no waiting request is remembered before the broker forgets it.",
+        kind: .milliseconds(1...86_400_000))
 
     /// Everything `broker` reads.
     public static let brokerSettings: [Setting] = [
         .brokerEndpoint, .eventsEndpoint, .eventsPublishEndpoint, .heartbeatInterval, .heartbeatLiveness,
-        .brokerQueueLimit, .brokerDefaultDeadline, .brokerMaxDispatches, .busMaxMessageBytes, .healthPort, .healthHost,
+        .brokerQueueLimit, .brokerDefaultDeadline, .brokerMaxDispatches, .brokerServiceRetention, .busMaxMessageBytes, .healthPort, .healthHost,
     ]
 }
 
@@ -37,6 +41,7 @@ extension ProcessSettings {
             queueLimit: try int(.brokerQueueLimit),
             defaultDeadline: try milliseconds(.brokerDefaultDeadline),
             maxDispatches: try int(.brokerMaxDispatches),
-            maxMessageBytes: try int(.busMaxMessageBytes))
+            maxMessageBytes: try int(.busMaxMessageBytes),
+            serviceRetention: try milliseconds(.brokerServiceRetention))
     }
 }

@@ -228,4 +228,30 @@ import ZeroMQ
             #expect(received == [Golden.bytes("chat.room-1"), Golden.bytes("hello")])
         }
     }
+
+    /// The table of services is bounded for workers as for clients (a peer inventing names in READY
+    /// cannot grow it), and a service with no worker and nothing queued is forgotten after the
+    /// retention, so names that come and go do not fill it for good.
+    @Test func readyIsCappedLikeRequestsAndUnusedServicesAreForgotten() async throws {
+        let broker = try BusHarness.broker(heartbeat: patient) { $0.serviceRetention = .seconds(1) }
+        try await BusHarness.with([broker]) {
+            let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
+            for index in 0..<1024 {
+                try client.send([Golden.empty, Golden.client, Golden.bytes("made-up-\(index)"), envelope("r\(index)", expiresIn: 1)])
+            }
+            try client.send([Golden.empty, Golden.client, Golden.bytes("one-too-many"), envelope("over", expiresIn: 5)])
+            let over = try await client.receive(timeout: .seconds(3)) { $0.count > 2 && $0[2] == Golden.bytes("one-too-many") }
+            #expect(try errorReply(over)?.code == .unavailable, "a request naming a 1,025th service")
+            let late = try await worker(broker, "W-late", service: "late")
+            let refused = try await late.receive(timeout: .seconds(3)) { $0.count > 2 && $0[2] == Golden.disconnect }
+            #expect(refused != nil, "a READY naming a 1,025th service is refused")
+
+            // The 1,024 requests expire after 1 s and their services are forgotten 1 s later: a new
+            // service is served again.
+            try await Task.sleep(for: .seconds(3))
+            let later = try await worker(broker, "W-later", service: "later")
+            try client.send([Golden.empty, Golden.client, Golden.bytes("later"), envelope("now", expiresIn: 5)])
+            #expect(try await nextRequest(later) != nil, "a new service after the unused ones were forgotten")
+        }
+    }
 }

@@ -18,6 +18,9 @@ public struct BrokerConfiguration: Sendable {
     public var maxDispatches: Int
     /// Larger request bodies are answered `too_large` without being queued.
     public var maxMessageBytes: Int
+    /// How long a service with no worker and no queued request is remembered: then it is forgotten,
+    /// so names that come and go do not fill the broker's table of services for good.
+    public var serviceRetention: Duration
 
     public init(
         endpoint: String = "tcp://127.0.0.1:5555",
@@ -27,7 +30,8 @@ public struct BrokerConfiguration: Sendable {
         queueLimit: Int = 10_000,
         defaultDeadline: Duration = .seconds(10),
         maxDispatches: Int = 3,
-        maxMessageBytes: Int = EnvelopeCodec.defaultMaxBytes
+        maxMessageBytes: Int = EnvelopeCodec.defaultMaxBytes,
+        serviceRetention: Duration = .seconds(60)
     ) {
         self.endpoint = endpoint
         self.eventsEndpoint = eventsEndpoint
@@ -37,5 +41,6 @@ public struct BrokerConfiguration: Sendable {
         self.defaultDeadline = defaultDeadline
         self.maxDispatches = maxDispatches
         self.maxMessageBytes = maxMessageBytes
+        self.serviceRetention = serviceRetention
     }
 }

@@ -19,6 +19,10 @@ extension BrokerReactor {
                 rejectPeer(address, reason: "an unexpected or malformed READY")
                 return
             }
+            guard services[name] != nil || services.count < Self.maxServices else {
+                rejectPeer(address, reason: "a READY for a new service beyond the broker's \(Self.maxServices)")
+                return
+            }
             let service = serviceState(name)
             workers[address] = WorkerState(service: service, expiry: now + configuration.heartbeat.expiry, lastSent: now)
             service.workerCount += 1
@@ -72,7 +76,8 @@ extension BrokerReactor {
         }
     }
 
-    /// Expires silent workers and sends heartbeats to those the broker has not written to lately.
+    /// Expires silent workers, sends heartbeats to those the broker has not written to lately, and
+    /// forgets services that have had no worker and no queued request for the retention.
     func heartbeat(now: ContinuousClock.Instant) {
         let expired = workers.filter { $0.value.expiry <= now }.map(\.key)
         for address in expired {
@@ -83,6 +88,22 @@ extension BrokerReactor {
             send([address] + MDP.heartbeat)
             workers[address]?.lastSent = now
         }
+        forgetUnusedServices(now: now)
+    }
+
+    private func forgetUnusedServices(now: ContinuousClock.Instant) {
+        var forgotten: [String] = []
+        for (name, service) in services {
+            guard service.workerCount == 0, service.queue.isEmpty else {
+                service.unusedSince = nil
+                continue
+            }
+            let since = service.unusedSince ?? now
+            service.unusedSince = since
+            if since.duration(to: now) >= configuration.serviceRetention { forgotten.append(name) }
+        }
+        for name in forgotten { services[name] = nil }
+        if !forgotten.isEmpty { logger.debug("services forgotten", metadata: ["count": "\(forgotten.count)"]) }
     }
 
     /// A service name as sent in READY: 1 to 128 visible ASCII characters.

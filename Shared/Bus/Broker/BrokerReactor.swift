@@ -29,6 +29,8 @@ final class BrokerReactor {
         var queue = Deque<Job>()
         var idle = Deque<Frame>()
         var workerCount = 0
+        /// Since when the service has had no worker and no queued request; nil while it has either.
+        var unusedSince: ContinuousClock.Instant?
         let metrics: BrokerMetrics.Service
 
         init(name: String) {
