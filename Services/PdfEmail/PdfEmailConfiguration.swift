@@ -18,12 +18,16 @@ public struct PdfEmailConfiguration: Sendable {
     public var transport: Transport
     public var limits: MailLimits
     public var delivery: MailDeliveryConfiguration
+    /// `MAIL_RETENTION`: how long a sent or failed mail (its message and addresses) is kept.
+    public var retention: Duration
 
-    public init(from: String, transport: Transport, limits: MailLimits = MailLimits(), delivery: MailDeliveryConfiguration = MailDeliveryConfiguration()) {
+    public init(from: String, transport: Transport, limits: MailLimits = MailLimits(), delivery: MailDeliveryConfiguration = MailDeliveryConfiguration(),
+                retention: Duration = .seconds(30 * 86_400)) {
         self.from = from
         self.transport = transport
         self.limits = limits
         self.delivery = delivery
+        self.retention = retention
     }
 }
 
@@ -49,11 +53,15 @@ extension Setting {
     public static let mailMaxAttachmentBytes = Setting(
         "mail.max.attachment.bytes", default: "5242880", help: "Largest total size of one mail's attachments, in bytes.", kind: .integer(1...(6 << 20)))
     public static let mailConcurrency = Setting("mail.concurrency", default: "4", help: "Mails this instance sends at once.", kind: .integer(1...64))
+    public static let mailRetention = Setting(
+        "mail.retention", default: "2592000000",
+        help: "Milliseconds a sent or failed mail (its message and the addresses in it) is kept before it is deleted.",
+        kind: .milliseconds(3_600_000...315_360_000_000))
 
     /// Everything the pdf-email service reads, besides the bus and probe settings.
     public static let pdfEmailSettings: [Setting] = [
         .smtpURL, .smtpUser, .smtpPassword, .smtpCAFile, .smtpTimeout, .mailFrom, .mailSpoolDir,
-        .mailMaxAge, .mailRetryFirst, .mailRetryMax, .mailMaxAttachmentBytes, .mailConcurrency,
+        .mailMaxAge, .mailRetryFirst, .mailRetryMax, .mailMaxAttachmentBytes, .mailConcurrency, .mailRetention,
     ]
 }
 
@@ -90,6 +98,6 @@ extension ProcessSettings {
         }
         delivery.retry = RetryPolicy(first: first, maximum: maximum)
         delivery.lease = max(.seconds(60), timeout * 2)
-        return PdfEmailConfiguration(from: from, transport: transport, limits: limits, delivery: delivery)
+        return PdfEmailConfiguration(from: from, transport: transport, limits: limits, delivery: delivery, retention: try milliseconds(.mailRetention))
     }
 }

@@ -14,7 +14,8 @@ extension ServiceDefinition {
         settings: Setting.pdfEmailSettings, migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.pdfEmailConfiguration()
-        let repository = MailPostgresRepository(database: environment.requireDatabase())
+        let database = environment.requireDatabase()
+        let repository = MailPostgresRepository(database: database)
         let mail = MailHandlers(
             composer: MailComposer(templates: try MailTemplates.bundled(), from: configuration.from, limits: configuration.limits),
             repository: repository)
@@ -28,7 +29,10 @@ extension ServiceDefinition {
         let delivery = MailDelivery(
             repository: repository, transport: configuration.transport.make(logger: environment.logger), configuration: configuration.delivery,
             logger: environment.logger)
-        return ServiceParts(handlers: handlers, services: [delivery, PreparedBlanksFolder(folder: blanks.folder)])
+        let prune = PeriodicJob("mails.prune", every: .seconds(600), database: database) { connection in
+            try await repository.prune(finishedBefore: configuration.retention, on: connection)
+        }
+        return ServiceParts(handlers: handlers, jobs: [prune], services: [delivery, PreparedBlanksFolder(folder: blanks.folder)])
     }
 }
 

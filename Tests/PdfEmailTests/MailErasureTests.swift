@@ -8,12 +8,25 @@ import Testing
 import TestSupport
 
 /// A deleted account's mail: removed when it went to that address alone, anonymised when it went to
-/// others too and is finished, left alone while it still has to reach the others.
+/// others too (or named it as Reply-To) and is finished, left alone while it still has to reach the
+/// others. Finished mail goes after the retention.
 @Suite(.timeLimit(.minutes(2))) struct MailErasureTests {
-    func mail(_ recipients: [String]) -> QueuedMail {
+    func mail(_ recipients: [String], replyTo: String? = nil) -> QueuedMail {
         QueuedMail(
             id: UUID(), sender: "no-reply@melon.example", recipients: recipients, message: Array("Subject: hi\r\n\r\nyour code\r\n".utf8),
-            template: nil, requestedBy: "urn:melon:test", requestID: UUID().uuidString)
+            template: nil, requestedBy: "urn:melon:test", requestID: UUID().uuidString, replyTo: replyTo)
+    }
+
+    func query(_ database: Database, _ sql: PostgresQuery) async throws {
+        try await database.transaction { connection in try await connection.query(sql, logger: database.logger) }
+    }
+
+    /// What is left of each mail: its recipients, message length and Reply-To.
+    func rows(_ database: Database) async throws -> [UUID: ([String], Int, String?)] {
+        try await database.transaction { connection in
+            try await connection.query("SELECT id, recipients, octet_length(message), reply_to FROM mails", logger: database.logger)
+                .decode((UUID, [String], Int, String?).self).reduce(into: [UUID: ([String], Int, String?)]()) { $0[$1.0] = ($1.1, $1.2, $1.3) }
+        }
     }
 
     @Test func eraseDeletesSoleMailAnonymisesSharedFinishedMailAndKeepsTheRest() async throws {
@@ -41,6 +54,64 @@ import TestSupport
             #expect(rows[sharedQueued.id]?.0 == sharedQueued.recipients, "still to be delivered to the others")
             #expect(rows[someoneElse.id]?.1 == someoneElse.message.count)
             #expect(try await repository.erase(address: "ana@tcd.ie") == .init(mailsDeleted: 0, mailsAnonymised: 0), "a repeat changes nothing")
+        }
+    }
+
+    /// A contact request mailed to the refund company names the user as Reply-To: their address and
+    /// what they wrote go with their account, though the mail went to someone else.
+    @Test func eraseReachesMailThatNamesTheAddressAsReplyTo() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(ServiceDefinition.pdfEmail.migrations())
+            let repository = MailPostgresRepository(database: database)
+            let sent = mail(["refunds@redoak.example"], replyTo: "Ana@TCD.ie"), queued = mail(["refunds@redoak.example"], replyTo: "ana@tcd.ie")
+            let other = mail(["refunds@redoak.example"], replyTo: "liam@ucd.ie")
+            for each in [sent, queued, other] { try await database.transaction { try await repository.insert(each, on: $0) } }
+            try await query(database, "UPDATE mails SET status = 'sent', sent_at = now() WHERE id = \(sent.id) OR id = \(other.id)")
+
+            #expect(try await repository.erase(address: "ana@tcd.ie") == .init(mailsDeleted: 1, mailsAnonymised: 1))
+            let left = try await rows(database)
+            #expect(left[queued.id] == nil, "not yet sent: it goes")
+            #expect(left[sent.id]?.1 == 0 && left[sent.id]?.2 == nil, "sent: the message and the Reply-To are emptied")
+            #expect(left[other.id]?.1 == other.message.count && left[other.id]?.2 == "liam@ucd.ie")
+        }
+    }
+
+    @Test func finishedMailIsDeletedAfterTheRetentionAndQueuedMailStays() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(ServiceDefinition.pdfEmail.migrations())
+            let repository = MailPostgresRepository(database: database)
+            let oldSent = mail(["a@tcd.ie"]), oldFailed = mail(["b@tcd.ie"]), recentSent = mail(["c@tcd.ie"]), oldQueued = mail(["d@tcd.ie"])
+            for each in [oldSent, oldFailed, recentSent, oldQueued] { try await database.transaction { try await repository.insert(each, on: $0) } }
+            try await query(database, "UPDATE mails SET status = 'sent', sent_at = now() - interval '31 days' WHERE id = \(oldSent.id)")
+            try await query(database, "UPDATE mails SET status = 'failed', failed_at = now() - interval '31 days' WHERE id = \(oldFailed.id)")
+            try await query(database, "UPDATE mails SET status = 'sent', sent_at = now() - interval '29 days' WHERE id = \(recentSent.id)")
+            try await query(database, "UPDATE mails SET created_at = now() - interval '40 days' WHERE id = \(oldQueued.id)")
+
+            let pruned = try await database.transaction { try await repository.prune(finishedBefore: .seconds(30 * 86_400), on: $0) }
+            #expect(pruned == 2)
+            #expect(Set(try await rows(database).keys) == [recentSent.id, oldQueued.id])
+        }
+    }
+
+    /// Mail stored before the Reply-To column has its address read from the message's header.
+    @Test func theMigrationReadsReplyToFromMailStoredBefore() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            let migrations = try ServiceDefinition.pdfEmail.migrations()
+            try await database.migrate(Array(migrations.prefix(1)))
+            let legacy = UUID(), plain = UUID()
+            let message = Data("From: Melon <no-reply@melon.example>\r\nTo: refunds@redoak.example\r\nReply-To: Aoife Byrne <Aoife@Example.ie>\r\nSubject: hi\r\n\r\nx\r\n".utf8)
+            for (id, bytes) in [(legacy, message), (plain, Data("Subject: hi\r\n\r\nx\r\n".utf8))] {
+                try await query(database, """
+                    INSERT INTO mails (id, sender, recipients, message, requested_by, request_id)
+                    VALUES (\(id), 'no-reply@melon.example', ARRAY['refunds@redoak.example'], \(bytes), 'urn:melon:test', 'r')
+                    """)
+            }
+            try await database.migrate(migrations)
+            let left = try await rows(database)
+            #expect(left[legacy]?.2 == "aoife@example.ie" && left[plain]?.2 == nil, "\(left)")
         }
     }
 }

@@ -24,7 +24,8 @@ public struct MailHandlers: Sendable {
         let message = try composer.compose(request, id: id.uuidString.lowercased(), date: Date())
         return QueuedMail(
             id: id, sender: message.senderAddress, recipients: message.to, message: MIMEWriter.render(message),
-            template: request.template?.name, requestedBy: context.attributes.source, requestID: context.attributes.id)
+            template: request.template?.name, requestedBy: context.attributes.source, requestID: context.attributes.id,
+            replyTo: message.replyTo.map { MailMessage.address(in: $0).lowercased() })
     }
 
     /// `pdf-email.mail.send.v1`, in the transaction that records the reply: the mail stored,

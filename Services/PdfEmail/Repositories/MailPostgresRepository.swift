@@ -17,8 +17,9 @@ public struct MailPostgresRepository: MailRepository {
     public func insert(_ mail: QueuedMail, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            INSERT INTO mails (id, sender, recipients, message, template, requested_by, request_id)
-            VALUES (\(mail.id), \(mail.sender), \(mail.recipients), \(Data(mail.message)), \(mail.template), \(mail.requestedBy), \(mail.requestID))
+            INSERT INTO mails (id, sender, recipients, message, template, requested_by, request_id, reply_to)
+            VALUES (\(mail.id), \(mail.sender), \(mail.recipients), \(Data(mail.message)), \(mail.template), \(mail.requestedBy), \(mail.requestID),
+                    \(mail.replyTo?.lowercased()))
             """,
             logger: database.logger)
     }
@@ -49,11 +50,14 @@ public struct MailPostgresRepository: MailRepository {
             let rows = try await connection.query(
                 """
                 WITH deleted AS (
-                    DELETE FROM mails WHERE (SELECT bool_and(lower(r) = \(address)) FROM unnest(recipients) r) RETURNING 1),
+                    DELETE FROM mails
+                    WHERE (SELECT bool_and(lower(r) = \(address)) FROM unnest(recipients) r)
+                       OR status = 'queued' AND reply_to = \(address) AND \(address) <> ALL(SELECT lower(r) FROM unnest(recipients) r)
+                    RETURNING 1),
                 anonymised AS (
-                    UPDATE mails SET message = ''::bytea,
+                    UPDATE mails SET message = ''::bytea, reply_to = NULL,
                         recipients = ARRAY(SELECT CASE WHEN lower(r) = \(address) THEN 'erased@invalid' ELSE r END FROM unnest(recipients) r)
-                    WHERE status <> 'queued' AND \(address) = ANY(SELECT lower(r) FROM unnest(recipients) r)
+                    WHERE status <> 'queued' AND (\(address) = ANY(SELECT lower(r) FROM unnest(recipients) r) OR reply_to = \(address))
                       AND NOT (SELECT bool_and(lower(r) = \(address)) FROM unnest(recipients) r)
                     RETURNING 1)
                 SELECT (SELECT count(*) FROM deleted)::int, (SELECT count(*) FROM anonymised)::int
@@ -64,6 +68,19 @@ public struct MailPostgresRepository: MailRepository {
             }
             return PdfEmail.Account.Erase.Response(mailsDeleted: 0, mailsAnonymised: 0)
         }
+    }
+
+    public func prune(finishedBefore age: Duration, on connection: PostgresConnection) async throws -> Int {
+        let rows = try await connection.query(
+            """
+            WITH gone AS (
+                DELETE FROM mails WHERE status <> 'queued' AND coalesce(sent_at, failed_at) < now() - make_interval(secs => \(Double(age.milliseconds) / 1000))
+                RETURNING 1)
+            SELECT count(*)::int FROM gone
+            """,
+            logger: database.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
     }
 
     public func claimDue(limit: Int, lease: Duration) async throws -> [ClaimedMail] {

@@ -15,8 +15,11 @@ public struct QueuedMail: Sendable {
     /// The envelope `source` and `id` of the request that asked for it, for the logs.
     public var requestedBy: String
     public var requestID: String
+    /// The message's Reply-To address: erased with its account like a recipient.
+    public var replyTo: String?
 
-    public init(id: UUID, sender: String, recipients: [String], message: [UInt8], template: String?, requestedBy: String, requestID: String) {
+    public init(id: UUID, sender: String, recipients: [String], message: [UInt8], template: String?, requestedBy: String, requestID: String,
+                replyTo: String? = nil) {
         self.id = id
         self.sender = sender
         self.recipients = recipients
@@ -24,6 +27,7 @@ public struct QueuedMail: Sendable {
         self.template = template
         self.requestedBy = requestedBy
         self.requestID = requestID
+        self.replyTo = replyTo
     }
 }
 
@@ -78,6 +82,9 @@ public protocol MailRepository: Sendable {
     func record(_ outcome: DeliveryOutcome, of mail: ClaimedMail) async throws -> Bool
     func backlog() async throws -> Backlog
     /// Deletes the mail that went to `address` alone and anonymises finished mail that went to it
-    /// among others (the address replaced, the message emptied). Mail still queued for others stays.
+    /// among others or named it as Reply-To (the address replaced, the message emptied). Mail still
+    /// queued for others stays; queued mail that names it as Reply-To only is deleted.
     func erase(address: String) async throws -> PdfEmail.Account.Erase.Response
+    /// Deletes mail sent or given up before `cutoff` ago: the rendered messages and the addresses in them.
+    func prune(finishedBefore age: Duration, on connection: PostgresConnection) async throws -> Int
 }
