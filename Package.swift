@@ -305,7 +305,7 @@ let executables: [Target] = [
 let tests: [Target] = [
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
-    .testTarget(name: "GatewayTests", dependencies: ["GatewayService"], swiftSettings: swiftSettings),
+    .testTarget(name: "GatewayTests", dependencies: ["GatewayService", "ServiceSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "ContractsTests", dependencies: ["Contracts", "Envelope", "ServiceCatalog"], swiftSettings: swiftSettings),
     .testTarget(
         name: "RepositoryTests",

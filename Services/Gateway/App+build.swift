@@ -47,6 +47,7 @@ public func buildApplication(
 
     return Application(
         router: router,
+        server: .http1(configuration: .init(idleTimeout: .milliseconds(configuration.idleTimeout.milliseconds))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
         services: [bus],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },

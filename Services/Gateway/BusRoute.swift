@@ -36,11 +36,13 @@ struct BusRoute: Sendable {
     var path: String
     var service: String
     var type: String
-    /// Unique in the document: the type, with `-2`, `-3` for further routes to the same operation.
+    /// The binding's name: the document's `operationId`, unique, and a generated client's method.
     var operationID: String
     var summary: String
     /// What a repeat does (`Idempotency.repeatEffect`).
     var repeatEffect: String
+    /// The reply is stored under the Idempotency-Key: the same key with another request is `conflict`.
+    var storesReply: Bool
     var access: HTTPBinding.Access
     var parameters: [Parameter]
     /// The whole `data` (parameters and body members), as the gateway checks it before the bus.
@@ -75,6 +77,7 @@ struct BusRoute: Sendable {
         operationID = binding.name
         summary = binding.summary
         repeatEffect = Idempotency.repeatEffect(operation.idempotency)
+        if case .stored? = operation.idempotency { storesReply = true } else { storesReply = false }
         access = binding.access
         successStatus = HTTPResponse.Status(code: binding.status.rawValue)
         errors = binding.errors
@@ -126,6 +129,7 @@ struct BusRoute: Sendable {
         var codes: Set<ErrorCode> = [.invalid, .internal, .unavailable, .deadlineExceeded, .notFound]
         if body != nil { codes.insert(.tooLarge) }
         if access.needsToken { codes.insert(.unauthenticated) }
+        if storesReply { codes.insert(.conflict) }
         codes.formUnion(errors)
         return ErrorCode.allCases.filter(codes.contains)
     }

@@ -8,7 +8,9 @@ import Metrics
 import NIOCore
 
 /// The outermost layer of every request: gives it a request id and a trace span, turns any error into
-/// a problem response, stamps both ids on the response, and logs and counts it.
+/// a problem response, stamps both ids on the response, and logs and counts it. Every response says
+/// `Cache-Control: no-store` (replies carry tokens and personal data, which no cache may keep) and
+/// `X-Content-Type-Options: nosniff`.
 struct EdgeMiddleware: RouterMiddleware {
     typealias Context = GatewayRequestContext
 
@@ -37,6 +39,8 @@ struct EdgeMiddleware: RouterMiddleware {
         }
         response.headers[.requestID] = context.requestID
         response.headers[.traceParent] = context.traceParent.description
+        response.headers[.cacheControl] = "no-store"
+        response.headers[.xContentTypeOptions] = "nosniff"
 
         let route = context.endpointPath ?? "unmatched"
         let elapsed = ContinuousClock.now - started

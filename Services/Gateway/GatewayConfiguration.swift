@@ -1,4 +1,5 @@
 import Foundation
+import ServiceSupport
 
 /// What the gateway needs to know besides its routes.
 public struct GatewayConfiguration: Sendable {
@@ -20,14 +21,18 @@ public struct GatewayConfiguration: Sendable {
     public var availabilityCacheTTL: Duration
     /// How long /readyz waits for each broker lookup.
     public var readinessTimeout: Duration
-    /// Proxies in front of the gateway that append to `X-Forwarded-For` (0: clients connect directly).
-    public var trustedProxies: Int
+    /// Networks of the proxies in front of the gateway, whose `X-Forwarded-For` counts (empty:
+    /// clients connect directly).
+    public var trustedProxies: [IPNetwork]
+    /// A connection with no request in flight for this long is closed.
+    public var idleTimeout: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20,
         defaultDeadline: Duration = .seconds(10), maxDeadline: Duration = .seconds(60), minDeadline: Duration = .milliseconds(100),
         corsAllowedOrigins: [String] = ["*"], availabilityCacheTTL: Duration = .seconds(1),
-        readinessTimeout: Duration = .seconds(1), trustedProxies: Int = 0
+        readinessTimeout: Duration = .seconds(1), trustedProxies: [IPNetwork] = [],
+        idleTimeout: Duration = .seconds(60)
     ) {
         self.host = host
         self.port = port
@@ -39,5 +44,6 @@ public struct GatewayConfiguration: Sendable {
         self.availabilityCacheTTL = availabilityCacheTTL
         self.readinessTimeout = readinessTimeout
         self.trustedProxies = trustedProxies
+        self.idleTimeout = idleTimeout
     }
 }

@@ -9,10 +9,13 @@ import JWTKit
 import Logging
 import Synchronization
 
-/// Verifies `Authorization: Bearer` access tokens itself, against the auth service's JWKS: fetched
-/// over the bus at the first token, again every `refreshInterval`, and early (at most every
-/// `minimumRefetch`) when a token names a key it does not know yet, as after a rotation. No request
-/// calls the auth service otherwise.
+/// Verifies `Authorization: Bearer` access tokens itself, against the auth service's JWKS. The keys
+/// are fetched over the bus at the first token; once they are `refreshInterval` old, the next request
+/// starts a fetch behind the scenes and is served with the cached keys meanwhile. A token naming a key
+/// it does not know yet (after a rotation) fetches early, at most every `minimumRefetch`. A failed or
+/// slow fetch backs off (`retryBackoff`, doubling up to `refreshInterval`) instead of asking on every
+/// request, and once the cached keys are `maxKeyAge` old no token is accepted (503) until a fetch
+/// succeeds. No request calls the auth service otherwise.
 public final class JWKSAuthenticator: RequestAuthenticator {
     private let bus: BusClient
     private let audience: String
@@ -20,23 +23,32 @@ public final class JWKSAuthenticator: RequestAuthenticator {
     private let logger: Logger
     private let refreshInterval: Duration
     private let minimumRefetch: Duration
+    private let maxKeyAge: Duration
+    private let retryBackoff: Duration
     private let state = Mutex(State())
 
     private struct State {
         var verifier: AccessTokenVerifier?
+        /// When the keys were last fetched successfully.
         var fetched: ContinuousClock.Instant?
         /// The fetch under way: every request that needs keys meanwhile awaits this one.
         var fetching: Task<AccessTokenVerifier, any Error>?
+        /// Fetches failed in a row, and the earliest moment to try again.
+        var failures = 0
+        var retryAt: ContinuousClock.Instant?
     }
 
     public init(bus: BusClient, audience: String, issuer: String, logger: Logger,
-                refreshInterval: Duration = .seconds(300), minimumRefetch: Duration = .seconds(5)) {
+                refreshInterval: Duration = .seconds(300), minimumRefetch: Duration = .seconds(5),
+                maxKeyAge: Duration = .seconds(3600), retryBackoff: Duration = .seconds(1)) {
         self.bus = bus
         self.audience = audience
         self.issuer = issuer
         self.logger = logger
         self.refreshInterval = refreshInterval
         self.minimumRefetch = minimumRefetch
+        self.maxKeyAge = maxKeyAge
+        self.retryBackoff = retryBackoff
     }
 
     public func authenticate(_ request: Request) async throws -> AuthenticatedCaller? {
@@ -68,33 +80,49 @@ public final class JWKSAuthenticator: RequestAuthenticator {
         return AuthenticatedCaller(type: "app_user", id: claims.sub.value, claims: json)
     }
 
+    /// The keys to verify with: the cached ones while younger than `maxKeyAge` (refreshed behind
+    /// the scenes once `refreshInterval` old), else a fetch now.
     private func currentVerifier() async throws -> AccessTokenVerifier {
+        let now = ContinuousClock.now
         let (verifier, fetched) = state.withLock { ($0.verifier, $0.fetched) }
-        if let verifier, let fetched, fetched.duration(to: .now) < refreshInterval { return verifier }
+        if let verifier, let fetched, fetched.duration(to: now) < maxKeyAge {
+            if fetched.duration(to: now) >= refreshInterval { _ = startFetch(now: now) }
+            return verifier
+        }
+        guard let fetching = startFetch(now: now) else {
+            throw OperationError(.unavailable, "the token keys could not be fetched from the auth service; retrying shortly")
+        }
         do {
-            return try await refetch()
+            return try await fetching.value
         } catch {
-            if let verifier { return verifier }  // keep serving with the keys we have
             throw OperationError(.unavailable, "the token keys could not be fetched from the auth service")
         }
     }
 
-    /// Fetches the JWKS now, unless it was fetched within `minimumRefetch`. Concurrent callers share
-    /// one fetch, so a burst of requests at start or at expiry asks the auth service once.
+    /// Fetches the JWKS now for a token naming an unknown key, unless the keys were fetched within
+    /// `minimumRefetch` or fetches are backing off.
     private func refetch() async throws -> AccessTokenVerifier {
-        enum Next { case ready(AccessTokenVerifier), wait(Task<AccessTokenVerifier, any Error>) }
-        let next: Next = state.withLock { state in
-            if let verifier = state.verifier, let fetched = state.fetched, fetched.duration(to: .now) < minimumRefetch { return .ready(verifier) }
-            if let fetching = state.fetching { return .wait(fetching) }
+        let now = ContinuousClock.now
+        let recent: AccessTokenVerifier? = state.withLock { state in
+            guard let fetched = state.fetched, fetched.duration(to: now) < minimumRefetch else { return nil }
+            return state.verifier
+        }
+        if let recent { return recent }
+        guard let fetching = startFetch(now: now) else { throw OperationError(.unavailable, "the token keys are being fetched again shortly") }
+        return try await fetching.value
+    }
+
+    /// The fetch under way, or a new one; nil while fetches back off after a failure. Concurrent
+    /// callers share one fetch, so a burst of requests asks the auth service once.
+    private func startFetch(now: ContinuousClock.Instant) -> Task<AccessTokenVerifier, any Error>? {
+        state.withLock { state in
+            if let fetching = state.fetching { return fetching }
+            if let retryAt = state.retryAt, now < retryAt { return nil }
             // Unstructured on purpose: the fetch belongs to no one request, and the first caller
             // being cancelled must not fail the others waiting on it. It ends with the call's 5 s timeout.
             let fetching = Task { try await self.fetch() }
             state.fetching = fetching
-            return .wait(fetching)
-        }
-        switch next {
-        case .ready(let verifier): return verifier
-        case .wait(let fetching): return try await fetching.value
+            return fetching
         }
     }
 
@@ -103,12 +131,20 @@ public final class JWKSAuthenticator: RequestAuthenticator {
             let set = try await bus.call(Auth.Keys.Jwks.self, Empty(), options: CallOptions(timeout: .seconds(5)))
             let jwks = JWKS(keys: set.keys.map { .ecdsa(.es256, identifier: JWKIdentifier(string: $0.kid), x: $0.x, y: $0.y, curve: .p256) })
             let verifier = try await AccessTokenVerifier(jwks: jwks, audience: audience, issuer: issuer)
-            state.withLock { $0 = State(verifier: verifier, fetched: .now, fetching: nil) }
+            state.withLock { $0 = State(verifier: verifier, fetched: .now) }
             logger.info("access-token keys fetched", metadata: ["kids": "\(verifier.kids.sorted())"])
             return verifier
         } catch {
-            state.withLock { $0.fetching = nil }
-            logger.warning("access-token keys could not be fetched", metadata: ["error": "\(String(reflecting: error))"])
+            let wait = state.withLock { state in
+                state.fetching = nil
+                state.failures += 1
+                let wait = min(refreshInterval, retryBackoff * (1 << min(state.failures - 1, 20)))
+                state.retryAt = .now + wait
+                return wait
+            }
+            logger.warning("access-token keys could not be fetched", metadata: [
+                "error": "\(String(reflecting: error))", "retry_in_ms": "\(wait.milliseconds)",
+            ])
             throw error
         }
     }

@@ -45,12 +45,15 @@ enum OpenAPIDocument {
     }
 
     private static let description = """
+        Every response says `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`. \
         Errors are application/problem+json (RFC 9457) with `code` (the bus error code), `requestId` and, for \
         invalid input, `fields` naming each field. Every response carries `X-Request-Id` and `traceparent`; \
         clients may send their own (W3C Trace Context). `X-Request-Timeout-Ms` shortens the default deadline. \
         Mutating requests accept an `Idempotency-Key`: repeating a request with the same key returns the first \
         result. Sign-in, codes and refresh are rate-limited per account and per client IP with a growing, \
-        temporary back-off: 429 with `Retry-After`.
+        temporary back-off: 429 with `Retry-After`. Dates are RFC 3339 with milliseconds \
+        (`2026-11-21T14:00:00.000Z`; a swift-openapi-generator client decodes them with \
+        `.iso8601WithFractionalSeconds`).
         """
 
     private static func operation(_ route: BusRoute, deadlines: ClosedRange<Duration>, schemas: inout [String: JSONValue]) -> JSONValue {

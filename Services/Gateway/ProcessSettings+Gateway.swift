@@ -16,21 +16,29 @@ extension Setting {
     public static let corsAllowedOrigins = Setting(
         "cors.allowed.origins", default: "*",
         help: "Comma-separated origins browsers may call from (https://app.example.org,https://admin.example.org), or * for any.")
+    public static let httpIdleTimeout = Setting(
+        "http.idle.timeout", default: "60000",
+        help: "Milliseconds a client connection may stay open with no request before it is closed.", kind: .milliseconds(100...3_600_000))
+    public static let authKeysMaxAge = Setting(
+        "auth.keys.max.age", default: "3600000",
+        help: "Milliseconds the gateway trusts the token keys it fetched while it cannot fetch them again; then signed-in requests answer 503.",
+        kind: .milliseconds(1_000...86_400_000))
     public static let trustedProxies = Setting(
-        "trusted.proxies", default: "0",
-        help: "How many proxies in front of the gateway append the client's address to X-Forwarded-For; the client IP is read that many entries from the right.", kind: .integer(0...10))
+        "trusted.proxies", default: "",
+        help: "Comma-separated networks of the proxies in front of the gateway (10.0.0.0/8,fd00::/8): X-Forwarded-For counts only from a peer inside one, read from the right up to the first address outside them. Empty: the peer is the client.")
 
     /// Everything the `gateway` process reads.
     public static let gatewaySettings: [Setting] = [
         .brokerEndpoint, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
-        .requestMinDeadline, .requestMaxDeadline, .corsAllowedOrigins, .trustedProxies, .authIssuer, .authAudience,
+        .requestMinDeadline, .requestMaxDeadline, .corsAllowedOrigins, .trustedProxies, .httpIdleTimeout, .authIssuer, .authAudience, .authKeysMaxAge,
     ]
 }
 
 extension ProcessSettings {
     /// Verifies access tokens against the auth service's keys, fetched over `bus`.
     public func tokenAuthenticator(bus: BusClient, logger: Logger) throws -> JWKSAuthenticator {
-        JWKSAuthenticator(bus: bus, audience: try requiredString(.authAudience), issuer: try requiredString(.authIssuer), logger: logger)
+        JWKSAuthenticator(bus: bus, audience: try requiredString(.authAudience), issuer: try requiredString(.authIssuer), logger: logger,
+                          maxKeyAge: try milliseconds(.authKeysMaxAge))
     }
 
     /// The gateway's configuration from its settings.
@@ -43,7 +51,8 @@ extension ProcessSettings {
             maxDeadline: try milliseconds(.requestMaxDeadline),
             minDeadline: try milliseconds(.requestMinDeadline),
             corsAllowedOrigins: try requiredString(.corsAllowedOrigins).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-            trustedProxies: try int(.trustedProxies))
+            trustedProxies: try networks(.trustedProxies),
+            idleTimeout: try milliseconds(.httpIdleTimeout))
         guard configuration.minDeadline <= configuration.maxDeadline else {
             throw InvalidValue(setting: .requestMinDeadline, value: "\(configuration.minDeadline.milliseconds)", expected: "at most REQUEST_MAX_DEADLINE")
         }

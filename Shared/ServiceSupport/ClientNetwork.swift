@@ -5,14 +5,8 @@ import Foundation
 /// address as the IPv4 address; nil for anything else.
 public enum ClientNetwork {
     public static func key(_ text: String) -> String? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return text }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: v6) { Array($0) }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
-            return bytes[12...].map(String.init).joined(separator: ".")
-        }
+        guard let bytes = IPNetwork.address(text) else { return nil }
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
         let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
         return groups.joined(separator: ":") + "::/64"
     }

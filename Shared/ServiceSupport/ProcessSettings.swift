@@ -73,6 +73,17 @@ public struct ProcessSettings: Sendable {
         return value
     }
 
+    /// Comma-separated networks in CIDR notation (`10.0.0.0/8,fd00::/8`); empty: none.
+    public func networks(_ setting: Setting) throws -> [IPNetwork] {
+        let text = string(setting) ?? ""
+        return try text.split(separator: ",").map { item in
+            guard let network = IPNetwork(String(item)) else {
+                throw InvalidValue(setting: setting, value: text, expected: "comma-separated networks such as 10.0.0.0/8,fd00::/8")
+            }
+            return network
+        }
+    }
+
     /// A duration given in milliseconds, within the setting's range.
     public func milliseconds(_ setting: Setting) throws -> Duration {
         .milliseconds(try int(setting))

@@ -205,6 +205,50 @@ extension ServiceStackTests {
         }
     }
 
+    /// Replies carry tokens and personal data: no cache may keep them, and no browser may guess
+    /// their type, errors included.
+    @Test func repliesForbidCachingAndTypeSniffing() async throws {
+        try await withStack { http in
+            for reply in [try await http.post("/v1/echo", json: #"{"text":"x"}"#), try await http.post("/v1/echo", json: #"{"text":"x","fail":"invalid"}"#)] {
+                #expect(reply.header("cache-control") == "no-store" && reply.header("x-content-type-options") == "nosniff", "\(reply.headers)")
+            }
+        }
+    }
+
+    /// A connection that sends nothing is closed after the idle timeout, so idle sockets cannot pile up.
+    @Test func anIdleConnectionIsClosed() async throws {
+        try await withStack(configure: { $0.idleTimeout = .milliseconds(300) }) { http in
+            let port = try #require(http.base.port)
+            let started = ContinuousClock.now
+            let closed = try await Self.closedByTheServer(port: port, within: .seconds(10))
+            #expect(closed, "still open after 10 s")
+            #expect(ContinuousClock.now - started >= .milliseconds(250), "closed before the idle timeout")
+        }
+    }
+
+    /// Connects to the gateway, sends nothing, and says whether the gateway closes the connection
+    /// within `limit`.
+    static func closedByTheServer(port: Int, within limit: Duration) async throws -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return false }
+        let end = ContinuousClock.now + limit
+        var byte: UInt8 = 0
+        while ContinuousClock.now < end {
+            let received = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT))
+            if received == 0 || received < 0 && errno != EAGAIN && errno != EWOULDBLOCK { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
     @Test func metricsAndTheDocumentAreServed() async throws {
         try await withStack { http in
             _ = try await http.post("/v1/echo", json: #"{"text":"x"}"#)

@@ -56,4 +56,81 @@ import TestSupport
             #expect(fetches.load(ordering: .relaxed) == 1, "an unknown key moments after a fetch does not fetch again")
         }
     }
+
+    /// Keys past their refresh interval are fetched behind the scenes while requests go on with the
+    /// cached ones; a failing auth service is asked again only after a growing pause; keys older than
+    /// the limit are not trusted any more (503) until a fetch succeeds.
+    @Test func staleKeysRefreshBehindTheScenesFailuresBackOffAndTooOldKeysAreRefused() async throws {
+        enum Mode { case answer, fail, slowlyFail }
+        let key = SigningKey.generate()
+        let mode = Mutex(Mode.answer), fetches = Atomic<Int>(0)
+        var registry = OperationRegistry(service: Auth.name)
+        registry.register(Auth.Keys.Jwks.self) { _, _ in
+            fetches.add(1, ordering: .relaxed)
+            switch mode.withLock({ $0 }) {
+            case .answer: break
+            case .fail: throw OperationError(.internal, "keys unavailable")
+            case .slowlyFail:
+                try await Task.sleep(for: .seconds(3))
+                throw OperationError(.internal, "keys unavailable")
+            }
+            let jwk = try key.jwk()
+            return .init(keys: [.init(kid: key.kid, x: jwk.x ?? "", y: jwk.y ?? "")])
+        }
+        let broker = try BusHarness.broker()
+        let keysWorker = try WorkerRuntime(
+            registry: registry, configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: 4, heartbeat: BusHarness.fastHeartbeat),
+            logger: Logger(label: "keys"))
+        let client = try BusHarness.client(broker.endpoint)
+        let authenticator = JWKSAuthenticator(
+            bus: client, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"),
+            refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50), maxKeyAge: .seconds(6), retryBackoff: .milliseconds(300))
+        let token = try await AccessTokenSigner(current: key).sign(AccessTokenClaims(
+            subject: "acct", session: "sess", university: nil, roles: ["user"], app: "melon", audience: "melon", issuer: "urn:melon:auth",
+            issuedAt: Date(), expiresAt: Date().addingTimeInterval(60)))
+        let request = Request(
+            head: .init(method: .get, scheme: "http", authority: "melon", path: "/v1/me", headerFields: [.authorization: "Bearer \(token)"]),
+            body: .init(buffer: ByteBuffer()))
+
+        try await BusHarness.with([broker, keysWorker, client]) {
+            #expect(await BusHarness.waitForService(Auth.name, client: client))
+            #expect(try await authenticator.authenticate(request)?.id == "acct")
+            let fetched = ContinuousClock.now
+
+            // A failing auth service once the keys are due (1 s): a second and a half of requests,
+            // all served with the cached keys, ask it a few times, not once per request.
+            mode.withLock { $0 = .fail }
+            try await Task.sleep(until: fetched + .milliseconds(1100))
+            let end = ContinuousClock.now + .milliseconds(1500)
+            var served = 0
+            while ContinuousClock.now < end {
+                if try await authenticator.authenticate(request)?.id == "acct" { served += 1 }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let asked = fetches.load(ordering: .relaxed) - 1
+            #expect(served > 10 && (1...5).contains(asked), "\(served) requests asked the failing service \(asked) times")
+
+            // A slow auth service: a request does not wait for the fetch, the cached keys serve it.
+            mode.withLock { $0 = .slowlyFail }
+            try await Task.sleep(for: .milliseconds(1100))  // past the longest back-off (the refresh interval)
+            let started = ContinuousClock.now
+            #expect(try await authenticator.authenticate(request)?.id == "acct")
+            #expect(ContinuousClock.now - started < .seconds(2), "a request waited for the 3 s fetch")
+
+            // Past the limit (6 s after the last fetch that worked), no token is accepted (503) until
+            // the keys are fetched again.
+            #expect(await eventually(timeout: .seconds(15)) {
+                do {
+                    _ = try await authenticator.authenticate(request)
+                    return false
+                } catch let error as OperationError {
+                    return error.code == .unavailable
+                }
+            }, "keys past the limit still serve")
+            #expect(fetched.duration(to: .now) >= .seconds(6), "refused before the limit")
+            mode.withLock { $0 = .answer }
+            #expect(await eventually(timeout: .seconds(5)) { (try? await authenticator.authenticate(request))?.id == "acct" },
+                    "once auth answers again, tokens are accepted")
+        }
+    }
 }

@@ -43,9 +43,9 @@ struct AuthStack {
         // tax-form loads its data): a worker starved for 750 ms must not be taken for dead, so the
         // broker waits 2 s of silence (CI once saw three auth workers expire under one request).
         broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 8))
-        // One trusted proxy: a test poses as different clients with X-Forwarded-For.
+        // The tests connect as a trusted proxy would: a test poses as different clients with X-Forwarded-For.
         (gateway, address) = try GatewayHarness.gateway(broker.endpoint, services: ServiceCatalog.services, verifyTokens: true) {
-            $0.trustedProxies = 1
+            $0.trustedProxies = [IPNetwork("127.0.0.1/32")!]
             configureGateway(&$0)
         }
         databaseURL = try await TestDatabase.freshDatabase()
