@@ -49,6 +49,17 @@ extension ServiceStackTests {
         #expect(status == 0, "\(output)")
     }
 
+    /// Under the NetworkPolicies, only Melon's pods reach the broker, anyone reaches the gateway's
+    /// HTTP port, and only monitoring reaches the health ports; without them, anyone reaches anything.
+    @Test func theNetworkPoliciesLetOnlyBusMembersReachTheBroker() async throws {
+        let check = [try tool("python"), Self.root.appendingPathComponent("Tests/Deploy/check_network_policy.py").path]
+        let all = try await manifests()
+        let (status, output) = try await validate(check, all)
+        #expect(status == 0, "\(output)")
+        let (open, listed) = try await validate(check, all.filter { !$0.hasSuffix("network-policy.yaml") })
+        #expect(open != 0 && listed.contains("melon-broker:bus is reached by"), "\(listed)")
+    }
+
     @Test func theComposeFileMatchesTheComposeSpecification() async throws {
         let (status, output) = try await validate(try compose, [Self.root.appendingPathComponent("docker-compose.yml").path])
         #expect(status == 0, "\(output)")
