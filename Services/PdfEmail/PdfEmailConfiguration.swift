@@ -34,7 +34,7 @@ public struct PdfEmailConfiguration: Sendable {
 extension Setting {
     public static let smtpURL = Setting(
         "smtp.url", default: nil,
-        help: "smtp://host:587 (STARTTLS when the server offers it) or smtps://host:465 (TLS from the start); credentials in the URL or in SMTP_USER and SMTP_PASSWORD. Unset: mail is written to MAIL_SPOOL_DIR.",
+        help: "smtp://host:587 (STARTTLS, required beyond loopback) or smtps://host:465 (TLS from the start); credentials in the URL or in SMTP_USER and SMTP_PASSWORD. Unset: mail is written to MAIL_SPOOL_DIR.",
         isSecret: true)
     public static let smtpUser = Setting("smtp.user", default: nil, help: "SMTP AUTH user name.")
     public static let smtpPassword = Setting("smtp.password", default: nil, help: "SMTP AUTH password.", isSecret: true)

@@ -141,6 +141,17 @@ import TestSupport
         #expect(await send(.init(url: "smtp://127.0.0.1:\(sink.port)")) == nil)
         #expect(try sink.messages().count == 1)
     }
+
+    /// Mail holds codes and personal data: only a relay on this host may take it in the clear.
+    @Test func aServerBeyondLoopbackMustSpeakTLS() {
+        for local in ["smtp://127.0.0.1:25", "smtp://localhost:25", "smtp://LOCALHOST", "smtp://127.9.9.9:2525", "smtp://[::1]:25"] {
+            #expect(!SMTPTransport.Configuration(url: local).requiresTLS, "\(local)")
+        }
+        for remote in ["smtp://mail.example.org:587", "smtp://192.0.2.10:25", "smtp://[2001:db8::1]:25", "smtp://localhost.example.org:25", "smtp:///"] {
+            #expect(SMTPTransport.Configuration(url: remote).requiresTLS, "\(remote)")
+        }
+        #expect(SMTPTransport.Configuration(url: "smtp://127.0.0.1:25", user: "melon", password: "s3cret").requiresTLS, "credentials always need TLS")
+    }
 }
 
 /// The local default: mail lands in a folder as .eml files.

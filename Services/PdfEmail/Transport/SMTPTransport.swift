@@ -1,10 +1,12 @@
 import CCurl
 import Foundation
 import NIOPosix
+import ServiceSupport
 
-/// SMTP through libcurl: `smtp://` upgrades with STARTTLS when the server offers it, `smtps://` is TLS
-/// from the start; AUTH with the configured credentials. With credentials, `smtp://` insists on
-/// STARTTLS, so a password never crosses the network in the clear. Certificates are verified against
+/// SMTP through libcurl: `smtp://` upgrades with STARTTLS, `smtps://` is TLS from the start; AUTH with
+/// the configured credentials. `smtp://` insists on STARTTLS with credentials or with a server outside
+/// loopback, so neither a password nor a mail (codes, personal data) crosses a network in the clear;
+/// only a relay on this host may speak plain SMTP. Certificates are verified against
 /// the system's CAs or `caFile`. libcurl blocks, so each send runs on NIO's blocking-work thread pool,
 /// never on a Swift concurrency thread.
 ///
@@ -32,6 +34,16 @@ public struct SMTPTransport: MailTransport {
         var hasCredentials: Bool {
             user?.isEmpty == false || password?.isEmpty == false || URLComponents(string: url)?.user?.isEmpty == false
         }
+
+        /// Whether the session must be encrypted: with credentials, or with a server beyond loopback
+        /// (`localhost`, 127.0.0.0/8, ::1 may be plain).
+        public var requiresTLS: Bool {
+            guard !hasCredentials, var host = URLComponents(string: url)?.host?.lowercased() else { return true }
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            return !(host == "localhost" || Self.loopback.contains { $0.contains(host) })
+        }
+
+        private static let loopback = ["127.0.0.0/8", "::1/128"].compactMap(IPNetwork.init)
     }
 
     public let configuration: Configuration
@@ -70,7 +82,7 @@ public struct SMTPTransport: MailTransport {
 
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
             melon_curl_setopt_string(handle, CURLOPT_URL, configuration.url)
-            let tls = configuration.hasCredentials ? CURLUSESSL_ALL : CURLUSESSL_TRY
+            let tls = configuration.requiresTLS ? CURLUSESSL_ALL : CURLUSESSL_TRY
             melon_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(tls.rawValue))
             if let caFile = configuration.caFile { melon_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
             if let user = configuration.user { melon_curl_setopt_string(handle, CURLOPT_USERNAME, user) }
