@@ -28,27 +28,15 @@ extension ServiceStackTests {
     @Test func aJourneyThroughTheGeneratedClientAgainstMelon() async throws {
         let journey = Self.client.appendingPathComponent("debug/melon-journey").path
         try #require(FileManager.default.isExecutableFile(atPath: journey), "no melon-journey: \(Self.build)")
-        let endpoint = Ports.freeEndpoint(), httpPort = Ports.free()
-        let spool = FileManager.default.temporaryDirectory.appendingPathComponent("journey-spool-\(UUID().uuidString)")
-        let melon = try ChildProcess(product: "melon", environment: [
-            "BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "HTTP_PORT": "\(httpPort)",
-            "DATABASE_URL": try await TestDatabase.freshDatabase(), "MAIL_SPOOL_DIR": spool.path,
-            "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
-            "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
-            "REFUND_CONTACT_EMAIL": "refunds@redoak.example", "PUSH_LOG": spool.appendingPathComponent("push.log").path,
-        ])
-        let base = "http://127.0.0.1:\(httpPort)"
-        let http = HTTPTestClient(base: URL(string: base)!)
-        #expect(await eventually(timeout: .seconds(30)) { try await http.get("/readyz").status == 200 }, "\(melon.output)")
-
-        let run = try ChildProcess(executable: journey, arguments: [base, spool.path], name: "melon-journey")
+        let melon = try await MelonProcess.start()
+        let run = try ChildProcess(executable: journey, arguments: [melon.http.base.absoluteString, melon.spool.path], name: "melon-journey")
         #expect(await run.wait(timeout: .seconds(120)) == 0, "\(run.output)")
         // Each kind of call: anyone, a sign-up through the mail, signed in, the owner's paged list, typed problems.
         for step in ["rules", "register", "mail", "verify", "login", "refresh", "estimate", "save", "list in pages", "get", "search members",
                      "invalid", "signed out", "someone else's", "logout"] {
             #expect(run.output.contains("ok \(step):"), "the journey did not pass \(step):\n\(run.output)")
         }
-        #expect(await melon.terminate() == 0)
+        #expect(await melon.process.terminate() == 0)
     }
 }
 }

@@ -14,21 +14,31 @@ import TestSupport
 /// The gateway's token check asks the auth service for keys once, however many requests arrive at
 /// once, and not again for a token naming an unknown key moments later.
 @Suite(.timeLimit(.minutes(10))) struct JWKSAuthenticatorTests {
+    /// A broker, an auth worker whose keys operation runs `answer`, and a bus client to fetch with.
+    static func keysService(_ answer: @escaping @Sendable () async throws -> Auth.Keys.Jwks.Response) throws -> (Broker, WorkerRuntime, BusClient) {
+        var registry = OperationRegistry(service: Auth.name)
+        registry.register(Auth.Keys.Jwks.self) { _, _ in try await answer() }
+        let broker = try BusHarness.broker()
+        let worker = try WorkerRuntime(
+            registry: registry, configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: 4, heartbeat: BusHarness.fastHeartbeat),
+            logger: Logger(label: "keys"))
+        return (broker, worker, try BusHarness.client(broker.endpoint))
+    }
+
+    /// The JWKS of one key, as auth answers it.
+    static func jwks(_ key: SigningKey) throws -> Auth.Keys.Jwks.Response {
+        let jwk = try key.jwk()
+        return .init(keys: [.init(kid: key.kid, x: jwk.x ?? "", y: jwk.y ?? "")])
+    }
+
     @Test func aBurstOfSignedInRequestsFetchesTheKeysOnce() async throws {
         let key = SigningKey.generate()
         let fetches = Atomic<Int>(0)
-        var registry = OperationRegistry(service: Auth.name)
-        registry.register(Auth.Keys.Jwks.self) { _, _ in
+        let (broker, keysWorker, client) = try Self.keysService {
             fetches.add(1, ordering: .relaxed)
             try await Task.sleep(for: .milliseconds(200))  // a slow answer: the burst piles up behind it
-            let jwk = try key.jwk()
-            return .init(keys: [.init(kid: key.kid, x: jwk.x ?? "", y: jwk.y ?? "")])
+            return try Self.jwks(key)
         }
-        let broker = try BusHarness.broker()
-        let keysWorker = try WorkerRuntime(
-            registry: registry, configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: 4, heartbeat: BusHarness.fastHeartbeat),
-            logger: Logger(label: "keys"))
-        let client = try BusHarness.client(broker.endpoint)
         // A minute between refetches, so "moments later" holds however slow a loaded machine is.
         let authenticator = JWKSAuthenticator(
             bus: client, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"), minimumRefetch: .seconds(60))
@@ -64,24 +74,16 @@ import TestSupport
         enum Mode { case answer, fail, slowlyFail }
         let key = SigningKey.generate()
         let mode = Mutex(Mode.answer), fetches = Atomic<Int>(0)
-        var registry = OperationRegistry(service: Auth.name)
-        registry.register(Auth.Keys.Jwks.self) { _, _ in
+        let (broker, keysWorker, client) = try Self.keysService {
             fetches.add(1, ordering: .relaxed)
             switch mode.withLock({ $0 }) {
-            case .answer: break
+            case .answer: return try Self.jwks(key)
             case .fail: throw OperationError(.internal, "keys unavailable")
             case .slowlyFail:
                 try await Task.sleep(for: .seconds(3))
                 throw OperationError(.internal, "keys unavailable")
             }
-            let jwk = try key.jwk()
-            return .init(keys: [.init(kid: key.kid, x: jwk.x ?? "", y: jwk.y ?? "")])
         }
-        let broker = try BusHarness.broker()
-        let keysWorker = try WorkerRuntime(
-            registry: registry, configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: 4, heartbeat: BusHarness.fastHeartbeat),
-            logger: Logger(label: "keys"))
-        let client = try BusHarness.client(broker.endpoint)
         let authenticator = JWKSAuthenticator(
             bus: client, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"),
             refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50), maxKeyAge: .seconds(6), retryBackoff: .milliseconds(300))

@@ -10,17 +10,8 @@ import TestSupport
 extension ServiceStackTests {
 @Suite(.timeLimit(.minutes(10))) struct MelonTests {
     @Test func melonServesAuthPdfEmailAndTheRefundCalculatorTogether() async throws {
-        let endpoint = Ports.freeEndpoint(), httpPort = Ports.free()
-        let spool = FileManager.default.temporaryDirectory.appendingPathComponent("melon-spool-\(UUID().uuidString)")
-        let melon = try ChildProcess(product: "melon", environment: [
-            "BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "HTTP_PORT": "\(httpPort)",
-            "DATABASE_URL": try await TestDatabase.freshDatabase(), "MAIL_SPOOL_DIR": spool.path,
-            "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
-            "REFUND_CONTACT_EMAIL": "refunds@redoak.example", "PUSH_LOG": spool.appendingPathComponent("push.log").path,
-            "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
-        ])
-        let http = HTTPTestClient(base: URL(string: "http://127.0.0.1:\(httpPort)")!)
-        #expect(await eventually(timeout: .seconds(30)) { try await http.get("/readyz").status == 200 }, "\(melon.output)")
+        let started = try await MelonProcess.start()
+        let (melon, http, spool, endpoint) = (started.process, started.http, started.spool, started.endpoint)
         let ready = try await http.get("/readyz").json
         #expect(ready?["checks"] == [
             "pdf-email.broker": true, "pdf-email.database": true, "auth.broker": true, "auth.database": true,

@@ -1,0 +1,35 @@
+import Foundation
+
+/// `melon` as a child process on a fresh database, with its mail written to a spool folder: what the
+/// tests that drive the whole product over HTTP start.
+public struct MelonProcess {
+    public let process: ChildProcess
+    public let http: HTTPTestClient
+    /// Where its mail lands as `.eml` files.
+    public let spool: URL
+    /// Its broker's endpoint, for calls over the bus.
+    public let endpoint: String
+
+    public struct NotReady: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Starts `melon` and returns once `/readyz` answers 200; throws with its output when it does
+    /// not within 30 s.
+    public static func start() async throws -> MelonProcess {
+        let endpoint = Ports.freeEndpoint(), httpPort = Ports.free()
+        let spool = FileManager.default.temporaryDirectory.appendingPathComponent("melon-spool-\(UUID().uuidString)")
+        let process = try ChildProcess(product: "melon", environment: [
+            "BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "HTTP_PORT": "\(httpPort)",
+            "DATABASE_URL": try await TestDatabase.freshDatabase(), "MAIL_SPOOL_DIR": spool.path,
+            "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+            "REFUND_CONTACT_EMAIL": "refunds@redoak.example", "PUSH_LOG": spool.appendingPathComponent("push.log").path,
+            "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
+        ])
+        let http = HTTPTestClient(base: URL(string: "http://127.0.0.1:\(httpPort)")!)
+        guard await eventually(timeout: .seconds(30), { try await http.get("/readyz").status == 200 }) else {
+            throw NotReady(description: "melon is not ready after 30 s: \(process.output)")
+        }
+        return MelonProcess(process: process, http: http, spool: spool, endpoint: endpoint)
+    }
+}
