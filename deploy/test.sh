@@ -20,7 +20,7 @@ command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
 # Test tools from PyPI, pinned, in a virtual environment under .build (kept between runs):
 # schemathesis checks the gateway against its OpenAPI document; check-jsonschema validates the
 # compose file and the Kubernetes manifests; pypdf (with cryptography, for AES) reads the PDFs back;
-# PyYAML reads the NetworkPolicies (Tests/Deploy/check_network_policy.py).
+# PyYAML reads the NetworkPolicies and Secrets of the manifests (Tests/Deploy/check_isolation.py).
 tools=.build/python-tools
 if [ ! -x "$tools/bin/st" ] || ! cmp -s deploy/test-tools.txt "$tools/requirements.txt"; then
     python3 -m venv --clear "$tools"

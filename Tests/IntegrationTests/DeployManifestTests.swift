@@ -50,9 +50,10 @@ extension ServiceStackTests {
     }
 
     /// Under the NetworkPolicies, only Melon's pods reach the broker, anyone reaches the gateway's
-    /// HTTP port, and only monitoring reaches the health ports; without them, anyone reaches anything.
-    @Test func theNetworkPoliciesLetOnlyBusMembersReachTheBroker() async throws {
-        let check = [try tool("python"), Self.root.appendingPathComponent("Tests/Deploy/check_network_policy.py").path]
+    /// HTTP port, and only monitoring reaches the health ports (without them, anyone reaches
+    /// anything); each service mounts its own Secret alone, the gateway and the broker none.
+    @Test func thePartsAreKeptApartByNetworkAndBySecrets() async throws {
+        let check = [try tool("python"), Self.root.appendingPathComponent("Tests/Deploy/check_isolation.py").path]
         let all = try await manifests()
         let (status, output) = try await validate(check, all)
         #expect(status == 0, "\(output)")

@@ -1,6 +1,7 @@
-"""Reads Melon's Kubernetes manifests and says who can reach which port of which pod under their
-NetworkPolicies, against what deploy/k8s/network-policy.yaml promises. Prints what differs and exits 1,
-or prints "ok". Usage: check_network_policy.py MANIFEST.yaml ...
+"""Reads Melon's Kubernetes manifests and checks how its parts are kept apart: who can reach which
+port of which pod under the NetworkPolicies (what deploy/k8s/network-policy.yaml promises), and which
+Secrets each pod mounts (a service its own alone; the gateway and the broker none). Prints what
+differs and exits 1, or prints "ok". Usage: check_isolation.py MANIFEST.yaml ...
 
 The model is the NetworkPolicy semantics for ingress with matchLabels selectors: a pod selected by
 any policy is isolated and admits what one of those policies' rules allows; a rule without `from`
@@ -52,10 +53,19 @@ def admits(rule, source, port):
     return False
 
 
+def secrets_of(pod_spec):
+    """Every Secret a pod's containers read (envFrom, env valueFrom) or mount as a volume."""
+    names = {v["secret"]["secretName"] for v in pod_spec.get("volumes", []) if "secret" in v}
+    for container in pod_spec["containers"]:
+        names |= {e["secretRef"]["name"] for e in container.get("envFrom", []) if "secretRef" in e}
+        names |= {e["valueFrom"]["secretKeyRef"]["name"] for e in container.get("env", []) if "secretKeyRef" in e.get("valueFrom", {})}
+    return names
+
+
 def main(files):
     documents = [d for f in files for d in yaml.safe_load_all(open(f)) if d]
     policies = [d for d in documents if d["kind"] == "NetworkPolicy"]
-    pods = {}
+    pods, secrets = {}, {}
     for d in documents:
         if d["kind"] == "Deployment":
             template = d["spec"]["template"]
@@ -63,8 +73,14 @@ def main(files):
             for container in template["spec"]["containers"]:
                 for p in container.get("ports", []):
                     ports[p["name"]] = (p["name"], str(p["containerPort"]))
-            pods[d["metadata"]["name"]] = (template["metadata"]["labels"], ports)
+            name = d["metadata"]["name"]
+            pods[name] = (template["metadata"]["labels"], ports)
+            secrets[name] = secrets_of(template["spec"])
     problems = []
+    for pod, mounted in sorted(secrets.items()):
+        expected = set() if pod in ("melon-gateway", "melon-broker") else {pod}
+        if mounted != expected:
+            problems.append(f"{pod} mounts the Secrets {sorted(mounted)}, not {sorted(expected)}")
     for (pod, port_name), expected in EXPECTED.items():
         if pod not in pods or port_name not in pods[pod][1]:
             problems.append(f"{pod} has no port {port_name}")
