@@ -25,17 +25,19 @@ public func buildApplication(
     let availability = ServiceAvailability(bus: bus, ttl: configuration.availabilityCacheTTL)
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins))
-    router.add(middleware: EdgeMiddleware(routes: routes))
+    router.add(middleware: EdgeMiddleware(routes: routes, probes: configuration.probesOnPublicPort))
 
     let document = openAPIDocument(services: services, configuration: configuration, version: version).encoded()
     let routedServices = Array(Set(routes.map(\.service))).sorted()
-    router.get("/healthz") { _, _ in json(#"{"status":"ok"}"#) }
-    router.get("/readyz") { _, _ in
-        await readiness(services: routedServices, checks: readinessChecks, availability: availability, timeout: configuration.readinessTimeout)
-    }
-    router.get("/metrics") { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                 body: .init(byteBuffer: ByteBuffer(string: Observability.prometheusText())))
+    if configuration.probesOnPublicPort {
+        router.get("/healthz") { _, _ in json(#"{"status":"ok"}"#) }
+        router.get("/readyz") { _, _ in
+            await readiness(services: routedServices, checks: readinessChecks, availability: availability, timeout: configuration.readinessTimeout)
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                     body: .init(byteBuffer: ByteBuffer(string: Observability.prometheusText())))
+        }
     }
     router.get("/openapi.json") { _, _ in
         Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: document)))
@@ -59,7 +61,22 @@ public func buildApplication(
 public func openAPIDocument(services: [any ServiceContract.Type], configuration: GatewayConfiguration, version: String = "1.0.0") -> JSONValue {
     OpenAPIDocument.make(
         services: services, routes: BusRoute.all(services.flatMap { $0.operations }), version: version,
-        deadlines: configuration.minDeadline...configuration.maxDeadline)
+        deadlines: configuration.minDeadline...configuration.maxDeadline, probes: configuration.probesOnPublicPort)
+}
+
+/// The gateway's readiness as checks for its health port (HEALTH_PORT): the broker answers, and each
+/// service the routes use has a worker.
+public func gatewayReadinessChecks(
+    services: [any ServiceContract.Type], bus: BusClient, configuration: GatewayConfiguration
+) -> [(name: String, check: HealthServer.Check)] {
+    let availability = ServiceAvailability(bus: bus, ttl: configuration.availabilityCacheTTL)
+    let routed = Array(Set(BusRoute.all(services.flatMap { $0.operations }).map(\.service))).sorted()
+    let timeout = configuration.readinessTimeout
+    // A lookup of a name no worker uses still gets an answer when the broker is there.
+    let broker: HealthServer.Check = { (await availability.check(["gateway.readiness-probe"], timeout: timeout)["gateway.readiness-probe"] ?? nil) != nil }
+    return [("broker", broker)] + routed.map { service in
+        (service, { (await availability.check([service], timeout: timeout)[service] ?? nil) ?? false })
+    }
 }
 
 private func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

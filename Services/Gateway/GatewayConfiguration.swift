@@ -26,6 +26,9 @@ public struct GatewayConfiguration: Sendable {
     public var trustedProxies: [IPNetwork]
     /// A connection with no request in flight for this long is closed.
     public var idleTimeout: Duration
+    /// Whether `/healthz`, `/readyz` and `/metrics` are served on the API's port; false when the
+    /// gateway serves them on its health port (HEALTH_PORT), away from clients.
+    public var probesOnPublicPort = true
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20,

@@ -6,16 +6,22 @@ import HTTPTypes
 /// The OpenAPI 3.1 description of the API, built from the same route table the gateway serves, so a
 /// route cannot exist without its documentation or the other way round.
 enum OpenAPIDocument {
-    /// The paths served besides the routes (all GET only).
-    static var platformPaths: [String] { platformEndpoints.map(\.path) }
+    /// The paths served besides the routes (all GET only): the probes only when they are on the API's port.
+    static func platformPaths(probes: Bool) -> [String] { platformEndpoints(probes: probes).map(\.path) }
 
-    static func make(services: [any ServiceContract.Type], routes: [BusRoute], version: String, deadlines: ClosedRange<Duration>) -> JSONValue {
+    private static func platformEndpoints(probes: Bool) -> [(path: String, name: String, summary: String, responses: JSONValue)] {
+        allPlatformEndpoints.filter { probes || $0.path == "/openapi.json" }
+    }
+
+    static func make(
+        services: [any ServiceContract.Type], routes: [BusRoute], version: String, deadlines: ClosedRange<Duration>, probes: Bool
+    ) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
         var schemas: [String: JSONValue] = ["Problem": problemSchema, "ProblemField": problemFieldSchema]
         for route in routes {
             paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route, deadlines: deadlines, schemas: &schemas)
         }
-        for (path, name, summary, response) in platformEndpoints {
+        for (path, name, summary, response) in platformEndpoints(probes: probes) {
             paths[path, default: [:]]["get"] = [
                 "operationId": .string(name), "summary": .string(summary), "tags": ["platform"],
                 "responses": response,
@@ -24,7 +30,7 @@ enum OpenAPIDocument {
         let routed = Set(routes.map(\.service))
         let tags: [JSONValue] = services.filter { routed.contains($0.name) }.map { service in
             ["name": .string(service.name), "description": .string(service.summary)]
-        } + [["name": "platform", "description": "health, readiness, metrics and this document."]]
+        } + [["name": "platform", "description": .string(probes ? "health, readiness, metrics and this document." : "this document.")]]
         return [
             "openapi": "3.1.0",
             "info": [
@@ -117,7 +123,7 @@ enum OpenAPIDocument {
         "traceparent": ["description": "W3C Trace Context of this request.", "schema": ["type": "string"]],
     ]
 
-    private static let platformEndpoints: [(path: String, name: String, summary: String, responses: JSONValue)] = [
+    private static let allPlatformEndpoints: [(path: String, name: String, summary: String, responses: JSONValue)] = [
         ("/healthz", "platformHealth", "The gateway process is alive", [
             "200": ["description": "alive", "content": ["application/json": ["schema": statusSchema]]],
         ]),

@@ -31,6 +31,7 @@ extension Setting {
     public static let gatewaySettings: [Setting] = [
         .brokerEndpoint, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
         .requestMinDeadline, .requestMaxDeadline, .corsAllowedOrigins, .trustedProxies, .httpIdleTimeout, .authIssuer, .authAudience, .authKeysMaxAge,
+        .healthPort, .healthHost,
     ]
 }
 

@@ -23,6 +23,7 @@ SOURCES = {
 # What must hold: (pod, port name) -> the sources that reach it.
 EXPECTED = {
     ("melon-gateway", "http"): set(SOURCES),
+    ("melon-gateway", "health"): {"monitoring"},
     ("melon-broker", "bus"): {"a melon pod"},
     ("melon-broker", "events"): {"a melon pod"},
     ("melon-broker", "events-publish"): {"a melon pod"},

@@ -10,10 +10,14 @@ struct GatewayApp {
         let (settings, logger) = ProcessBootstrap.start(
             process: "gateway", summary: "serves the HTTP API and forwards each request to its service over the bus.",
             settings: Setting.gatewaySettings)
-        let configuration = ProcessBootstrap.require(settings.gatewayConfiguration, process: "gateway")
+        var configuration = ProcessBootstrap.require(settings.gatewayConfiguration, process: "gateway")
         let bus = ProcessBootstrap.require({ try BusClient(configuration: settings.clientConfiguration(), logger: logger) }, process: "gateway")
         let authenticator = ProcessBootstrap.require({ try settings.tokenAuthenticator(bus: bus, logger: logger) }, process: "gateway")
+        // With HEALTH_PORT the probes and metrics are served there, away from clients.
+        let checks = gatewayReadinessChecks(services: ServiceCatalog.services, bus: bus, configuration: configuration)
+        let health = ProcessBootstrap.require({ try settings.healthServer(checks: checks, logger: logger) }, process: "gateway")
+        configuration.probesOnPublicPort = health == nil
         let app = buildApplication(configuration: configuration, services: ServiceCatalog.services, bus: bus, authenticator: authenticator, logger: logger)
-        try await ProcessBootstrap.run([app], logger: logger)
+        try await ProcessBootstrap.run([app] + [health].compactMap { $0 }, logger: logger)
     }
 }

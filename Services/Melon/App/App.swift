@@ -43,7 +43,7 @@ struct MelonApp {
         arguments.remove(at: 1)
         let (process, _) = ProcessBootstrap.start(
             process: "melon openapi", summary: "prints the OpenAPI document the gateway serves at /openapi.json.",
-            settings: Setting.gatewaySettings, arguments: arguments)
+            settings: Setting.gatewaySettings.filter { $0 != .healthPort && $0 != .healthHost }, arguments: arguments)
         let configuration = ProcessBootstrap.require(process.gatewayConfiguration, process: "melon openapi")
         print(openAPIDocument(services: ServiceCatalog.services, configuration: configuration).prettyPrinted())
     }
