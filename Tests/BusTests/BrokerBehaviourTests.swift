@@ -229,29 +229,41 @@ import ZeroMQ
         }
     }
 
-    /// The table of services is bounded for workers as for clients (a peer inventing names in READY
-    /// cannot grow it), and a service with no worker and nothing queued is forgotten after the
-    /// retention, so names that come and go do not fill it for good.
-    @Test func readyIsCappedLikeRequestsAndUnusedServicesAreForgotten() async throws {
+    /// The table of services is bounded (1,024): a request naming one more is refused, and names
+    /// clients invent cannot lock real workers out: a READY beyond the cap takes the place of a
+    /// service no worker serves, whose waiting requests are answered at once. A service with no
+    /// worker and nothing queued is forgotten after the retention, so names that come and go do not
+    /// fill the table for good.
+    @Test func inventedServicesCannotLockWorkersOutAndUnusedServicesAreForgotten() async throws {
         let broker = try BusHarness.broker(heartbeat: patient) { $0.serviceRetention = .seconds(1) }
         try await BusHarness.with([broker]) {
             let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
             for index in 0..<1024 {
-                try client.send([Golden.empty, Golden.client, Golden.bytes("made-up-\(index)"), envelope("r\(index)", expiresIn: 1)])
+                try client.send([Golden.empty, Golden.client, Golden.bytes("made-up-\(index)"), envelope("r\(index)", expiresIn: 60)])
             }
-            try client.send([Golden.empty, Golden.client, Golden.bytes("one-too-many"), envelope("over", expiresIn: 5)])
-            let over = try await client.receive(timeout: .seconds(3)) { $0.count > 2 && $0[2] == Golden.bytes("one-too-many") }
+            try client.send([Golden.empty, Golden.client, Golden.bytes("one-too-many"), envelope("over", expiresIn: 60)])
+            let over = try await client.receive(timeout: .seconds(5)) { $0.count > 2 && $0[2] == Golden.bytes("one-too-many") }
             #expect(try errorReply(over)?.code == .unavailable, "a request naming a 1,025th service")
-            let late = try await worker(broker, "W-late", service: "late")
-            let refused = try await late.receive(timeout: .seconds(3)) { $0.count > 2 && $0[2] == Golden.disconnect }
-            #expect(refused != nil, "a READY naming a 1,025th service is refused")
 
-            // The 1,024 requests expire after 1 s and their services are forgotten 1 s later: a new
-            // service is served again.
-            try await Task.sleep(for: .seconds(3))
-            let later = try await worker(broker, "W-later", service: "later")
-            try client.send([Golden.empty, Golden.client, Golden.bytes("later"), envelope("now", expiresIn: 5)])
-            #expect(try await nextRequest(later) != nil, "a new service after the unused ones were forgotten")
+            // A worker of a new service is taken: one invented service goes, its request answered now.
+            let late = try await worker(broker, "W-late", service: "late")
+            let evicted = try await client.receive(timeout: .seconds(5)) { $0.count > 2 && String(decoding: $0[2], as: UTF8.self).hasPrefix("made-up-") }
+            #expect(try errorReply(evicted)?.code == .unavailable, "an invented service made room, answering its request")
+            try client.send([Golden.empty, Golden.client, Golden.bytes("late"), envelope("served", expiresIn: 5)])
+            let request = try #require(try await nextRequest(late), "the late worker is served")
+            try answer(late, request, body: "done")
+            _ = try await client.receive(timeout: .seconds(5)) { $0.count > 2 && $0[2] == Golden.bytes("late") }
+
+            // The late worker leaves: its service, with no worker and nothing waiting, is forgotten
+            // after the retention, and a new name finds room: it waits for a worker until its
+            // deadline instead of being refused at once.
+            try late.send([Golden.empty, Golden.worker, Golden.disconnect])
+            try await Task.sleep(for: .milliseconds(1800))
+            let sent = ContinuousClock.now
+            try client.send([Golden.empty, Golden.client, Golden.bytes("fresh"), envelope("fresh", expiresIn: 1)])
+            let fresh = try await client.receive(timeout: .seconds(5)) { $0.count > 2 && $0[2] == Golden.bytes("fresh") }
+            #expect(try errorReply(fresh)?.code == .unavailable)
+            #expect(ContinuousClock.now - sent >= .milliseconds(800), "refused at once: the forgotten service's place was not free")
         }
     }
 }

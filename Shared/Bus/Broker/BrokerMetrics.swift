@@ -17,6 +17,14 @@ enum BrokerMetrics {
             workers = Gauge(label: "melon_broker_workers", dimensions: dimensions)
             queueDepth = Gauge(label: "melon_broker_queue_depth", dimensions: dimensions)
         }
+
+        /// Drops the service's series, once the broker has forgotten it.
+        func destroy() {
+            requests.destroy()
+            replies.destroy()
+            workers.destroy()
+            queueDepth.destroy()
+        }
     }
 
     static let protocolErrors = Counter(label: "melon_broker_protocol_errors_total")

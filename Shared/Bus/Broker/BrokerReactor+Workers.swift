@@ -19,8 +19,10 @@ extension BrokerReactor {
                 rejectPeer(address, reason: "an unexpected or malformed READY")
                 return
             }
-            guard services[name] != nil || services.count < Self.maxServices else {
-                rejectPeer(address, reason: "a READY for a new service beyond the broker's \(Self.maxServices)")
+            // At the cap, a service that no worker serves (a name clients invented, say) makes room:
+            // requests cannot lock real workers out.
+            guard services[name] != nil || services.count < Self.maxServices || evictServiceWithoutWorkers() else {
+                rejectPeer(address, reason: "a READY for a new service beyond the broker's \(Self.maxServices), all of them served")
                 return
             }
             let service = serviceState(name)
@@ -91,6 +93,24 @@ extension BrokerReactor {
         forgetUnusedServices(now: now)
     }
 
+    /// Forgets one service that has no worker, answering what waits for it `unavailable` (the
+    /// longest-unused first); false when every service has a worker.
+    private func evictServiceWithoutWorkers() -> Bool {
+        let candidates = services.values.filter { $0.workerCount == 0 }
+        guard let service = candidates.min(by: { ($0.unusedSince ?? .now, $0.queue.count) < ($1.unusedSince ?? .now, $1.queue.count) }) else {
+            return false
+        }
+        while let job = service.queue.popFirst() {
+            replyError(job, service: service, OperationError(.unavailable, "no worker of the \(service.name) service is available"))
+        }
+        forget(service.name)
+        return true
+    }
+
+    private func forget(_ name: String) {
+        services.removeValue(forKey: name)?.metrics.destroy()
+    }
+
     private func forgetUnusedServices(now: ContinuousClock.Instant) {
         var forgotten: [String] = []
         for (name, service) in services {
@@ -102,7 +122,7 @@ extension BrokerReactor {
             service.unusedSince = since
             if since.duration(to: now) >= configuration.serviceRetention { forgotten.append(name) }
         }
-        for name in forgotten { services[name] = nil }
+        for name in forgotten { forget(name) }
         if !forgotten.isEmpty { logger.debug("services forgotten", metadata: ["count": "\(forgotten.count)"]) }
     }
 
