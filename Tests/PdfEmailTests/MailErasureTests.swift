@@ -67,9 +67,14 @@ import TestSupport
             let sent = mail(["refunds@redoak.example"], replyTo: "Ana@TCD.ie"), queued = mail(["refunds@redoak.example"], replyTo: "ana@tcd.ie")
             let other = mail(["refunds@redoak.example"], replyTo: "liam@ucd.ie")
             for each in [sent, queued, other] { try await database.transaction { try await repository.insert(each, on: $0) } }
-            try await query(database, "UPDATE mails SET status = 'sent', sent_at = now() WHERE id = \(sent.id) OR id = \(other.id)")
+            try await query(database, "UPDATE mails SET status = 'sent', sent_at = now(), reply = '250 OK <ana@tcd.ie> queued' WHERE id = \(sent.id) OR id = \(other.id)")
 
             #expect(try await repository.erase(address: "ana@tcd.ie") == .init(mailsDeleted: 1, mailsAnonymised: 1))
+            let replies = try await database.transaction { connection in
+                try await connection.query("SELECT id, reply FROM mails", logger: database.logger).decode((UUID, String?).self)
+                    .reduce(into: [UUID: String?]()) { $0[$1.0] = $1.1 }
+            }
+            #expect(replies[sent.id] == .some(nil), "the server's reply may name the address: it goes too")
             let left = try await rows(database)
             #expect(left[queued.id] == nil, "not yet sent: it goes")
             #expect(left[sent.id]?.1 == 0 && left[sent.id]?.2 == nil, "sent: the message and the Reply-To are emptied")
@@ -95,23 +100,30 @@ import TestSupport
         }
     }
 
-    /// Mail stored before the Reply-To column has its address read from the message's header.
-    @Test func theMigrationReadsReplyToFromMailStoredBefore() async throws {
+    /// Mail stored before the Reply-To column has its address read from the message's header, and
+    /// from the header alone: a Reply-To line a user wrote in the body is not one.
+    @Test func theMigrationReadsReplyToFromTheHeadersOfMailStoredBefore() async throws {
         let database = try TestDatabase.make()
         try await BusHarness.with([database]) {
             let migrations = try ServiceDefinition.pdfEmail.migrations()
             try await database.migrate(Array(migrations.prefix(1)))
-            let legacy = UUID(), plain = UUID()
-            let message = Data("From: Melon <no-reply@melon.example>\r\nTo: refunds@redoak.example\r\nReply-To: Aoife Byrne <Aoife@Example.ie>\r\nSubject: hi\r\n\r\nx\r\n".utf8)
-            for (id, bytes) in [(legacy, message), (plain, Data("Subject: hi\r\n\r\nx\r\n".utf8))] {
+            let named = UUID(), bare = UUID(), inBody = UUID(), none = UUID()
+            let messages = [
+                named: "From: Melon <no-reply@melon.example>\r\nTo: refunds@redoak.example\r\nReply-To: Sean O'Brien <Sean.O'Brien@Example.ie>\r\nSubject: hi\r\n\r\nx\r\n",
+                bare: "To: refunds@redoak.example\r\nreply-to: aoife@example.ie\r\nSubject: hi\r\n\r\nx\r\n",
+                inBody: "To: refunds@redoak.example\r\nSubject: hi\r\n\r\nReply-To: someone@else.example\r\n",
+                none: "Subject: hi\r\n\r\nx\r\n",
+            ]
+            for (id, text) in messages {
                 try await query(database, """
                     INSERT INTO mails (id, sender, recipients, message, requested_by, request_id)
-                    VALUES (\(id), 'no-reply@melon.example', ARRAY['refunds@redoak.example'], \(bytes), 'urn:melon:test', 'r')
+                    VALUES (\(id), 'no-reply@melon.example', ARRAY['refunds@redoak.example'], \(Data(text.utf8)), 'urn:melon:test', 'r')
                     """)
             }
             try await database.migrate(migrations)
             let left = try await rows(database)
-            #expect(left[legacy]?.2 == "aoife@example.ie" && left[plain]?.2 == nil, "\(left)")
+            #expect(left[named]?.2 == "sean.o'brien@example.ie" && left[bare]?.2 == "aoife@example.ie", "\(left)")
+            #expect(left[inBody]?.2 == nil && left[none]?.2 == nil, "\(left)")
         }
     }
 }

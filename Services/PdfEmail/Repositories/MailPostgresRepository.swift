@@ -55,7 +55,7 @@ public struct MailPostgresRepository: MailRepository {
                        OR status = 'queued' AND reply_to = \(address) AND \(address) <> ALL(SELECT lower(r) FROM unnest(recipients) r)
                     RETURNING 1),
                 anonymised AS (
-                    UPDATE mails SET message = ''::bytea, reply_to = NULL,
+                    UPDATE mails SET message = ''::bytea, reply_to = NULL, reply = NULL,
                         recipients = ARRAY(SELECT CASE WHEN lower(r) = \(address) THEN 'erased@invalid' ELSE r END FROM unnest(recipients) r)
                     WHERE status <> 'queued' AND (\(address) = ANY(SELECT lower(r) FROM unnest(recipients) r) OR reply_to = \(address))
                       AND NOT (SELECT bool_and(lower(r) = \(address)) FROM unnest(recipients) r)
