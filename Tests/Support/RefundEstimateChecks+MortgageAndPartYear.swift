@@ -71,6 +71,11 @@ extension RefundEstimateChecks {
         problems.check(unanswered.missing.suffix(3) == ["home.mortgage.interestPaidCents", "home.mortgage.interest2022Cents", "home.mortgage.balanceEnd2022Cents"],
                        "a mortgage without figures: missing \(unanswered.missing)")
         problems.check(unanswered.warnings.isEmpty, "a mortgage without figures: warnings \(unanswered.warnings)")
+        var declined = Self.mortgage(interest: 17_000_00)
+        declined.hasMortgage = false
+        let noMortgage = try await result(declined)
+        problems.check(Self.credit(noMortgage, "Mortgage interest") == nil && noMortgage.warnings.map(\.field) == ["data.home.hasMortgage"],
+                       "no mortgage, yet figures: \(noMortgage.lines) \(noMortgage.warnings)")
         return problems.list
     }
 

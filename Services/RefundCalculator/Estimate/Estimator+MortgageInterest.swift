@@ -4,8 +4,9 @@ import Foundation
 extension Estimator {
     /// The mortgage answers, checked: nil where not given.
     struct Mortgage {
-        /// The user said the home has a mortgage.
+        /// The user said the home has a mortgage (`hasMortgage` true), or that it has none (false).
         var declared: Bool
+        var declined: Bool
         var interest: Int64?
         var interest2022: Int64?
         var balanceEnd2022: Int64?
@@ -20,6 +21,9 @@ extension Estimator {
     {
         let figures = mortgage.interest != nil || mortgage.interest2022 != nil || mortgage.balanceEnd2022 != nil
         guard mortgage.declared || figures else { return (nil, nil) }
+        guard !mortgage.declined else {
+            return (nil, .init(field: "data.home.hasMortgage", message: "You said the home has no mortgage, so the mortgage figures are not counted."))
+        }
         guard let credit = rules.mortgageInterest else {
             let years = book.years.values.filter { $0.mortgageInterest != nil }.map(\.year).sorted()
             let given = years.first.map { first in first == years.last ? " (it is given for \(first))" : " (it is given for \(first) to \(years.last!))" } ?? ""

@@ -38,7 +38,7 @@ extension Estimator {
             need(s.spouse?.incomeCents, "spouse.incomeCents")
             need(s.spouse?.taxPaidCents, "spouse.taxPaidCents")
         }
-        if mortgageCredit, s.home?.hasMortgage == true || s.home?.mortgage != nil {
+        if mortgageCredit, s.home?.hasMortgage ?? (s.home?.mortgage != nil) {
             let mortgage = s.home?.mortgage
             need(mortgage?.interestPaidCents, "home.mortgage.interestPaidCents")
             need(mortgage?.interest2022Cents, "home.mortgage.interest2022Cents")

@@ -141,7 +141,7 @@ public struct Estimator: Sendable {
             rent: amount(s.home?.rentPaidCents, "data.home.rentPaidCents"), medical: amount(s.expenses?.medicalCents, "data.expenses.medicalCents"),
             nursingHome: amount(s.expenses?.nursingHomeCents, "data.expenses.nursingHomeCents"), tuition: s.expenses?.tuition,
             mortgage: Mortgage(
-                declared: s.home?.hasMortgage == true,
+                declared: s.home?.hasMortgage == true, declined: s.home?.hasMortgage == false,
                 interest: s.home?.mortgage?.interestPaidCents.map { amount($0, "data.home.mortgage.interestPaidCents") },
                 interest2022: s.home?.mortgage?.interest2022Cents.map { amount($0, "data.home.mortgage.interest2022Cents") },
                 balanceEnd2022: s.home?.mortgage?.balanceEnd2022Cents.map { amount($0, "data.home.mortgage.balanceEnd2022Cents") }))

@@ -27,7 +27,7 @@ public struct FieldHelpTexts: Codable, Sendable, Equatable {
         return try fields.map { entry in
             var help = try Self.fill(entry.help, figures, field: entry.field, year: rules.year)
             if help == nil, let otherwise = entry.otherwise { help = try Self.fill(otherwise, figures, field: entry.field, year: rules.year) }
-            guard let help else { throw UnknownPlaceholder(field: entry.field, name: "a figure \(rules.year) lacks, with no otherwise", year: rules.year) }
+            guard let help else { throw NoOtherwise(field: entry.field, year: rules.year) }
             let options: [RefundCalculator.Option]? = switch entry.field {
             case "status": RefundCalculator.Status.allCases.map { .init(value: $0.rawValue, label: Self.statusLabels[$0]!) }
             case "profession", "spouse.profession": professionOptions
@@ -55,6 +55,11 @@ public struct FieldHelpTexts: Codable, Sendable, Equatable {
     static let figuresSomeYearsLack: Set<String> = [
         "mortgageRate", "mortgageShare", "mortgageCap", "mortgageMaxCredit", "mortgageBalanceFrom", "mortgageBalanceTo",
     ]
+
+    struct NoOtherwise: Error, CustomStringConvertible {
+        var field: String, year: Int
+        var description: String { "help for \(field) names a figure \(year) lacks, and has no otherwise for such a year" }
+    }
 
     struct UnknownPlaceholder: Error, CustomStringConvertible {
         var field: String, name: String, year: Int
