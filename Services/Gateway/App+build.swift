@@ -61,7 +61,7 @@ public func buildApplication(
 public func openAPIDocument(services: [any ServiceContract.Type], configuration: GatewayConfiguration, version: String = "1.0.0") -> JSONValue {
     OpenAPIDocument.make(
         services: services, routes: BusRoute.all(services.flatMap { $0.operations }), version: version,
-        deadlines: configuration.minDeadline...configuration.maxDeadline, probes: configuration.probesOnPublicPort)
+        deadlines: configuration.minDeadline...configuration.maxDeadline)
 }
 
 /// The gateway's readiness as checks for its health port (HEALTH_PORT): the broker answers, and each

@@ -13,7 +13,7 @@ import Synchronization
 /// are fetched over the bus at the first token; once they are `refreshInterval` old, the next request
 /// starts a fetch behind the scenes and is served with the cached keys meanwhile. A token naming a key
 /// it does not know yet (after a rotation) fetches early, at most every `minimumRefetch`. A failed or
-/// slow fetch backs off (`retryBackoff`, doubling up to `refreshInterval`) instead of asking on every
+/// slow fetch backs off (`retryBackoff`, doubling up to `retryBackoffLimit`) instead of asking on every
 /// request, and once the cached keys are `maxKeyAge` old no token is accepted (503) until a fetch
 /// succeeds. No request calls the auth service otherwise.
 public final class JWKSAuthenticator: RequestAuthenticator {
@@ -25,6 +25,7 @@ public final class JWKSAuthenticator: RequestAuthenticator {
     private let minimumRefetch: Duration
     private let maxKeyAge: Duration
     private let retryBackoff: Duration
+    private let retryBackoffLimit: Duration
     private let state = Mutex(State())
 
     private struct State {
@@ -40,7 +41,7 @@ public final class JWKSAuthenticator: RequestAuthenticator {
 
     public init(bus: BusClient, audience: String, issuer: String, logger: Logger,
                 refreshInterval: Duration = .seconds(300), minimumRefetch: Duration = .seconds(5),
-                maxKeyAge: Duration = .seconds(3600), retryBackoff: Duration = .seconds(1)) {
+                maxKeyAge: Duration = .seconds(3600), retryBackoff: Duration = .seconds(1), retryBackoffLimit: Duration = .seconds(15)) {
         self.bus = bus
         self.audience = audience
         self.issuer = issuer
@@ -49,6 +50,7 @@ public final class JWKSAuthenticator: RequestAuthenticator {
         self.minimumRefetch = minimumRefetch
         self.maxKeyAge = maxKeyAge
         self.retryBackoff = retryBackoff
+        self.retryBackoffLimit = retryBackoffLimit
     }
 
     public func authenticate(_ request: Request) async throws -> AuthenticatedCaller? {
@@ -138,7 +140,8 @@ public final class JWKSAuthenticator: RequestAuthenticator {
             let wait = state.withLock { state in
                 state.fetching = nil
                 state.failures += 1
-                let wait = min(refreshInterval, retryBackoff * (1 << min(state.failures - 1, 20)))
+                // Bounded well below the refresh interval: auth back after an outage is asked again soon.
+                let wait = min(retryBackoffLimit, retryBackoff * (1 << min(state.failures - 1, 20)))
                 state.retryAt = .now + wait
                 return wait
             }

@@ -6,31 +6,25 @@ import HTTPTypes
 /// The OpenAPI 3.1 description of the API, built from the same route table the gateway serves, so a
 /// route cannot exist without its documentation or the other way round.
 enum OpenAPIDocument {
-    /// The paths served besides the routes (all GET only): the probes only when they are on the API's port.
-    static func platformPaths(probes: Bool) -> [String] { platformEndpoints(probes: probes).map(\.path) }
+    /// The paths served besides the routes (all GET only): the probes only when they are on the API's
+    /// port. The document lists `/openapi.json` alone: the probes are for operators (the gateway's
+    /// README), not a client's methods, and they move to the health port in the containers.
+    static func platformPaths(probes: Bool) -> [String] { (probes ? ["/healthz", "/readyz", "/metrics"] : []) + ["/openapi.json"] }
 
-    private static func platformEndpoints(probes: Bool) -> [(path: String, name: String, summary: String, responses: JSONValue)] {
-        allPlatformEndpoints.filter { probes || $0.path == "/openapi.json" }
-    }
-
-    static func make(
-        services: [any ServiceContract.Type], routes: [BusRoute], version: String, deadlines: ClosedRange<Duration>, probes: Bool
-    ) -> JSONValue {
+    static func make(services: [any ServiceContract.Type], routes: [BusRoute], version: String, deadlines: ClosedRange<Duration>) -> JSONValue {
         var paths: [String: [String: JSONValue]] = [:]
         var schemas: [String: JSONValue] = ["Problem": problemSchema, "ProblemField": problemFieldSchema]
         for route in routes {
             paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route, deadlines: deadlines, schemas: &schemas)
         }
-        for (path, name, summary, response) in platformEndpoints(probes: probes) {
-            paths[path, default: [:]]["get"] = [
-                "operationId": .string(name), "summary": .string(summary), "tags": ["platform"],
-                "responses": response,
-            ]
-        }
+        paths["/openapi.json"] = ["get": [
+            "operationId": "platformOpenAPI", "summary": "This document", "tags": ["platform"],
+            "responses": ["200": ["description": "OpenAPI 3.1", "content": ["application/json": ["schema": ["type": "object"]]]]],
+        ]]
         let routed = Set(routes.map(\.service))
         let tags: [JSONValue] = services.filter { routed.contains($0.name) }.map { service in
             ["name": .string(service.name), "description": .string(service.summary)]
-        } + [["name": "platform", "description": .string(probes ? "health, readiness, metrics and this document." : "this document.")]]
+        } + [["name": "platform", "description": "this document."]]
         return [
             "openapi": "3.1.0",
             "info": [
@@ -121,36 +115,6 @@ enum OpenAPIDocument {
     private static let commonResponseHeaders: JSONValue = [
         "X-Request-Id": ["description": "Identifies the request in logs.", "schema": ["type": "string"]],
         "traceparent": ["description": "W3C Trace Context of this request.", "schema": ["type": "string"]],
-    ]
-
-    private static let allPlatformEndpoints: [(path: String, name: String, summary: String, responses: JSONValue)] = [
-        ("/healthz", "platformHealth", "The gateway process is alive", [
-            "200": ["description": "alive", "content": ["application/json": ["schema": statusSchema]]],
-        ]),
-        ("/readyz", "platformReadiness", "The broker answers and every service has a worker", [
-            "200": ["description": "ready", "content": ["application/json": ["schema": readinessSchema]]],
-            "503": ["description": "not ready", "content": ["application/json": ["schema": readinessSchema]]],
-        ]),
-        ("/metrics", "platformMetrics", "Prometheus metrics of the gateway process", [
-            "200": ["description": "Prometheus text format 0.0.4", "content": ["text/plain": ["schema": ["type": "string"]]]],
-        ]),
-        ("/openapi.json", "platformOpenAPI", "This document", [
-            "200": ["description": "OpenAPI 3.1", "content": ["application/json": ["schema": ["type": "object"]]]],
-        ]),
-    ]
-
-    private static let statusSchema: JSONValue = [
-        "type": "object", "required": ["status"], "properties": ["status": ["type": "string"]],
-    ]
-
-    private static let readinessSchema: JSONValue = [
-        "type": "object", "required": ["status", "broker", "services"],
-        "properties": [
-            "status": ["type": "string", "enum": ["ready", "unready"]],
-            "broker": ["type": "boolean"],
-            "services": ["type": "object", "additionalProperties": ["type": "boolean"]],
-            "checks": ["type": "object", "additionalProperties": ["type": "boolean"]],
-        ],
     ]
 
     private static let problemSchema: JSONValue = [

@@ -15,14 +15,15 @@ import yaml
 NAMESPACE = "melon"
 # Where a connection may come from: the pod's labels and its namespace's labels.
 SOURCES = {
-    "the internet": ({}, {"kubernetes.io/metadata.name": "ingress"}),
+    "the ingress controller": ({"app.kubernetes.io/name": "ingress-nginx"}, {"kubernetes.io/metadata.name": "ingress-nginx"}),
+    "a pod elsewhere": ({}, {"kubernetes.io/metadata.name": "default"}),
     "a melon pod": ({"app.kubernetes.io/part-of": "melon"}, {"kubernetes.io/metadata.name": NAMESPACE}),
     "another pod in the namespace": ({"app": "other"}, {"kubernetes.io/metadata.name": NAMESPACE}),
     "monitoring": ({"app": "prometheus"}, {"kubernetes.io/metadata.name": "monitoring"}),
 }
 # What must hold: (pod, port name) -> the sources that reach it.
 EXPECTED = {
-    ("melon-gateway", "http"): set(SOURCES),
+    ("melon-gateway", "http"): {"the ingress controller"},
     ("melon-gateway", "health"): {"monitoring"},
     ("melon-broker", "bus"): {"a melon pod"},
     ("melon-broker", "events"): {"a melon pod"},

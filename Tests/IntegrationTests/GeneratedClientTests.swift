@@ -22,7 +22,7 @@ extension ServiceStackTests {
         let generated = Self.client.appendingPathComponent("plugins/outputs/client/MelonAPI/destination/OpenAPIGenerator/GeneratedSources/Client.swift")
         let source = try #require(try? String(contentsOf: generated, encoding: .utf8), "no generated client: \(Self.build)")
         let missing = operations.filter { !source.contains("public func \($0)(_ input: Operations.") }
-        #expect(operations.count >= 56 && missing.isEmpty, "\(operations.count) operations; not generated: \(missing)")
+        #expect(operations.count >= 53 && missing.isEmpty, "\(operations.count) operations; not generated: \(missing)")
     }
 
     @Test func aJourneyThroughTheGeneratedClientAgainstMelon() async throws {

@@ -86,7 +86,8 @@ import TestSupport
         }
         let authenticator = JWKSAuthenticator(
             bus: client, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"),
-            refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50), maxKeyAge: .seconds(6), retryBackoff: .milliseconds(300))
+            refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50), maxKeyAge: .seconds(6), retryBackoff: .milliseconds(300),
+            retryBackoffLimit: .seconds(1))
         let token = try await AccessTokenSigner(current: key).sign(AccessTokenClaims(
             subject: "acct", session: "sess", university: nil, roles: ["user"], app: "melon", audience: "melon", issuer: "urn:melon:auth",
             issuedAt: Date(), expiresAt: Date().addingTimeInterval(60)))
@@ -114,7 +115,7 @@ import TestSupport
 
             // A slow auth service: a request does not wait for the fetch, the cached keys serve it.
             mode.withLock { $0 = .slowlyFail }
-            try await Task.sleep(for: .milliseconds(1100))  // past the longest back-off (the refresh interval)
+            try await Task.sleep(for: .milliseconds(1100))  // past the longest back-off
             let started = ContinuousClock.now
             #expect(try await authenticator.authenticate(request)?.id == "acct")
             #expect(ContinuousClock.now - started < .seconds(2), "a request waited for the 3 s fetch")

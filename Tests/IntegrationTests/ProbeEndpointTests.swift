@@ -58,7 +58,7 @@ extension ServiceStackTests {
         #expect(unready.status == 503 && unready.text.contains("refund-calculator") && !unready.text.contains("broker"), "\(unready.text)")
         #expect(await eventually(timeout: .seconds(20)) { try await api.get("/openapi.json").status == 200 })
         for path in ["/healthz", "/readyz", "/metrics"] { #expect(try await api.get(path).status == 404, "\(path) on the API's port") }
-        #expect(try await api.get("/openapi.json").json?["paths"]?["/metrics"] == nil, "the document lists what the port serves")
+        #expect(try await api.get("/openapi.json").json?["paths"]?["/metrics"] == nil, "the probes are not in the API document")
         #expect(await gateway.terminate() == 0)
         #expect(await broker.terminate() == 0)
     }
