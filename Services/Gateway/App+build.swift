@@ -27,8 +27,10 @@ public func buildApplication(
     router.add(middleware: CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins))
     router.add(middleware: EdgeMiddleware(routes: routes, probes: configuration.probesOnPublicPort))
 
-    let document = openAPIDocument(services: services, configuration: configuration, version: version).encoded()
-    let routedServices = Array(Set(routes.map(\.service))).sorted()
+    let document = OpenAPIDocument.make(
+        services: services, routes: routes, version: version, deadlines: configuration.minDeadline...configuration.maxDeadline
+    ).encoded()
+    let routedServices = BusRoute.services(of: routes)
     if configuration.probesOnPublicPort {
         router.get("/healthz") { _, _ in json(#"{"status":"ok"}"#) }
         router.get("/readyz") { _, _ in
@@ -70,12 +72,10 @@ public func gatewayReadinessChecks(
     services: [any ServiceContract.Type], bus: BusClient, configuration: GatewayConfiguration
 ) -> [(name: String, check: HealthServer.Check)] {
     let availability = ServiceAvailability(bus: bus, ttl: configuration.availabilityCacheTTL)
-    let routed = Array(Set(BusRoute.all(services.flatMap { $0.operations }).map(\.service))).sorted()
     let timeout = configuration.readinessTimeout
-    // A lookup of a name no worker uses still gets an answer when the broker is there.
-    let broker: HealthServer.Check = { (await availability.check(["gateway.readiness-probe"], timeout: timeout)["gateway.readiness-probe"] ?? nil) != nil }
-    return [("broker", broker)] + routed.map { service in
-        (service, { (await availability.check([service], timeout: timeout)[service] ?? nil) ?? false })
+    let broker: HealthServer.Check = { await availability.brokerAnswers(timeout: timeout) }
+    return [("broker", broker)] + BusRoute.services(of: BusRoute.all(services.flatMap { $0.operations })).map { service in
+        (service, { await availability.hasWorker(service, timeout: timeout) })
     }
 }
 
@@ -88,10 +88,9 @@ private func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response
 private func readiness(
     services: [String], checks: [(name: String, check: HealthServer.Check)], availability: ServiceAvailability, timeout: Duration
 ) async -> Response {
-    // A lookup of a name no worker uses still gets an answer when the broker is there.
-    let probe = await availability.check(["gateway.readiness-probe"] + services, timeout: timeout)
-    let brokerUp = probe["gateway.readiness-probe"].flatMap { $0 } != nil
-    let states = services.map { service in (service, (probe[service] ?? nil) ?? false) }
+    let brokerUp = await availability.brokerAnswers(timeout: timeout)
+    var states: [(String, Bool)] = []
+    for service in services { states.append((service, await availability.hasWorker(service, timeout: timeout))) }
     var results: [(String, Bool)] = []
     for (name, check) in checks { results.append((name, await check())) }
     let ready = brokerUp && states.allSatisfy(\.1) && results.allSatisfy(\.1)

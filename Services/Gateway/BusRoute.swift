@@ -58,6 +58,9 @@ struct BusRoute: Sendable {
     /// The binding's example body, for the API document.
     var example: JSONValue?
 
+    /// The services `routes` reach, by name.
+    static func services(of routes: [BusRoute]) -> [String] { Array(Set(routes.map(\.service))).sorted() }
+
     /// Every route of `operations`, in their order.
     static func all(_ operations: [any OperationDeclaration.Type]) -> [BusRoute] {
         let routes = operations.flatMap { operation in operation.http.map { BusRoute(operation, $0) } }

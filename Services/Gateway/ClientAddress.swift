@@ -23,8 +23,5 @@ enum ClientAddress {
     }
 
     /// `text` when it is an IPv4 or IPv6 address.
-    static func valid(_ text: String) -> String? {
-        var v4 = in_addr(), v6 = in6_addr()
-        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1 ? text : nil
-    }
+    static func valid(_ text: String) -> String? { IPNetwork.isAddress(text) ? text : nil }
 }

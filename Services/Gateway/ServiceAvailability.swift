@@ -26,12 +26,13 @@ actor ServiceAvailability {
         confirmed[service] = now
     }
 
-    /// A fresh answer for each of `services` (nil when the broker did not answer in `timeout`).
-    func check(_ services: [String], timeout: Duration) async -> [String: Bool?] {
-        var result: [String: Bool?] = [:]
-        for service in services {
-            result[service] = try? await bus.isAvailable(service: service, timeout: timeout)
-        }
-        return result
+    /// Whether the broker answers at all, fresh: a lookup of a name no worker uses still gets an answer.
+    func brokerAnswers(timeout: Duration) async -> Bool {
+        (try? await bus.isAvailable(service: "gateway.readiness-probe", timeout: timeout)) != nil
+    }
+
+    /// Whether `service` has a worker, fresh; false when the broker did not answer in `timeout`.
+    func hasWorker(_ service: String, timeout: Duration) async -> Bool {
+        (try? await bus.isAvailable(service: service, timeout: timeout)) ?? false
     }
 }

@@ -6,8 +6,6 @@ import Foundation
 public enum ClientNetwork {
     public static func key(_ text: String) -> String? {
         guard let bytes = IPNetwork.address(text) else { return nil }
-        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
-        let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
-        return groups.joined(separator: ":") + "::/64"
+        return bytes.count == 4 ? IPNetwork.text(bytes) : IPNetwork.text(bytes, groups: 4) + "::/64"
     }
 }

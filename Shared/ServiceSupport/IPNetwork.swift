@@ -32,6 +32,9 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         return true
     }
 
+    /// Whether `text` is an IPv4 or IPv6 address.
+    public static func isAddress(_ text: String) -> Bool { address(text) != nil }
+
     /// The bytes of an IPv4 or IPv6 address; an IPv4-mapped IPv6 address (`::ffff:192.0.2.1`) as
     /// its IPv4 address.
     static func address(_ text: String) -> [UInt8]? {
@@ -44,8 +47,10 @@ public struct IPNetwork: Sendable, Equatable, CustomStringConvertible {
         return bytes
     }
 
-    private static func text(_ bytes: [UInt8]) -> String {
+    /// An address's bytes as text: dotted for IPv4, hex groups (not shortened) for IPv6; for IPv6,
+    /// only the first `groups` of its 8 groups.
+    static func text(_ bytes: [UInt8], groups: Int = 8) -> String {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
-        return stride(from: 0, to: 16, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":")
+        return stride(from: 0, to: groups * 2, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }.joined(separator: ":")
     }
 }
