@@ -52,13 +52,17 @@ extension ServiceStackTests {
             #expect(rules.json?["taxYears"] == .array((year - 4...year).map { .number(Double($0)) }))
             let help2023 = try await http.get("/v1/refunds/help?taxYear=2023")
             let help2024 = try await http.get("/v1/refunds/help?taxYear=2024")
-            func rentHelp(_ reply: HTTPTestClient.Reply) -> String? {
+            func help(_ reply: HTTPTestClient.Reply, _ field: String) -> String? {
                 guard case .array(let answers)? = reply.json?["answers"] else { return nil }
-                if case .string(let text)? = answers.first(where: { $0["field"] == "home.rentPaidCents" })?["help"] { return text }
+                if case .string(let text)? = answers.first(where: { $0["field"] == .string(field) })?["help"] { return text }
                 return nil
             }
-            #expect(rentHelp(help2023)?.contains("up to €500") == true, "\(help2023.text)")
-            #expect(rentHelp(help2024)?.contains("up to €1,000") == true, "\(help2024.text)")
+            #expect(help(help2023, "home.rentPaidCents")?.contains("up to €500") == true, "\(help2023.text)")
+            #expect(help(help2024, "home.rentPaidCents")?.contains("up to €1,000") == true, "\(help2024.text)")
+            // The mortgage credit's help follows the year: none in 2022, 20% of the rise up to €1,250 in 2024.
+            let help2022 = try await http.get("/v1/refunds/help?taxYear=2022")
+            #expect(help(help2022, "home.mortgage.interestPaidCents")?.contains("no Mortgage Interest Tax Credit for 2022") == true, "\(help2022.text)")
+            #expect(help(help2024, "home.hasMortgage")?.contains("up to €1,250") == true, "\(help2024.text)")
             let outside = try await http.get("/v1/refunds/help?taxYear=2015")
             #expect(outside.status == 400 && Journey.fields(outside) == ["taxYear"], "\(outside.text)")
 
