@@ -34,6 +34,19 @@ import ZeroMQ
         return nil
     }
 
+    /// Waits for a REQUEST at any of `peers`, heartbeating for each meanwhile; the index of the one
+    /// that got it. Workers that connect together may reach the broker in any order.
+    private func nextRequest(anyOf peers: [RawPeer], timeout: Duration = .seconds(5)) async throws -> Int? {
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end {
+            for (index, peer) in peers.enumerated() {
+                try peer.send([Golden.empty, Golden.worker, Golden.heartbeat])
+                if try await peer.receive(timeout: .milliseconds(20), where: { $0.count > 3 && $0[2] == Golden.request }) != nil { return index }
+            }
+        }
+        return nil
+    }
+
     private func answer(_ peer: RawPeer, _ request: [Frame], body: String) throws {
         try peer.send([Golden.empty, Golden.worker, Golden.reply, request[3], Golden.empty, Golden.bytes(body)])
     }
@@ -117,13 +130,14 @@ import ZeroMQ
     @Test func workersLeavingWithDisconnectDoNotUseUpARequestsDispatches() async throws {
         let broker = try BusHarness.broker(heartbeat: patient) { $0.maxDispatches = 2 }
         try await BusHarness.with([broker]) {
-            let leaving = try await [worker(broker, "L1"), worker(broker, "L2"), worker(broker, "L3")]
+            var leaving = try await [worker(broker, "L1"), worker(broker, "L2"), worker(broker, "L3")]
             let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
             try await Task.sleep(for: .milliseconds(50))
             try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), try envelope("kept", expiresIn: 30)])
-            for peer in leaving {
-                _ = try #require(try await nextRequest(peer))
-                try peer.send([Golden.empty, Golden.worker, Golden.disconnect])
+            // Each leaving worker is handed the request in turn (whichever the broker saw first) and leaves.
+            for _ in 0..<3 {
+                let holder = try #require(try await nextRequest(anyOf: leaving), "no leaving worker was handed the request")
+                try leaving.remove(at: holder).send([Golden.empty, Golden.worker, Golden.disconnect])
             }
             let survivor = try await worker(broker, "W")
             let handed = try #require(try await nextRequest(survivor, timeout: .seconds(5)), "the request was given up")
