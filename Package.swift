@@ -246,7 +246,7 @@ let executables: [Target] = [
     .target(
         name: "TestSupport",
         dependencies: [
-            "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
+            "AuthContract", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
             "ServiceKit", "ServiceSupport", "ZeroMQ", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

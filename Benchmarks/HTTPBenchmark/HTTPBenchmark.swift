@@ -59,7 +59,10 @@ struct HTTPBenchmark {
             // Routes of the services this process runs only: readiness waits for a worker of every routed service.
             configuration: GatewayConfiguration(port: 0),
             services: [BenchNotes.self] + [ServiceDefinition.auth, .refundCalculator, .taxForm, .pdfEmail].map(\.contract), bus: bus,
-            authenticator: JWKSAuthenticator(bus: bus, audience: "melon", issuer: "urn:melon:auth", logger: logger), logger: logger,
+            authenticator: JWKSAuthenticator(
+                bus: bus, revocations: SessionRevocations(bus: bus, subscriber: nil, logger: logger), audience: "melon", issuer: "urn:melon:auth",
+                logger: logger),
+            logger: logger,
             onServerRunning: { bound in port.withLock { $0 = bound } })
         let group = Mutex<ServiceGroup?>(nil)
         let measurement = Measurement(options: options, database: database, authDatabase: authDatabase, port: { port.withLock { $0 } }) {

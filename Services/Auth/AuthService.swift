@@ -10,7 +10,7 @@ extension ServiceDefinition {
     /// `auth`: accounts, email verification, sessions and the access-token keys.
     public static let auth = ServiceDefinition(
         contract: Auth.self, schema: "auth",
-        settings: Setting.authSettings, migrations: { try Migration.load(bundle: .module) }
+        settings: Setting.authSettings, publishesEvents: true, migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.authConfiguration()
         let database = environment.requireDatabase()
@@ -18,7 +18,8 @@ extension ServiceDefinition {
         let accounts = AccountPostgresRepository(database: database)
         let registrations = RegistrationPostgresRepository(database: database)
         let sessionStore = SessionPostgresRepository(
-            database: database, keyEncryptionKey: configuration.keyEncryptionKey, lifetime: configuration.sessionLifetime)
+            database: database, keyEncryptionKey: configuration.keyEncryptionKey, lifetime: configuration.sessionLifetime,
+            accessTokenLifetime: configuration.accessTokenLifetime)
         let events = SecurityEventPostgresRepository(database: database)
         let limits = AttemptLimits(database: database, backoff: configuration.backoff, events: events)
         let hasher = PasswordHasher()
@@ -64,8 +65,10 @@ extension ServiceDefinition {
         handlers.on(Auth.Users.Get.self, users.profile)
         handlers.on(Auth.Universities.List.self, users.universities)
         handlers.on(Auth.Keys.Jwks.self, sessions.jwks)
+        handlers.on(Auth.Sessions.Revoked.self, sessions.revoked)
         let housekeeping = AuthHousekeeping(
-            limits: limits, events: events, registrations: registrations, retention: configuration.securityEventRetention)
-        return ServiceParts(handlers: handlers, jobs: housekeeping.jobs(database: database))
+            limits: limits, events: events, registrations: registrations, sessions: sessionStore, retention: configuration.securityEventRetention)
+        let announcer = environment.events.map { RevocationAnnouncer(database: database, events: $0) }
+        return ServiceParts(handlers: handlers, jobs: housekeeping.jobs(database: database), services: [announcer].compactMap { $0 })
     }
 }

@@ -53,7 +53,7 @@ public func buildApplication(
         router: router,
         server: .http1(configuration: .init(idleTimeout: .milliseconds(configuration.idleTimeout.milliseconds))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        services: [bus],
+        services: [bus] + (authenticator?.services ?? []),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }

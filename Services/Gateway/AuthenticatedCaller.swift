@@ -1,4 +1,5 @@
 import Hummingbird
+import ServiceLifecycle
 
 /// A caller whose credentials the gateway verified; it travels to services as the envelope's
 /// auth-context extension (`authtype`, `authid`, `authclaims`).
@@ -23,4 +24,10 @@ public protocol RequestAuthenticator: Sendable {
     /// The verified caller, nil when the request carries no credentials; throws `unauthenticated`
     /// for credentials that do not verify.
     func authenticate(_ request: Request) async throws -> AuthenticatedCaller?
+    /// What must run beside the gateway for the authenticator to work (a feed of ended sessions).
+    var services: [any Service] { get }
+}
+
+extension RequestAuthenticator {
+    public var services: [any Service] { [] }
 }

@@ -7,6 +7,7 @@ import Foundation
 import Hummingbird
 import JWTKit
 import Logging
+import ServiceLifecycle
 import Synchronization
 
 /// Verifies `Authorization: Bearer` access tokens itself, against the auth service's JWKS. The keys
@@ -15,9 +16,12 @@ import Synchronization
 /// it does not know yet (after a rotation) fetches early, at most every `minimumRefetch`. A failed or
 /// slow fetch backs off (`retryBackoff`, doubling up to `retryBackoffLimit`) instead of asking on every
 /// request, and once the cached keys are `maxKeyAge` old no token is accepted (503) until a fetch
-/// succeeds. No request calls the auth service otherwise.
+/// succeeds. A token of a session that has ended is refused (`revocations`). No request calls the
+/// auth service otherwise.
 public final class JWKSAuthenticator: RequestAuthenticator {
     private let bus: BusClient
+    /// The ended sessions, when tokens are checked against them.
+    private let revocations: SessionRevocations?
     private let audience: String
     private let issuer: String
     private let logger: Logger
@@ -39,10 +43,11 @@ public final class JWKSAuthenticator: RequestAuthenticator {
         var retryAt: ContinuousClock.Instant?
     }
 
-    public init(bus: BusClient, audience: String, issuer: String, logger: Logger,
+    public init(bus: BusClient, revocations: SessionRevocations?, audience: String, issuer: String, logger: Logger,
                 refreshInterval: Duration = .seconds(300), minimumRefetch: Duration = .seconds(5),
                 maxKeyAge: Duration = .seconds(3600), retryBackoff: Duration = .seconds(1), retryBackoffLimit: Duration = .seconds(15)) {
         self.bus = bus
+        self.revocations = revocations
         self.audience = audience
         self.issuer = issuer
         self.logger = logger
@@ -53,20 +58,28 @@ public final class JWKSAuthenticator: RequestAuthenticator {
         self.retryBackoffLimit = retryBackoffLimit
     }
 
+    public var services: [any Service] { [revocations].compactMap { $0 } }
+
     public func authenticate(_ request: Request) async throws -> AuthenticatedCaller? {
         guard let header = request.headers[.authorization] else { return nil }
         guard header.count > 7, header.prefix(7).lowercased() == "bearer " else {
             throw OperationError(.unauthenticated, "the Authorization header must be Bearer <access token>")
         }
         let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        let claims = try await verify(token)
+        try await revocations?.check(claims.sid)
+        return Self.caller(claims)
+    }
+
+    private func verify(_ token: String) async throws -> AccessTokenClaims {
         let verifier = try await currentVerifier()
         do throws(AccessTokenVerifier.Rejection) {
-            return Self.caller(try await verifier.verify(token))
+            return try await verifier.verify(token)
         } catch .untrustedKey {
             // Perhaps a key published since the last fetch (a rotation): fetch once more, then decide.
             guard let fresher = try? await refetch() else { throw OperationError(.unauthenticated, AccessTokenVerifier.Rejection.untrustedKey.description) }
             do throws(AccessTokenVerifier.Rejection) {
-                return Self.caller(try await fresher.verify(token))
+                return try await fresher.verify(token)
             } catch {
                 throw OperationError(.unauthenticated, error.description)
             }

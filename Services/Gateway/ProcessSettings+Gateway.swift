@@ -1,3 +1,4 @@
+import AuthContract
 import Bus
 import Foundation
 import Logging
@@ -23,6 +24,10 @@ extension Setting {
         "auth.keys.max.age", default: "3600000",
         help: "Milliseconds the gateway trusts the token keys it fetched while it cannot fetch them again; then signed-in requests answer 503.",
         kind: .milliseconds(1_000...86_400_000))
+    public static let authRevocationsResync = Setting(
+        "auth.revocations.resync", default: "60000",
+        help: "Milliseconds between reads of the ended sessions from auth, besides the live events (EVENTS_ENDPOINT) that announce each end at once.",
+        kind: .milliseconds(1_000...3_600_000))
     public static let trustedProxies = Setting(
         "trusted.proxies", default: "",
         help: "Comma-separated networks of the proxies in front of the gateway (10.0.0.0/8,fd00::/8): X-Forwarded-For counts only from a peer inside one, read from the right up to the first address outside them. Empty: the peer is the client.")
@@ -31,15 +36,20 @@ extension Setting {
     public static let gatewaySettings: [Setting] = [
         .brokerEndpoint, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
         .requestMinDeadline, .requestMaxDeadline, .corsAllowedOrigins, .trustedProxies, .httpIdleTimeout, .authIssuer, .authAudience, .authKeysMaxAge,
-        .healthPort, .healthHost,
+        .eventsEndpoint, .authRevocationsResync, .healthPort, .healthHost,
     ]
 }
 
 extension ProcessSettings {
-    /// Verifies access tokens against the auth service's keys, fetched over `bus`.
+    /// Verifies access tokens against the auth service's keys, fetched over `bus`, refusing those of
+    /// ended sessions. Run the authenticator's `revocations` in the process's ServiceGroup.
     public func tokenAuthenticator(bus: BusClient, logger: Logger) throws -> JWKSAuthenticator {
-        JWKSAuthenticator(bus: bus, audience: try requiredString(.authAudience), issuer: try requiredString(.authIssuer), logger: logger,
-                          maxKeyAge: try milliseconds(.authKeysMaxAge))
+        let revocations = SessionRevocations(
+            bus: bus, subscriber: try eventSubscriber(topics: [Auth.sessionsRevokedEvent], logger: logger),
+            resyncInterval: try milliseconds(.authRevocationsResync), logger: logger)
+        return JWKSAuthenticator(
+            bus: bus, revocations: revocations, audience: try requiredString(.authAudience), issuer: try requiredString(.authIssuer), logger: logger,
+            maxKeyAge: try milliseconds(.authKeysMaxAge))
     }
 
     /// The gateway's configuration from its settings.

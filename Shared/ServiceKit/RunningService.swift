@@ -25,12 +25,14 @@ public struct RunningService: Sendable {
             try Database(
                 url: DatabaseURL(settings.databaseURL(service: definition.name)), schema: schema, maximumConnections: maximumConnections, logger: logger)
         }
-        let parts = try definition.make(ServiceEnvironment(settings: settings, database: database, bus: bus, logger: logger, clock: clock))
+        let events = try definition.publishesEvents ? settings.eventPublisher(logger: logger) : nil
+        let parts = try definition.make(ServiceEnvironment(settings: settings, database: database, bus: bus, events: events, logger: logger, clock: clock))
         runtime = try WorkerRuntime(registry: parts.handlers.finished(), configuration: settings.workerConfiguration(), bus: bus, logger: logger)
         self.definition = definition
         self.database = database
+        let transport: [any Service] = [bus] + [events].compactMap { $0 }
         guard let database else {
-            services = [bus, runtime] + parts.services
+            services = transport + [runtime] + parts.services
             return
         }
         let retention = try settings.milliseconds(.idempotencyRetention)
@@ -39,7 +41,7 @@ public struct RunningService: Sendable {
         }
         let migrated: [any Service] = [runtime, OutboxRelay(database: database, bus: bus), OutboxRelay.purgeJob(database: database), expiry]
             + parts.jobs + parts.services
-        services = [bus, database, RunAfterMigrations(database: database, migrations: try definition.migrations(), services: migrated)]
+        services = transport + [database, RunAfterMigrations(database: database, migrations: try definition.migrations(), services: migrated)]
     }
 
     /// What /readyz checks: the broker on the worker's connections, and the database.

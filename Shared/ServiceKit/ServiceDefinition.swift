@@ -16,16 +16,19 @@ public struct ServiceDefinition: Sendable {
     public let settings: [Setting]
     /// The service's migrations (resources of its module).
     public let migrations: @Sendable () throws -> [Migration]
+    /// Whether the service publishes live events (its environment then has an `events` publisher).
+    public let publishesEvents: Bool
     /// Builds the service's parts; throws for settings that are not valid.
     public let make: @Sendable (ServiceEnvironment) throws -> ServiceParts
 
     public init(
-        contract: any ServiceContract.Type, schema: String?, settings: [Setting],
+        contract: any ServiceContract.Type, schema: String?, settings: [Setting], publishesEvents: Bool = false,
         migrations: @escaping @Sendable () throws -> [Migration] = { [] }, make: @escaping @Sendable (ServiceEnvironment) throws -> ServiceParts
     ) {
         self.contract = contract
         self.schema = schema
         self.settings = settings
+        self.publishesEvents = publishesEvents
         self.migrations = migrations
         self.make = make
     }
@@ -36,9 +39,10 @@ public struct ServiceDefinition: Sendable {
     public var summary: String { contract.summary }
 
     /// Every setting a process of this service reads, besides the log settings: the bus and probe
-    /// settings, the database's (when it has one) and its own.
+    /// settings, the live-event proxy's (when it publishes), the database's (when it has one) and its own.
     public var processSettings: [Setting] {
         var all: [Setting] = [.brokerEndpoint, .workers, .heartbeatInterval, .heartbeatLiveness, .gracePeriod, .busMaxMessageBytes]
+        if publishesEvents { all.append(.eventsPublishEndpoint) }
         if schema != nil { all += [.databaseURL, .databaseURL(service: name), .idempotencyRetention] }
         return all + settings
     }

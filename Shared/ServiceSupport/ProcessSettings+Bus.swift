@@ -26,6 +26,20 @@ extension ProcessSettings {
             maxMessageBytes: try int(.busMaxMessageBytes))
     }
 
+    /// A publisher of live events to the broker's proxy (EVENTS_PUBLISH_ENDPOINT); nil when the
+    /// setting is empty, which leaves live events off.
+    public func eventPublisher(logger: Logger) throws -> EventPublisher? {
+        guard let endpoint = string(.eventsPublishEndpoint), !endpoint.isEmpty else { return nil }
+        return try EventPublisher(endpoint: endpoint, processName: process, logger: logger)
+    }
+
+    /// A subscriber to the live events of `topics` from the broker's proxy (EVENTS_ENDPOINT); nil
+    /// when the setting is empty.
+    public func eventSubscriber(topics: [String], logger: Logger) throws -> EventSubscriber? {
+        guard let endpoint = string(.eventsEndpoint), !endpoint.isEmpty else { return nil }
+        return try EventSubscriber(endpoint: endpoint, topics: topics, logger: logger)
+    }
+
     /// The log level, refusing unknown names.
     public func logLevel() throws -> Logger.Level {
         let text = try requiredString(.logLevel)

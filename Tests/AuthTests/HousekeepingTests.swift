@@ -7,8 +7,8 @@ import Testing
 import TestSupport
 
 /// What housekeeping drops: attempt counters past their window whose block has ended, registration
-/// attempts that expired (with their codes), and security events and known networks past their
-/// retention; nothing still in force.
+/// attempts that expired (with their codes), ended sessions whose access tokens have all expired, and
+/// security events and known networks past their retention; nothing still in force.
 @Suite(.timeLimit(.minutes(2))) struct HousekeepingTests {
     @Test func oldCountersAndEventsGoWhileLiveOnesStay() async throws {
         let database = try TestDatabase.make()
@@ -33,6 +33,10 @@ import TestSupport
                         (\(UUID()), 'b@tcd.ie', 'b', 'B', 'x', now() - interval '1 second'),
                         (\(UUID()), 'c@tcd.ie', 'c', 'C', 'x', now() + interval '1 hour')
                     """, logger: database.logger)
+                let (expired, live) = (UUID(), UUID())
+                _ = try await connection.query(
+                    "INSERT INTO revoked_sessions VALUES (\(expired), now() - interval '1 second'), (\(live), now() + interval '10 minutes')",
+                    logger: database.logger)
                 _ = try await connection.query(
                     """
                     INSERT INTO known_networks (account_id, network, last_login_at) VALUES
@@ -48,17 +52,21 @@ import TestSupport
                 limits: AttemptLimits(
                     database: database, backoff: Backoff(window: .seconds(3600)), events: SecurityEventPostgresRepository(database: database)),
                 events: SecurityEventPostgresRepository(database: database), registrations: RegistrationPostgresRepository(database: database),
+                sessions: SessionPostgresRepository(database: database, keyEncryptionKey: .init(size: .bits256), lifetime: .seconds(60), accessTokenLifetime: .seconds(60)),
                 retention: .seconds(180 * 86_400))
             for job in housekeeping.jobs(database: database) { #expect(await job.round() == 1, "\(job.name) drops one row") }
-            let (keys, kinds, left) = try await database.transaction { connection in
+            let (keys, kinds, left, revoked) = try await database.transaction { connection in
                 let keys = try await connection.query("SELECT key FROM attempts ORDER BY key", logger: database.logger)
                     .decode(String.self).reduce(into: [String]()) { $0.append($1) }
                 let kinds = try await connection.query("SELECT kind FROM security_events", logger: database.logger)
                     .decode(String.self).reduce(into: [String]()) { $0.append($1) }
                 let left = try await connection.query("SELECT email FROM registrations", logger: database.logger)
                     .decode(String.self).reduce(into: [String]()) { $0.append($1) }
-                return (keys, kinds, left)
+                let revoked = try await connection.query("SELECT count(*) FROM revoked_sessions WHERE until > now()", logger: database.logger)
+                    .decode(Int.self).reduce(0) { $0 + $1 }
+                return (keys, kinds, left, revoked)
             }
+            #expect(revoked == 1, "an ended session whose tokens may still be valid stays")
             #expect(left == ["c@tcd.ie"], "the attempt still in time stays")
             #expect(keys == ["recent", "stale-but-blocked"], "a block in force stays, however old the last attempt")
             #expect(kinds == ["login_failed"])

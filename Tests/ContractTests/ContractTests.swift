@@ -111,6 +111,14 @@ import TestSupport
         "auth.users.search.v1/query-too-short": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "auth.users.get.v1/found": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "auth.users.get.v1/no-such-account": { database, _ in try await givenSession(refreshToken: "t", in: database) },
+        "auth.sessions.revoked.v1/first-page": { database, _ in
+            try await given(
+                """
+                INSERT INTO revoked_sessions VALUES ('0c5b7d1e-2f3a-4b5c-8d9e-0a1b2c3d4e5f', now() + interval '16 minutes'),
+                    ('1d6c8e2f-3a4b-4c5d-9e0f-1b2c3d4e5f60', now() + interval '16 minutes'), ('2e7d9f30-4b5c-4d6e-8f10-2c3d4e5f6071', now() + interval '1 minute'),
+                    ('0a000000-0000-4000-8000-000000000000', now() - interval '1 second')
+                """, in: database)
+        },
         "auth.picture.delete.v1/deleted": { database, _ in try await givenPicture(in: database) },
         "auth.agreements.withdraw.v1/unknown-policy": { database, _ in try await givenSession(refreshToken: "t", in: database) },
         "refund-calculator.scenario.list.v1/first-page": { database, _ in

@@ -11,7 +11,7 @@ extension ServiceStackTests {
     typealias Repeat = Echo.Message.Repeat
 
     private func environment(_ endpoint: String) -> [String: String] {
-        ["BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "HEARTBEAT_INTERVAL": "250", "HEARTBEAT_LIVENESS": "3", "LOG_LEVEL": "info"]
+        ["BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "EVENTS_PUBLISH_ENDPOINT": "", "HEARTBEAT_INTERVAL": "250", "HEARTBEAT_LIVENESS": "3", "LOG_LEVEL": "info"]
     }
 
     /// Sends `count` requests, `concurrency` at a time, and returns each one's reply text by index.

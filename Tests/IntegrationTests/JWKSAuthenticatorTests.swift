@@ -41,7 +41,7 @@ import TestSupport
         }
         // A minute between refetches, so "moments later" holds however slow a loaded machine is.
         let authenticator = JWKSAuthenticator(
-            bus: client, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"), minimumRefetch: .seconds(60))
+            bus: client, revocations: nil, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"), minimumRefetch: .seconds(60))
         func claims() -> AccessTokenClaims {
             AccessTokenClaims(subject: "acct", session: "sess", university: nil, roles: ["user"], app: "melon", audience: "melon", issuer: "urn:melon:auth",
                               issuedAt: Date(), expiresAt: Date().addingTimeInterval(60))
@@ -85,7 +85,7 @@ import TestSupport
             }
         }
         let authenticator = JWKSAuthenticator(
-            bus: client, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"),
+            bus: client, revocations: nil, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"),
             refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50), maxKeyAge: .seconds(6), retryBackoff: .milliseconds(300),
             retryBackoffLimit: .seconds(1))
         let token = try await AccessTokenSigner(current: key).sign(AccessTokenClaims(

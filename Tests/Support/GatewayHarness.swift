@@ -1,3 +1,4 @@
+import AuthContract
 import Bus
 import Contracts
 import Foundation
@@ -11,9 +12,10 @@ import Synchronization
 public enum GatewayHarness {
     /// The gateway over the routes of `operations` for a broker at `endpoint`, and where it will listen
     /// once running. With `verifyTokens`, access tokens are verified against the auth service's keys
-    /// (default settings).
+    /// (default settings) and refused once their session ended, as the broker's live events at
+    /// `events` (its XPUB) announce and as auth lists them.
     public static func gateway(
-        _ endpoint: String, services: [any ServiceContract.Type] = [Echo.self], verifyTokens: Bool = false,
+        _ endpoint: String, services: [any ServiceContract.Type] = [Echo.self], verifyTokens: Bool = false, events: String? = nil,
         configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) throws -> (service: any Service, address: GatewayAddress) {
         Observability.bootstrapMetrics()
@@ -22,8 +24,12 @@ public enum GatewayHarness {
         let bus = try BusHarness.client(endpoint)
         let address = GatewayAddress()
         let logger = BusHarness.logger("gateway")
-        let authenticator = verifyTokens
-            ? JWKSAuthenticator(bus: bus, audience: Setting.authAudience.defaultValue!, issuer: Setting.authIssuer.defaultValue!, logger: logger)
+        let authenticator = try verifyTokens
+            ? JWKSAuthenticator(
+                bus: bus,
+                revocations: SessionRevocations(
+                    bus: bus, subscriber: events.map { try EventSubscriber(endpoint: $0, topics: [Auth.sessionsRevokedEvent], logger: logger) }, logger: logger),
+                audience: Setting.authAudience.defaultValue!, issuer: Setting.authIssuer.defaultValue!, logger: logger)
             : nil
         let app = buildApplication(
             configuration: configuration, services: services, bus: bus, authenticator: authenticator, logger: logger,

@@ -20,7 +20,7 @@ public struct MelonProcess {
         let endpoint = Ports.freeEndpoint(), httpPort = Ports.free()
         let spool = FileManager.default.temporaryDirectory.appendingPathComponent("melon-spool-\(UUID().uuidString)")
         let process = try ChildProcess(product: "melon", environment: [
-            "BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "HTTP_PORT": "\(httpPort)",
+            "BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": Ports.freeEndpoint(), "EVENTS_PUBLISH_ENDPOINT": Ports.freeEndpoint(), "HTTP_PORT": "\(httpPort)",
             "DATABASE_URL": try await TestDatabase.freshDatabase(), "MAIL_SPOOL_DIR": spool.path,
             "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
             "REFUND_CONTACT_EMAIL": "refunds@redoak.example", "PUSH_LOG": spool.appendingPathComponent("push.log").path,

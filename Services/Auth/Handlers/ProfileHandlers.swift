@@ -62,6 +62,8 @@ struct ProfileHandlers: Sendable {
         let (caller, _) = try await confirmation.confirm(request.password, field: "data.password", context)
         try await database.transaction { connection in
             let email = try await profile(of: caller, on: connection).email
+            // Ended first, so the account's access tokens stop working at every gateway.
+            _ = try await sessions.revoke(account: caller.account, reason: "account deleted", on: connection)
             try await accounts.delete(caller.account, on: connection)
             try await registrations.deleteAll(email: email, on: connection)
             try await database.forgetIdempotency(caller: caller.account.uuidString.lowercased(), on: connection)

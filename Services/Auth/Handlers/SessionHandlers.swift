@@ -134,6 +134,21 @@ struct SessionHandlers: Sendable {
     }
 
     @Sendable
+    func revoked(_ request: Auth.Sessions.Revoked.Request, _ context: RequestContext) async throws -> Auth.Sessions.Revoked.Response {
+        var validation = Validation()
+        let after = request.after.flatMap(UUID.init(uuidString:))
+        _ = validation.check(request.after == nil || after != nil, "data.after", "must be a session id from the previous page")
+        try validation.finish()
+        let limit = request.limit ?? 5_000
+        let page = try await database.transaction { connection in
+            try await sessions.revoked(after: after, limit: limit, on: connection)
+        }
+        return .init(
+            sessions: page.map { .init(sid: $0.session.uuidString.lowercased(), until: $0.until) },
+            next: page.count == limit ? page.last?.session.uuidString.lowercased() : nil)
+    }
+
+    @Sendable
     func jwks(_ request: Empty, _ context: RequestContext) async throws -> Auth.Keys.Jwks.Response {
         let keys = try await keys.published()
         return .init(keys: try keys.map { key in

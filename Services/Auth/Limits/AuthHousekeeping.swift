@@ -1,18 +1,20 @@
 import PostgresSupport
 
 /// Every ten minutes: attempt counters that have run out, registration attempts that expired (with
-/// the credentials and addresses in them), and security events and known networks past their
-/// retention, go.
+/// the credentials and addresses in them), ended sessions whose access tokens have all expired, and
+/// security events and known networks past their retention, go.
 struct AuthHousekeeping: Sendable {
     let limits: AttemptLimits
     let events: SecurityEventPostgresRepository
     let registrations: RegistrationPostgresRepository
+    let sessions: SessionPostgresRepository
     let retention: Duration
 
     func jobs(database: Database) -> [PeriodicJob] {
         [
             PeriodicJob("attempts.sweep", every: .seconds(600), database: database) { try await limits.sweep(on: $0) },
             PeriodicJob("registrations.sweep", every: .seconds(600), database: database) { try await registrations.sweep(on: $0) },
+            PeriodicJob("revoked-sessions.prune", every: .seconds(600), database: database) { try await sessions.forgetExpiredRevocations(on: $0) },
             PeriodicJob("security-events.prune", every: .seconds(600), database: database) { try await events.prune(olderThan: retention, on: $0) },
             PeriodicJob("known-networks.prune", every: .seconds(600), database: database) { try await limits.forgetNetworks(olderThan: retention, on: $0) },
         ]

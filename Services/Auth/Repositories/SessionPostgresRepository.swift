@@ -13,11 +13,18 @@ struct SessionPostgresRepository: Sendable {
     let childKey: SymmetricKey
     /// A session's end, from its login.
     let lifetime: Duration
+    /// How long an ended session is remembered as revoked: until its last access token expires.
+    let revokedFor: Duration
 
-    init(database: Database, keyEncryptionKey: SymmetricKey, lifetime: Duration) {
+    /// The NOTIFY channel ended sessions are announced on, at commit (see `RevocationAnnouncer`).
+    static let revokedChannel = "sessions_revoked"
+
+    init(database: Database, keyEncryptionKey: SymmetricKey, lifetime: Duration, accessTokenLifetime: Duration) {
         self.database = database
         childKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: keyEncryptionKey, info: Data("melon.auth.refresh-token-child".utf8), outputByteCount: 32)
         self.lifetime = lifetime
+        // A minute beyond the token's life covers clocks a little apart.
+        revokedFor = accessTokenLifetime + .seconds(60)
     }
 
     /// A new refresh token: 32 random bytes, base64url.
@@ -107,8 +114,9 @@ struct SessionPostgresRepository: Sendable {
     }
 
     /// Ends sessions: one, or every live one of an account but `except`. Returns how many ended.
-    /// The devices registered in them stop receiving pushes: the notifications service hears of the
-    /// ended sessions through the outbox, in this transaction.
+    /// Their access tokens stop working at every gateway: the ends are kept in `revoked_sessions`
+    /// and announced at commit. The devices registered in them stop receiving pushes: the
+    /// notifications service hears of the ended sessions through the outbox, in this transaction.
     func revoke(session: UUID? = nil, account: UUID? = nil, except: UUID? = nil, reason: String,
                 on connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query(
@@ -119,6 +127,21 @@ struct SessionPostgresRepository: Sendable {
             logger: database.logger)
         var ended: [UUID: [String]] = [:]
         for try await (id, owner) in rows.decode((UUID, UUID).self) { ended[owner, default: []].append(id.uuidString.lowercased()) }
+        let all = ended.values.flatMap { $0 }
+        guard !all.isEmpty else { return 0 }
+        try await connection.query(
+            """
+            INSERT INTO revoked_sessions (session_id, until)
+            SELECT unnest(\(all)::uuid[]), now() + make_interval(secs => \(Double(revokedFor.milliseconds) / 1000))
+            ON CONFLICT (session_id) DO UPDATE SET until = excluded.until
+            """,
+            logger: database.logger)
+        // A payload is at most 8,000 bytes: 150 ids of 37 bytes, after the expiry in seconds.
+        let until = Int64(Date().timeIntervalSince1970) + revokedFor.milliseconds / 1000
+        for chunk in stride(from: 0, to: all.count, by: 150) {
+            try await database.notify(
+                Self.revokedChannel, ([String(until)] + all[chunk..<min(chunk + 150, all.count)]).joined(separator: " "), on: connection)
+        }
         for (owner, sessions) in ended {
             for chunk in stride(from: 0, to: sessions.count, by: 1_000) {
                 try await database.enqueue(
@@ -126,6 +149,24 @@ struct SessionPostgresRepository: Sendable {
                     .init(account: owner.uuidString.lowercased(), sessions: Array(sessions[chunk..<min(chunk + 1_000, sessions.count)])), on: connection)
             }
         }
-        return ended.values.reduce(0) { $0 + $1.count }
+        return all.count
+    }
+
+    /// A page of the ended sessions whose access tokens may still be valid, ordered by id after `after`.
+    func revoked(after: UUID?, limit: Int, on connection: PostgresConnection) async throws -> [(session: UUID, until: Date)] {
+        let rows = try await connection.query(
+            """
+            SELECT session_id, until FROM revoked_sessions
+            WHERE until > now() AND (\(after)::uuid IS NULL OR session_id > \(after)) ORDER BY session_id LIMIT \(limit)
+            """,
+            logger: database.logger)
+        var page: [(session: UUID, until: Date)] = []
+        for try await (session, until) in rows.decode((UUID, Date).self) { page.append((session, until)) }
+        return page
+    }
+
+    /// Forgets ended sessions whose access tokens have all expired.
+    func forgetExpiredRevocations(on connection: PostgresConnection) async throws -> Int {
+        try await connection.query("DELETE FROM revoked_sessions WHERE until <= now() RETURNING 1", logger: database.logger).collect().count
     }
 }

@@ -29,15 +29,7 @@ public final class Broker: Service {
 
     public func run() async throws {
         guard let reactor = reactor.take() else { return }
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await IOThread.run(name: "broker", owning: reactor) { $0.run() }
-            } onGracefulShutdown: {
-                self.stop()
-            }
-        } onCancel: {
-            self.stop()
-        }
+        await IOThread.serve(name: "broker", owning: reactor, stop: { self.stop() }) { $0.run() }
     }
 
     /// Stops serving: workers are told to DISCONNECT, waiting clients get `unavailable`.

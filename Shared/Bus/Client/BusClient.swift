@@ -27,15 +27,7 @@ public final class BusClient: Service {
 
     public func run() async throws {
         guard let reactor = reactor.take() else { return }
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await IOThread.run(name: "bus-client", owning: reactor) { $0.run() }
-            } onGracefulShutdown: {
-                self.stop()
-            }
-        } onCancel: {
-            self.stop()
-        }
+        await IOThread.serve(name: "bus-client", owning: reactor, stop: { self.stop() }) { $0.run() }
     }
 
     /// Ends the I/O thread; calls still waiting fail with `unavailable`.

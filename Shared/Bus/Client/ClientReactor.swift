@@ -70,11 +70,8 @@ final class ClientReactor {
         try socket.set(.immediate, true)
         try socket.set(.sendHighWaterMark, 100_000)
         try socket.set(.receiveHighWaterMark, 100_000)
-        try socket.set(.reconnectInterval, 100)
-        try socket.set(.reconnectIntervalMax, 1000)
-        // MDP has no client heartbeat; ZMTP pings notice a broker host that vanished without a FIN.
-        try socket.set(.heartbeatInterval, 1000)
-        try socket.set(.heartbeatTimeout, 3000)
+        // MDP has no client heartbeat; the ZMTP pings of `keepConnected` notice a vanished broker host.
+        try socket.keepConnected()
         let serial = Self.monitors.add(1, ordering: .relaxed).newValue
         monitor = try socket.monitor("inproc://melon-client-monitor-\(serial)", events: [.disconnected, .handshakeSucceeded])
         try socket.connect(endpoint)

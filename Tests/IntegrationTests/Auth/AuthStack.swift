@@ -42,15 +42,14 @@ struct AuthStack {
         // Up to six processes start together on 2 cores (pdf-email prepares its PDF blanks with qpdf,
         // tax-form loads its data): a worker starved for 750 ms must not be taken for dead, so the
         // broker waits 2 s of silence (CI once saw three auth workers expire under one request).
-        broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 8))
-        // The tests connect as a trusted proxy would: a test poses as different clients with X-Forwarded-For.
-        (gateway, address) = try GatewayHarness.gateway(broker.endpoint, services: ServiceCatalog.services, verifyTokens: true) {
-            $0.trustedProxies = [IPNetwork("127.0.0.1/32")!]
-            configureGateway(&$0)
-        }
+        broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 8), events: true)
+        (gateway, address) = try Self.gateway(on: broker, configure: configureGateway)
         databaseURL = try await TestDatabase.freshDatabase()
         sink = try await SMTPSink()
-        let common = ["BROKER_ENDPOINT": broker.endpoint, "HEARTBEAT_INTERVAL": "250", "DATABASE_URL": databaseURL]
+        let common = [
+            "BROKER_ENDPOINT": broker.endpoint, "EVENTS_PUBLISH_ENDPOINT": broker.eventsPublishEndpoint!, "HEARTBEAT_INTERVAL": "250",
+            "DATABASE_URL": databaseURL,
+        ]
         mail = try ChildProcess(product: "pdf-email", environment: common.merging([
             "SMTP_URL": "smtp://127.0.0.1:\(sink.port)", "MAIL_FROM": "Melon <no-reply@melon.example>", "MAIL_RETRY_FIRST": "200",
         ]) { $1 })
@@ -75,6 +74,15 @@ struct AuthStack {
                 environment: common.merging(["REFUND_CONTACT_EMAIL": Self.refundCompany, "WORKERS": "4"]) { $1 }.merging(environment) { $1 })
             return try RunningService(
                 .refundCalculator, settings: settings, logger: BusHarness.logger("refund-calculator"), maximumConnections: 4, clock: .fixed(Self.today))
+        }
+    }
+
+    /// A gateway verifying tokens on `broker`'s bus, hearing its live events; the tests connect as a
+    /// trusted proxy would, posing as different clients with X-Forwarded-For.
+    static func gateway(on broker: Broker, configure: (inout GatewayConfiguration) -> Void = { _ in }) throws -> (any Service, GatewayAddress) {
+        try GatewayHarness.gateway(broker.endpoint, services: ServiceCatalog.services, verifyTokens: true, events: broker.eventsEndpoint) {
+            $0.trustedProxies = [IPNetwork("127.0.0.1/32")!]
+            configure(&$0)
         }
     }
 

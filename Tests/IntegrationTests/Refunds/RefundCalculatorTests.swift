@@ -174,6 +174,10 @@ extension ServiceStackTests {
             #expect(deleted.status == 200, "\(deleted.text)")
             #expect(await eventually(timeout: .seconds(20)) { try await TestDatabase.integer(remaining, on: stack.databaseURL) == 1 }, "Conor's stays")
             #expect(try await TestDatabase.integer(contacts, on: stack.databaseURL) == 0)
+            // The erase ran; the deleted account's access token, though not expired, saves nothing.
+            let late = try await save(asAoife)
+            #expect(late.status == 401, "\(late.text)")
+            #expect(try await TestDatabase.integer(remaining, on: stack.databaseURL) == 1)
         }
     }
 

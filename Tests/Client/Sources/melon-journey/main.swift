@@ -148,7 +148,14 @@ await step("someone else's") {
 await step("logout") {
     _ = try await client.authLogout(body: .json(.init())).ok.body.json
     let problem = try await anonymous.authRefresh(body: .json(.init(refreshToken: refreshToken))).unauthorized.body.applicationProblemJson
-    return "the session ended: refresh answers 401 \(problem.code)"
+    // The access token, though not expired, stops working within seconds (the gateway hears of the end).
+    let loggedOut = ContinuousClock.now
+    while case .ok = try await client.refundsScenariosList() {
+        try check(ContinuousClock.now - loggedOut < .seconds(2), "the logged-out access token still works after 2 s")
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    let refused = try await client.refundsScenariosList().unauthorized.body.applicationProblemJson
+    return "the session ended: refresh answers 401 \(problem.code), the access token 401 \(refused.code)"
 }
 
 print("journey done")

@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+import ZeroMQ
+
+/// What a subscriber hears: a (re)connection to the broker's proxy, after which anything published
+/// while it was away is lost and must be caught up on, or an event.
+public enum LiveDelivery: Sendable {
+    case connected
+    case event(type: String, body: [UInt8])
+}
+
+/// Receives the live events whose type starts with one of `topics` from the broker's XPUB endpoint,
+/// on one SUB socket owned by its own I/O thread, as the `deliveries` stream. Each completed
+/// connection (the first, and every one after the broker restarts) is delivered as `.connected`
+/// once the subscriptions are on their way, so the owner can catch up on what it missed.
+public final class EventSubscriber: Service {
+    public let deliveries: AsyncStream<LiveDelivery>
+    private let mailbox: Mailbox<Bool>
+    private let reactor: Handoff<SubscriberReactor>
+
+    public init(endpoint: String, topics: [String], context: ZMQContext? = nil, logger: Logger) throws {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveDelivery.self, bufferingPolicy: .bufferingNewest(100_000))
+        deliveries = stream
+        let mailbox = try Mailbox<Bool>()
+        self.mailbox = mailbox
+        reactor = Handoff(try SubscriberReactor(
+            endpoint: endpoint, topics: topics, context: context ?? ZMQContext(), mailbox: mailbox, output: continuation, logger: logger))
+    }
+
+    public func run() async throws {
+        guard let reactor = reactor.take() else { return }
+        let mailbox = mailbox
+        await IOThread.serve(name: "event-subscriber", owning: reactor, stop: { mailbox.post(true) }) { $0.run() }
+    }
+}
+
+/// The SUB socket and its monitor, owned by the subscriber's I/O thread.
+final class SubscriberReactor {
+    private static let monitors = Atomic<Int>(0)
+
+    private let socket: ZMQSocket
+    private let monitor: ZMQSocket
+    private let mailbox: Mailbox<Bool>
+    private let output: AsyncStream<LiveDelivery>.Continuation
+    private let logger: Logger
+
+    init(endpoint: String, topics: [String], context: ZMQContext, mailbox: Mailbox<Bool>,
+         output: AsyncStream<LiveDelivery>.Continuation, logger: Logger) throws {
+        socket = try ZMQSocket(context, type: .sub)
+        for topic in topics { try socket.set(.subscribe, Array(topic.utf8)) }
+        try socket.set(.receiveHighWaterMark, 100_000)
+        try socket.keepConnected()
+        let serial = Self.monitors.add(1, ordering: .relaxed).newValue
+        monitor = try socket.monitor("inproc://melon-subscriber-monitor-\(serial)", events: [.handshakeSucceeded])
+        try socket.connect(endpoint)
+        self.mailbox = mailbox
+        self.output = output
+        self.logger = logger
+    }
+
+    func run() {
+        var poller = Poller()
+        let mailboxIndex = poller.add(fd: mailbox.descriptor, events: .readable)
+        let socketIndex = poller.add(socket, events: .readable)
+        let monitorIndex = poller.add(monitor, events: .readable)
+        loop: while true {
+            do {
+                _ = try poller.poll(timeout: nil)
+                if poller.ready(monitorIndex).contains(.readable) {
+                    while let frames = try monitor.receive() {
+                        if MonitorEvent(frames: frames)?.kind == .handshakeSucceeded { output.yield(.connected) }
+                    }
+                }
+                if poller.ready(socketIndex).contains(.readable) {
+                    while let frames = try socket.receive() {
+                        guard frames.count == 2 else { continue }
+                        output.yield(.event(type: String(decoding: frames[0], as: UTF8.self), body: frames[1]))
+                    }
+                }
+            } catch {
+                logger.error("event subscriber failed", metadata: ["error": "\(String(reflecting: error))"])
+                break
+            }
+            if poller.ready(mailboxIndex).contains(.readable), !mailbox.take().isEmpty { break loop }
+        }
+        _ = mailbox.close()
+        output.finish()
+        socket.stopMonitor()
+        monitor.close()
+        socket.close(linger: .zero)
+    }
+}
