@@ -197,7 +197,7 @@ let services: [Target] = [
     // The catalog of every product service's contract: the gateway's routes, auth's erase fan-out.
     .target(
         name: "ServiceCatalog",
-        dependencies: ["Contracts", "AuthContract", "NotificationsContract", "PdfEmailContract", "RefundCalculatorContract", "TaxFormContract"],
+        dependencies: ["Bus", "Contracts", "AuthContract", "NotificationsContract", "PdfEmailContract", "RefundCalculatorContract", "TaxFormContract"],
         path: "Services/Catalog", swiftSettings: swiftSettings),
     // The HTTP API: the only Hummingbird user. A library so `melon` and the tests build the same app.
     .target(
@@ -237,7 +237,7 @@ let services: [Target] = [
 let executables: [Target] = [
     .executableTarget(
         name: "Broker",
-        dependencies: ["Bus", "ServiceSupport"],
+        dependencies: ["Bus", "ServiceCatalog", "ServiceSupport", "ZeroMQ"],
         path: "Services/Broker",
         exclude: ["README.md"],
         swiftSettings: swiftSettings
@@ -348,7 +348,7 @@ let tests: [Target] = [
         resources: [.copy("Migrations")],
         swiftSettings: swiftSettings
     ),
-    .testTarget(name: "ServiceSupportTests", dependencies: ["Bus", "ServiceSupport", log, metrics], swiftSettings: swiftSettings),
+    .testTarget(name: "ServiceSupportTests", dependencies: ["Bus", "ServiceSupport", "ZeroMQ", log, metrics], swiftSettings: swiftSettings),
     .testTarget(
         name: "ContractTests",
         dependencies: [

@@ -34,12 +34,14 @@ export AUTH_KEY_ENCRYPTION_KEY=${AUTH_KEY_ENCRYPTION_KEY:-$(cat "$kek_file")}
 tax_key_file=$data/tax-form-key
 [ -s "$tax_key_file" ] || (umask 077 && head -c 32 /dev/urandom | base64 > "$tax_key_file")
 export TAX_FORM_KEY=${TAX_FORM_KEY:-$(cat "$tax_key_file")}
-# tax-form signs in as a PostgreSQL role of its own, which owns its schema and reaches no other; the
-# role's password is made once and kept beside the cluster too.
-tax_db_password_file=$data/tax-form-database-password
-[ -s "$tax_db_password_file" ] || (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' > "$tax_db_password_file")
-TAX_FORM_DATABASE_URL=$(ROLE_PASSWORD=$(cat "$tax_db_password_file") ./deploy/service-role.sh "$DATABASE_URL" melon_tax_form tax_form)
-export TAX_FORM_DATABASE_URL
+# Each service signs in as a PostgreSQL role of its own, which owns its schema and reaches no other;
+# each role's password is made once and kept beside the cluster too.
+for schema in auth pdf_email notifications refund_calculator tax_form; do
+    password_file=$data/$schema-database-password
+    [ -s "$password_file" ] || (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' > "$password_file")
+    variable=$(echo "$schema" | tr a-z A-Z)_DATABASE_URL
+    export "$variable=$(ROLE_PASSWORD=$(cat "$password_file") ./deploy/service-role.sh "$DATABASE_URL" "melon_$schema" "$schema")"
+done
 # Contact requests from the refund estimator go to this address (locally: into the mail folder too).
 export REFUND_CONTACT_EMAIL=${REFUND_CONTACT_EMAIL:-refunds@melon.localhost}
 mail="written to $MAIL_SPOOL_DIR as .eml files"

@@ -6,7 +6,8 @@ import TestSupport
 import ZeroMQ
 
 /// `bus-benchmark`: echo requests per second and latency through a real broker and worker process,
-/// with 1 and with 64 requests in flight, beside a raw libzmq REQ/REP round trip in the same run.
+/// with 1 and with 64 requests in flight, in the clear and with CurveZMQ, beside a raw libzmq
+/// REQ/REP round trip in the same run.
 ///
 ///     swift build -c release && .build/release/bus-benchmark [--runs 3] [--requests 20000]
 @main
@@ -27,36 +28,79 @@ struct BusBenchmark {
             return
         }
 
-        let endpoint = Ports.freeEndpoint()
-        let environment = ["BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "LOG_LEVEL": "warning"]
-        let broker = try ChildProcess(product: "broker", environment: environment)
-        let worker = try ChildProcess(product: "echo-worker", environment: environment.merging(["WORKERS": "\(option("--workers", 16))"]) { $1 })
-        let client = try BusClient(configuration: ClientConfiguration(endpoint: endpoint, processName: "bus-benchmark"))
-        let clientTask = Task { try await client.run() }
+        let workers = option("--workers", 16)
+        // The same broker and worker twice: in the clear, and with CurveZMQ as separate processes run it.
+        let clear = try Stack(workers: workers, curve: false)
+        let curve = try Stack(workers: workers, curve: true)
         defer {
-            clientTask.cancel()
-            // Released at the end of the run: what has not stopped by then is killed.
-            worker.signalTerminate()
-            broker.signalTerminate()
+            clear.stop()
+            curve.stop()
         }
-        guard await eventually(timeout: .seconds(10), { try await client.isAvailable(service: "echo") }) else {
-            print("echo worker did not register; broker log: \(broker.logPath), worker log: \(worker.logPath)")
-            exit(1)
+        for stack in [clear, curve] {
+            guard await eventually(timeout: .seconds(10), { try await stack.client.isAvailable(service: "echo") }) else {
+                print("echo worker did not register; broker log: \(stack.broker.logPath), worker log: \(stack.worker.logPath)")
+                exit(1)
+            }
         }
-        print("bus benchmark: \(requests) requests per measurement, \(runs) runs, echo of a 64-byte text, \(option("--workers", 16)) worker connections")
+        print("bus benchmark: \(requests) requests per measurement, \(runs) runs, echo of a 64-byte text, \(workers) worker connections")
         print("measurement                                       req/s      p50 us     p99 us")
         var table: [String: [Result]] = [:]
         for run in 1...runs {
-            _ = try await measureBus(client: client, inFlight: 64, requests: requests / 4)  // warm-up
-            table["bus, 1 in flight", default: []].append(try await measureBus(client: client, inFlight: 1, requests: requests / 4))
-            table["bus, 64 in flight", default: []].append(try await measureBus(client: client, inFlight: 64, requests: requests))
+            for (name, stack) in [("bus", clear), ("bus with CURVE", curve)] {
+                _ = try await measureBus(client: stack.client, inFlight: 64, requests: requests / 4)  // warm-up
+                table["\(name), 1 in flight", default: []].append(try await measureBus(client: stack.client, inFlight: 1, requests: requests / 4))
+                table["\(name), 64 in flight", default: []].append(try await measureBus(client: stack.client, inFlight: 64, requests: requests))
+            }
             table["raw libzmq REQ/REP, 1 in flight", default: []].append(try rawRequestReply(requests: requests / 4))
             table["raw libzmq DEALER/ROUTER, 64 in flight", default: []].append(try rawPipelined(requests: requests, inFlight: 64))
             print("run \(run) done")
         }
-        for name in ["raw libzmq REQ/REP, 1 in flight", "raw libzmq DEALER/ROUTER, 64 in flight", "bus, 1 in flight", "bus, 64 in flight"] {
+        let names = ["raw libzmq REQ/REP, 1 in flight", "raw libzmq DEALER/ROUTER, 64 in flight", "bus, 1 in flight", "bus, 64 in flight",
+                     "bus with CURVE, 1 in flight", "bus with CURVE, 64 in flight"]
+        for name in names {
             for result in table[name]! { print(result.row(name)) }
             print(Result.median(table[name]!).row(name + " (median)"))
+        }
+        // Ratios within each run, then their median: CURVE's cost without the machine's drift between runs.
+        for inFlight in [1, 64] {
+            let ratios = zip(table["bus with CURVE, \(inFlight) in flight"]!, table["bus, \(inFlight) in flight"]!).map { $0.perSecond / $1.perSecond }
+            print(String(format: "CURVE on / off, %d in flight (req/s, median of runs): %.2f", inFlight, ratios.sorted()[ratios.count / 2]))
+        }
+    }
+
+    /// A broker and an echo worker as separate processes, and a client of them; with `curve`, every
+    /// connection uses CurveZMQ with keys made for the run.
+    struct Stack {
+        let broker: ChildProcess
+        let worker: ChildProcess
+        let client: BusClient
+        let clientTask: Task<Void, any Error>
+
+        init(workers: Int, curve: Bool) throws {
+            let endpoint = Ports.freeEndpoint()
+            let environment = ["BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "LOG_LEVEL": "warning", "BUS_CURVE": curve ? "on" : "off"]
+            var brokerEnvironment = environment, workerEnvironment = environment.merging(["WORKERS": "\(workers)"]) { $1 }
+            var credentials: BusCredentials?
+            if curve {
+                let brokerKeys = try CurveKeyPair.generate(), echoKeys = try CurveKeyPair.generate(), clientKeys = try CurveKeyPair.generate()
+                brokerEnvironment["BUS_SECRET_KEY"] = brokerKeys.secretKey
+                brokerEnvironment["BUS_MEMBERS"] = "echo:\(echoKeys.publicKey),bus-benchmark:\(clientKeys.publicKey)"
+                workerEnvironment["BUS_SECRET_KEY"] = echoKeys.secretKey
+                workerEnvironment["BUS_BROKER_KEY"] = brokerKeys.publicKey
+                credentials = BusCredentials(keyPair: clientKeys, brokerKey: brokerKeys.publicKey)
+            }
+            broker = try ChildProcess(product: "broker", environment: brokerEnvironment, name: curve ? "broker-curve" : "broker")
+            worker = try ChildProcess(product: "echo-worker", environment: workerEnvironment, name: curve ? "echo-curve" : "echo")
+            let client = try BusClient(configuration: ClientConfiguration(endpoint: endpoint, processName: "bus-benchmark", credentials: credentials))
+            self.client = client
+            clientTask = Task { try await client.run() }
+        }
+
+        /// Released at the end of the run: what has not stopped by then is killed.
+        func stop() {
+            clientTask.cancel()
+            worker.signalTerminate()
+            broker.signalTerminate()
         }
     }
 

@@ -42,7 +42,7 @@ struct HTTPBenchmark {
         let settings = ProcessSettings(
             process: "http-benchmark", settings: [], arguments: [],
             environment: [
-                "BROKER_ENDPOINT": broker.endpoint, "DATABASE_URL": url, "WORKERS": "\(options.connections)",
+                "BROKER_ENDPOINT": broker.endpoint, "EVENTS_PUBLISH_ENDPOINT": "", "DATABASE_URL": url, "WORKERS": "\(options.connections)",
                 "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
                 "REFUND_CONTACT_EMAIL": "refunds@bench.example",
                 "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),

@@ -22,7 +22,7 @@ extension Setting {
         help: "Milliseconds a client connection may stay open with no request before it is closed.", kind: .milliseconds(100...3_600_000))
     public static let authKeysMaxAge = Setting(
         "auth.keys.max.age", default: "3600000",
-        help: "Milliseconds the gateway trusts the token keys it fetched while it cannot fetch them again; then signed-in requests answer 503.",
+        help: "Milliseconds the gateway trusts the token keys and the ended sessions it read from auth while it cannot read them again; then signed-in requests answer 503.",
         kind: .milliseconds(1_000...86_400_000))
     public static let authRevocationsResync = Setting(
         "auth.revocations.resync", default: "60000",
@@ -36,7 +36,7 @@ extension Setting {
     public static let gatewaySettings: [Setting] = [
         .brokerEndpoint, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
         .requestMinDeadline, .requestMaxDeadline, .corsAllowedOrigins, .trustedProxies, .httpIdleTimeout, .authIssuer, .authAudience, .authKeysMaxAge,
-        .eventsEndpoint, .authRevocationsResync, .healthPort, .healthHost,
+        .eventsEndpoint, .authRevocationsResync, .busCurve, .busSecretKey, .busBrokerKey, .healthPort, .healthHost,
     ]
 }
 
@@ -46,7 +46,7 @@ extension ProcessSettings {
     public func tokenAuthenticator(bus: BusClient, logger: Logger) throws -> JWKSAuthenticator {
         let revocations = SessionRevocations(
             bus: bus, subscriber: try eventSubscriber(topics: [Auth.sessionsRevokedEvent], logger: logger),
-            resyncInterval: try milliseconds(.authRevocationsResync), logger: logger)
+            resyncInterval: try milliseconds(.authRevocationsResync), maxAge: try milliseconds(.authKeysMaxAge), logger: logger)
         return JWKSAuthenticator(
             bus: bus, revocations: revocations, audience: try requiredString(.authAudience), issuer: try requiredString(.authIssuer), logger: logger,
             maxKeyAge: try milliseconds(.authKeysMaxAge))

@@ -12,33 +12,44 @@ import Synchronization
 /// It hears of each end as the live event `auth.sessions.revoked.v1`, and reads the whole set from
 /// auth (`auth.sessions.revoked.v1`) when it starts, whenever its live-event connection is made again
 /// (events published meanwhile were lost) and every `resyncInterval`, which also covers an event
-/// auth failed to publish. Until the set has been read once, tokens are answered 503.
+/// auth failed to publish. Until the set has been read once, and again once the last read is
+/// `maxAge` old (auth unreachable that long), tokens are answered 503.
 public final class SessionRevocations: Service {
     private let bus: BusClient
     private let subscriber: EventSubscriber?
     private let resyncInterval: Duration
+    private let maxAge: Duration
     private let logger: Logger
     private let state = Mutex(State())
 
     private struct State {
         /// Ended session ids, each until its last access token expires.
         var revoked: [String: Date] = [:]
-        var synced = false
+        /// When the set was last read in full.
+        var synced: ContinuousClock.Instant?
         /// The read under way: every check that needs the set meanwhile awaits this one.
         var syncing: Task<Void, any Error>?
+
+        mutating func remember(_ session: Auth.RevokedSession) {
+            revoked[session.sid] = max(session.until, revoked[session.sid] ?? .distantPast)
+        }
     }
 
-    public init(bus: BusClient, subscriber: EventSubscriber?, resyncInterval: Duration = .seconds(60), logger: Logger) {
+    public init(
+        bus: BusClient, subscriber: EventSubscriber?, resyncInterval: Duration = .seconds(60), maxAge: Duration = .seconds(3600), logger: Logger
+    ) {
         self.bus = bus
         self.subscriber = subscriber
         self.resyncInterval = resyncInterval
+        self.maxAge = maxAge
         self.logger = logger
     }
 
     /// Throws `unauthenticated` when session `sid` has ended, `unavailable` while the ended sessions
     /// cannot be read.
     public func check(_ sid: String) async throws(OperationError) {
-        if !state.withLock({ $0.synced }) {
+        let synced = state.withLock { $0.synced }
+        if synced.map({ $0.duration(to: .now) >= maxAge }) ?? true {
             do {
                 try await sync().value
             } catch {
@@ -60,7 +71,11 @@ public final class SessionRevocations: Service {
                     group.addTask {
                         for await delivery in subscriber.deliveries {
                             switch delivery {
-                            case .connected: _ = try? await self.sync().value
+                            case .connected:
+                                // A read under way may have fetched its pages before what was lost
+                                // while away: read once more after it.
+                                if let running = self.state.withLock({ $0.syncing }) { _ = try? await running.value }
+                                _ = try? await self.sync().value
                             case .event(_, let body): self.add(body)
                             }
                         }
@@ -94,7 +109,7 @@ public final class SessionRevocations: Service {
             return
         }
         state.withLock { state in
-            for session in event.data.sessions { state.revoked[session.sid] = max(session.until, state.revoked[session.sid] ?? .distantPast) }
+            for session in event.data.sessions { state.remember(session) }
         }
     }
 
@@ -127,10 +142,8 @@ public final class SessionRevocations: Service {
         let count = state.withLock { state in
             // A union: an end is never undone, and events heard during the read must stay.
             state.revoked = state.revoked.filter { $0.value > now }
-            for session in sessions where session.until > now {
-                state.revoked[session.sid] = max(session.until, state.revoked[session.sid] ?? .distantPast)
-            }
-            state.synced = true
+            for session in sessions where session.until > now { state.remember(session) }
+            state.synced = .now
             return state.revoked.count
         }
         logger.debug("ended sessions read", metadata: ["count": "\(count)"])

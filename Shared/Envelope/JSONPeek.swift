@@ -2,9 +2,17 @@
 ///
 /// The broker needs a request's `id`, `type` and `expirytime`, and the client a reply's
 /// `correlationid`, for every message; a full decode there would cost more than the routing itself.
-/// The input must be one valid JSON object (`JSONScanner` checks it); where a key appears twice, the
-/// first wins, as it does for the envelope decoder.
+/// The input must be one valid JSON object (`JSONScanner` checks it). Keys are compared as written
+/// (the envelope encoder never escapes them); the envelope decoder unescapes keys and refuses
+/// duplicates, so a check that must not be dodged uses `hasAny`, which unescapes too.
 public enum JSONPeek {
+    /// Whether `json` has a top-level member named one of `keys`, escapes in its name decoded (so
+    /// `"auth\u0069d"` counts as `authid`); nil when `json` is not an object.
+    public static func hasAny(_ keys: Set<String>, in json: [UInt8]) -> Bool? {
+        guard let members = JSONScanner.members(of: json) else { return nil }
+        return members.contains { member in unescape(json[member.key]).map(keys.contains) ?? true }
+    }
+
     /// The values of the string members named in `keys`, in the order of `keys` (nil where absent or
     /// not a string), or nil when `json` is not an object.
     public static func strings(_ keys: [StaticString], in json: [UInt8]) -> [String?]? {

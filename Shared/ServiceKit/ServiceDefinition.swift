@@ -42,6 +42,7 @@ public struct ServiceDefinition: Sendable {
     /// settings, the live-event proxy's (when it publishes), the database's (when it has one) and its own.
     public var processSettings: [Setting] {
         var all: [Setting] = [.brokerEndpoint, .workers, .heartbeatInterval, .heartbeatLiveness, .gracePeriod, .busMaxMessageBytes]
+            + Setting.busCurveSettings
         if publishesEvents { all.append(.eventsPublishEndpoint) }
         if schema != nil { all += [.databaseURL, .databaseURL(service: name), .idempotencyRetention] }
         return all + settings

@@ -24,13 +24,14 @@ extension Setting {
     /// Everything `broker` reads.
     public static let brokerSettings: [Setting] = [
         .brokerEndpoint, .eventsEndpoint, .eventsPublishEndpoint, .heartbeatInterval, .heartbeatLiveness,
-        .brokerQueueLimit, .brokerDefaultDeadline, .brokerMaxDispatches, .brokerServiceRetention, .busMaxMessageBytes, .healthPort, .healthHost,
+        .brokerQueueLimit, .brokerDefaultDeadline, .brokerMaxDispatches, .brokerServiceRetention, .busMaxMessageBytes,
+        .busCurve, .busSecretKey, .busMembers, .healthPort, .healthHost,
     ]
 }
 
 extension ProcessSettings {
-    /// The broker's settings.
-    public func brokerConfiguration() throws -> BrokerConfiguration {
+    /// The broker's settings; with CURVE on, each member of BUS_MEMBERS gets the rights `rights` gives its name.
+    public func brokerConfiguration(rights: (String) -> BusRights) throws -> BrokerConfiguration {
         let events = string(.eventsEndpoint).flatMap { $0.isEmpty ? nil : $0 }
         let publish = string(.eventsPublishEndpoint).flatMap { $0.isEmpty ? nil : $0 }
         return BrokerConfiguration(
@@ -42,6 +43,7 @@ extension ProcessSettings {
             defaultDeadline: try milliseconds(.brokerDefaultDeadline),
             maxDispatches: try int(.brokerMaxDispatches),
             maxMessageBytes: try int(.busMaxMessageBytes),
-            serviceRetention: try milliseconds(.brokerServiceRetention))
+            serviceRetention: try milliseconds(.brokerServiceRetention),
+            access: try busAccess(rights: rights))
     }
 }

@@ -15,7 +15,8 @@ extension ProcessSettings {
             endpoint: try requiredString(.brokerEndpoint),
             workers: try int(.workers),
             heartbeat: try heartbeat(),
-            gracePeriod: try milliseconds(.gracePeriod))
+            gracePeriod: try milliseconds(.gracePeriod),
+            credentials: try busCredentials())
     }
 
     /// The bus client settings of this process.
@@ -23,21 +24,22 @@ extension ProcessSettings {
         ClientConfiguration(
             endpoint: try requiredString(.brokerEndpoint),
             processName: process,
-            maxMessageBytes: try int(.busMaxMessageBytes))
+            maxMessageBytes: try int(.busMaxMessageBytes),
+            credentials: try busCredentials())
     }
 
     /// A publisher of live events to the broker's proxy (EVENTS_PUBLISH_ENDPOINT); nil when the
     /// setting is empty, which leaves live events off.
     public func eventPublisher(logger: Logger) throws -> EventPublisher? {
         guard let endpoint = string(.eventsPublishEndpoint), !endpoint.isEmpty else { return nil }
-        return try EventPublisher(endpoint: endpoint, processName: process, logger: logger)
+        return try EventPublisher(endpoint: endpoint, processName: process, credentials: try busCredentials(), logger: logger)
     }
 
     /// A subscriber to the live events of `topics` from the broker's proxy (EVENTS_ENDPOINT); nil
     /// when the setting is empty.
     public func eventSubscriber(topics: [String], logger: Logger) throws -> EventSubscriber? {
         guard let endpoint = string(.eventsEndpoint), !endpoint.isEmpty else { return nil }
-        return try EventSubscriber(endpoint: endpoint, topics: topics, logger: logger)
+        return try EventSubscriber(endpoint: endpoint, topics: topics, credentials: try busCredentials(), logger: logger)
     }
 
     /// The log level, refusing unknown names.

@@ -31,6 +31,8 @@ extension SocketOption where Value == Bool {
     public static var xpubVerbose: Self { .init(raw: ZMQ_XPUB_VERBOSE) }
     /// Queue messages only to completed connections.
     public static var immediate: Self { .init(raw: ZMQ_IMMEDIATE) }
+    /// Act as the CURVE server of the connections (the side holding the long-term key clients know).
+    public static var curveServer: Self { .init(raw: ZMQ_CURVE_SERVER) }
 }
 
 extension SocketOption where Value == Int64 {
@@ -45,6 +47,14 @@ extension SocketOption where Value == [UInt8] {
     public static var subscribe: Self { .init(raw: ZMQ_SUBSCRIBE) }
     /// SUB: remove a topic prefix filter.
     public static var unsubscribe: Self { .init(raw: ZMQ_UNSUBSCRIBE) }
+    /// CURVE: this socket's public key (Z85 with a trailing NUL, or 32 bytes).
+    public static var curvePublicKey: Self { .init(raw: ZMQ_CURVE_PUBLICKEY) }
+    /// CURVE: this socket's secret key.
+    public static var curveSecretKey: Self { .init(raw: ZMQ_CURVE_SECRETKEY) }
+    /// CURVE client: the server's public key.
+    public static var curveServerKey: Self { .init(raw: ZMQ_CURVE_SERVERKEY) }
+    /// The ZAP domain the socket's connections are authenticated in.
+    public static var zapDomain: Self { .init(raw: ZMQ_ZAP_DOMAIN) }
 }
 
 extension ZMQSocket {

@@ -88,7 +88,18 @@ public final class ZMQSocket {
 
     /// Receives one whole multipart message, or nil when `dontWait` is set and none is waiting.
     public func receive(dontWait: Bool = true) throws -> [Frame]? {
+        try receive(dontWait: dontWait, userID: false)?.frames
+    }
+
+    /// Receives one whole multipart message with the `User-Id` its connection was authenticated as
+    /// (what the ZAP handler answered; nil without one), or nil when none is waiting.
+    public func receiveWithUserID(dontWait: Bool = true) throws -> (frames: [Frame], userID: String?)? {
+        try receive(dontWait: dontWait, userID: true)
+    }
+
+    private func receive(dontWait: Bool, userID wantsUserID: Bool) throws -> (frames: [Frame], userID: String?)? {
         var frames: [Frame] = []
+        var userID: String?
         var message = zmq_msg_t()
         zmq_msg_init(&message)
         defer { zmq_msg_close(&message) }
@@ -101,13 +112,17 @@ public final class ZMQSocket {
                 if error.wouldBlock && frames.isEmpty { return nil }
                 throw error
             }
+            // A ROUTER's own address frame carries no metadata: the first frame from the peer does.
+            if wantsUserID && userID == nil, let property = zmq_msg_gets(&message, "User-Id") {
+                userID = String(cString: property)
+            }
             let size = zmq_msg_size(&message)
             if size == 0 {
                 frames.append([])
             } else {
                 frames.append(Frame(UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: size)))
             }
-            if zmq_msg_more(&message) == 0 { return frames }
+            if zmq_msg_more(&message) == 0 { return (frames, userID) }
         }
     }
 

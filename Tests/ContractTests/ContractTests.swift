@@ -302,6 +302,24 @@ import TestSupport
         { try ContractCheck.consumer(Op.self, $0) }
     }
 
+    /// The broker's rights per member name agree with the services: the publishers are the services
+    /// whose definitions publish, the gateway may call what it routes and what it needs to check
+    /// tokens but no internal operation, and only auth may erase.
+    @Test func theBusPolicyAgreesWithTheServices() {
+        #expect(BusPolicy.publishers == Set(MelonServices.all.filter(\.publishesEvents).map(\.name)))
+        let gateway = BusPolicy.rights(of: BusPolicy.gateway)
+        #expect(gateway.serves.isEmpty && gateway.actsForUsers)
+        for operation in ServiceCatalog.operations where !operation.http.isEmpty { #expect(gateway.calls(operation.type), "\(operation.type)") }
+        #expect(gateway.calls(Auth.Keys.Jwks.type) && gateway.calls(Auth.Sessions.Revoked.type))
+        #expect(!gateway.calls(PdfEmail.Mail.Send.type) && !gateway.calls("notifications.account.erase.v1"))
+        let refunds = BusPolicy.rights(of: "refund-calculator")
+        #expect(refunds.serves == ["refund-calculator"] && !refunds.actsForUsers && !refunds.publishes)
+        #expect(refunds.calls(PdfEmail.Mail.Send.type))
+        for erase in ServiceCatalog.erasures {
+            #expect(!refunds.calls(erase.type) && BusPolicy.rights(of: "auth").calls(erase.type), "\(erase.type)")
+        }
+    }
+
     @Test func everyOperationHasAnExampleAndEveryExampleAnOperation() {
         let exampleTypes = Set(Self.examples.map(\.type))
         let operationTypes = Set(Self.operations.map { $0.type })

@@ -1,6 +1,6 @@
 """Reads Melon's Kubernetes manifests and checks how its parts are kept apart: who can reach which
 port of which pod under the NetworkPolicies (what deploy/k8s/network-policy.yaml promises), and which
-Secrets each pod mounts (a service its own alone; the gateway and the broker none). Prints what
+Secrets each pod mounts (its own alone: the gateway's and the broker's hold their bus keys and nothing else). Prints what
 differs and exits 1, or prints "ok". Usage: check_isolation.py MANIFEST.yaml ...
 
 The model is the NetworkPolicy semantics for ingress with matchLabels selectors: a pod selected by
@@ -80,7 +80,7 @@ def main(files):
             secrets[name] = secrets_of(template["spec"])
     problems = []
     for pod, mounted in sorted(secrets.items()):
-        expected = set() if pod in ("melon-gateway", "melon-broker") else {pod}
+        expected = {pod}
         if mounted != expected:
             problems.append(f"{pod} mounts the Secrets {sorted(mounted)}, not {sorted(expected)}")
     for (pod, port_name), expected in EXPECTED.items():

@@ -1,11 +1,40 @@
 import Bus
 import Foundation
 import Testing
+import ZeroMQ
 @testable import ServiceSupport
 
 @Suite(.timeLimit(.minutes(2))) struct ProcessSettingsTests {
     private func settings(_ arguments: [String] = [], _ environment: [String: String] = [:]) -> ProcessSettings {
         ProcessSettings(process: "test", settings: Setting.brokerSettings + [.workers, .gracePeriod], arguments: ["test"] + arguments, environment: environment)
+    }
+
+    static let noRights: @Sendable (String) -> BusRights = { _ in BusRights(serves: [], calls: { _ in false }, actsForUsers: false, publishes: false) }
+
+    /// CURVE is on unless turned off; then a missing or malformed key stops the start with what to
+    /// set, and the broker admits the listed members by public key.
+    @Test func curveIsOnByDefaultAndAMissingKeySaysWhatToSet() throws {
+        let broker = try CurveKeyPair.generate(), gateway = try CurveKeyPair.generate()
+        #expect(throws: ProcessSettings.InvalidValue.self) { try settings().brokerConfiguration(rights: Self.noRights) }
+        do {
+            _ = try settings().brokerConfiguration(rights: Self.noRights)
+        } catch {
+            #expect("\(error)".contains("BUS_SECRET_KEY (--bus-secret-key) must be set while BUS_CURVE is on"), "\(error)")
+        }
+        let secret = ["BUS_SECRET_KEY": broker.secretKey]
+        #expect(throws: ProcessSettings.InvalidValue.self, "no members") { try settings([], secret).brokerConfiguration(rights: Self.noRights) }
+        #expect(throws: ProcessSettings.InvalidValue.self, "not a key") {
+            try settings([], secret.merging(["BUS_MEMBERS": "gateway:short"]) { $1 }).brokerConfiguration(rights: Self.noRights)
+        }
+        let access = try #require(try settings([], secret.merging(["BUS_MEMBERS": "gateway:\(gateway.publicKey)"]) { $1 })
+            .brokerConfiguration(rights: Self.noRights).access)
+        #expect(access.keyPair == broker && access.members[gateway.publicKey]?.name == "gateway")
+        let client = ProcessSettings(process: "gateway", settings: Setting.busCurveSettings, arguments: ["gateway"], environment: [
+            "BUS_SECRET_KEY": gateway.secretKey, "BUS_BROKER_KEY": broker.publicKey,
+        ])
+        #expect(try client.busCredentials()?.keyPair.publicKey == gateway.publicKey, "the public key is derived from the secret")
+        let undeclared = ProcessSettings(process: "melon", settings: [.brokerEndpoint], arguments: ["melon"], environment: [:])
+        #expect(try undeclared.busCredentials() == nil, "a process that declares no CURVE settings runs in the clear")
     }
 
     @Test func keysMapToEnvironmentNamesAndFlags() {
@@ -21,8 +50,10 @@ import Testing
     }
 
     @Test func brokerConfigurationComesFromSettings() throws {
-        let configuration = try settings(["--heartbeat-interval", "250"], ["BROKER_QUEUE_LIMIT": "7", "EVENTS_ENDPOINT": ""]).brokerConfiguration()
+        let configuration = try settings(["--heartbeat-interval", "250"], ["BROKER_QUEUE_LIMIT": "7", "EVENTS_ENDPOINT": "", "BUS_CURVE": "off"])
+            .brokerConfiguration(rights: Self.noRights)
         #expect(configuration.queueLimit == 7)
+        #expect(configuration.access == nil)
         #expect(configuration.heartbeat == Heartbeat(interval: .milliseconds(250), liveness: 3))
         #expect(configuration.eventsEndpoint == nil)
         #expect(configuration.maxMessageBytes == 8 << 20)

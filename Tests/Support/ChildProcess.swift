@@ -37,8 +37,10 @@ public final class ChildProcess: Sendable {
     }
 
     /// Starts one of this package's executables (`broker`, `echo-worker`, ...) from the build folder.
+    /// Its bus runs in the clear (`BUS_CURVE=off`) unless `environment` sets BUS_CURVE: most tests are
+    /// about other things and share an in-process broker; the CurveZMQ tests give every process keys.
     public convenience init(product: String, environment: [String: String] = [:], name: String? = nil) throws {
-        try self.init(executable: BuildProducts.path(product), environment: environment, name: name ?? product)
+        try self.init(executable: BuildProducts.path(product), environment: ["BUS_CURVE": "off"].merging(environment) { $1 }, name: name ?? product)
     }
 
     deinit { kill() }

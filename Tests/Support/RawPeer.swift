@@ -6,10 +6,12 @@ import ZeroMQ
 public final class RawPeer {
     public let socket: ZMQSocket
 
-    /// A DEALER with a fixed routing id, connected to `endpoint`.
-    public init(connectingTo endpoint: String, identity: String, context: ZMQContext) throws {
+    /// A DEALER with a fixed routing id, connected to `endpoint`; with `curve`, as a CurveZMQ client
+    /// of the server holding `serverKey`.
+    public init(connectingTo endpoint: String, identity: String, context: ZMQContext, curve: (CurveKeyPair, serverKey: String)? = nil) throws {
         socket = try ZMQSocket(context, type: .dealer)
         try socket.set(.routingID, Array(identity.utf8))
+        if let (keyPair, serverKey) = curve { try socket.useCurve(keyPair, serverKey: serverKey) }
         try socket.connect(endpoint)
     }
 

@@ -15,7 +15,9 @@ struct MelonApp {
         let services = MelonServices.all
         var settings: [Setting] = []
         for setting in Setting.brokerSettings + Setting.gatewaySettings + services.flatMap(\.processSettings)
-        where setting != .healthPort && setting != .healthHost && !settings.contains(setting) {
+        // No CURVE settings: the parts share one process, and the bus stays on this host.
+        where setting != .healthPort && setting != .healthHost && !Setting.busCurveSettings.contains(setting) && setting != .busMembers
+            && !settings.contains(setting) {
             settings.append(setting)
         }
         let (process, logger) = ProcessBootstrap.start(
@@ -23,7 +25,7 @@ struct MelonApp {
             settings: settings)
         func require<T>(_ read: () throws -> T) -> T { ProcessBootstrap.require(read, process: "melon") }
 
-        let broker = require { try Broker(configuration: process.brokerConfiguration(), logger: logger) }
+        let broker = require { try Broker(configuration: process.brokerConfiguration(rights: BusPolicy.rights(of:)), logger: logger) }
         let running = services.map { definition in
             require { try RunningService(definition, settings: process, logger: logger, maximumConnections: 4) }
         }

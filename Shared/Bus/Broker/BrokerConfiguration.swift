@@ -21,6 +21,9 @@ public struct BrokerConfiguration: Sendable {
     /// How long a service with no worker and no queued request is remembered: then it is forgotten,
     /// so names that come and go do not fill the broker's table of services for good.
     public var serviceRetention: Duration
+    /// CurveZMQ on every socket, admitting the listed members with their rights; nil: no CURVE
+    /// (one process on one host, as `melon` runs).
+    public var access: BusAccess?
 
     public init(
         endpoint: String = "tcp://127.0.0.1:5555",
@@ -31,8 +34,10 @@ public struct BrokerConfiguration: Sendable {
         defaultDeadline: Duration = .seconds(10),
         maxDispatches: Int = 3,
         maxMessageBytes: Int = EnvelopeCodec.defaultMaxBytes,
-        serviceRetention: Duration = .seconds(60)
+        serviceRetention: Duration = .seconds(60),
+        access: BusAccess? = nil
     ) {
+        self.access = access
         self.endpoint = endpoint
         self.eventsEndpoint = eventsEndpoint
         self.eventsPublishEndpoint = eventsPublishEndpoint

@@ -31,6 +31,10 @@ enum BrokerMetrics {
     static let droppedSends = Counter(label: "melon_broker_dropped_sends_total")
     static let redispatches = Counter(label: "melon_broker_redispatches_total")
 
+    static func refusals(member: String, reason: String) -> Counter {
+        Counter(label: "melon_broker_refusals_total", dimensions: [("member", member), ("reason", reason)])
+    }
+
     static func errorReplies(_ code: ErrorCode) -> Counter {
         Counter(label: "melon_broker_error_replies_total", dimensions: [("code", code.rawValue)])
     }

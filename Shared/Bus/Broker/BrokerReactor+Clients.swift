@@ -4,12 +4,15 @@ import ZeroMQ
 
 extension BrokerReactor {
     private static let peekKeys: [StaticString] = ["id", "type", "expirytime"]
+    /// The envelope members that speak for a signed-in user or a client: only the gateway's requests
+    /// may carry them (checked with CURVE on).
+    private static let callerKeys: Set<String> = ["authtype", "authid", "authclaims", "clientip"]
     /// Distinct service names the broker tracks; requests naming more are refused, so a client
     /// inventing names cannot grow the broker's memory or metrics without bound.
     static let maxServices = 1024
 
     /// A client request: `service, body...` after the header.
-    func handleClient(_ address: Frame, _ rest: ArraySlice<Frame>) {
+    func handleClient(_ address: Frame, _ rest: ArraySlice<Frame>, from member: BusMember?) {
         guard rest.count >= 2, !rest[rest.startIndex].isEmpty else {
             let reply = OperationError(.invalid, "a client request needs a service name frame and a body frame")
             replyError(to: address, serviceFrame: rest.first ?? [], id: nil, type: nil, reply)
@@ -28,6 +31,10 @@ extension BrokerReactor {
         }
         let peek = body.count == 1 ? JSONPeek.strings(Self.peekKeys, in: body[0]) : nil
         let id = peek?[0], type = peek?[1]
+        if let refusal = refusal(of: member, service: name, type: type, speaksForUser: access != nil && body.count == 1 && JSONPeek.hasAny(Self.callerKeys, in: body[0]) != false) {
+            replyError(to: address, serviceFrame: serviceFrame, id: id, type: type, refusal)
+            return
+        }
         let size = body.reduce(0) { $0 + $1.count }
         guard size <= configuration.maxMessageBytes else {
             let error = OperationError(.tooLarge, "the request is \(size) bytes; the limit is \(configuration.maxMessageBytes)")

@@ -3,7 +3,7 @@ import ZeroMQ
 
 extension BrokerReactor {
     /// A worker command: `[address, "", "MDPW01", command, ...]`.
-    func handleWorker(_ address: Frame, _ frames: [Frame]) {
+    func handleWorker(_ address: Frame, _ frames: [Frame], from member: BusMember?) {
         guard let message = MDP.parseWorker(frames[1...]) else {
             rejectPeer(address, reason: "a malformed worker command")
             return
@@ -17,6 +17,10 @@ extension BrokerReactor {
                 !name.hasPrefix("mmi.")
             else {
                 rejectPeer(address, reason: "an unexpected or malformed READY")
+                return
+            }
+            guard mayServe(member, name) else {
+                send([address] + MDP.disconnect)
                 return
             }
             // At the cap, a service that no worker serves (a name clients invented, say) makes room:

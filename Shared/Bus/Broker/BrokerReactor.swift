@@ -58,6 +58,9 @@ final class BrokerReactor {
     let router: ZMQSocket
     let subscribers: ZMQSocket?
     let publishers: ZMQSocket?
+    /// The ZAP handler, with CURVE on.
+    let zap: ZMQSocket?
+    let access: BusAccess?
     let mailbox: Mailbox<BrokerCommand>
     let logger: Logger
     let codec: EnvelopeCodec
@@ -72,7 +75,18 @@ final class BrokerReactor {
         self.mailbox = mailbox
         self.logger = logger
         self.codec = EnvelopeCodec(maxBytes: configuration.maxMessageBytes)
-        router = try ZMQSocket(context, type: .router)
+        access = configuration.access
+        // The handler is bound before any socket accepts a connection, so none is admitted unasked.
+        if access != nil {
+            let handler = try ZMQSocket(context, type: .rep)
+            try handler.bind(Self.zapEndpoint)
+            zap = handler
+        } else {
+            zap = nil
+        }
+        let router = try ZMQSocket(context, type: .router)
+        self.router = router
+        if let access { try router.serveCurve(access.keyPair, domain: Domain.bus) }
         try router.set(.routerMandatory, true)
         try router.set(.sendHighWaterMark, 100_000)
         try router.set(.receiveHighWaterMark, 100_000)
@@ -83,8 +97,10 @@ final class BrokerReactor {
         if let subscriberEndpoint = configuration.eventsEndpoint, let publisherEndpoint = configuration.eventsPublishEndpoint {
             let xpub = try ZMQSocket(context, type: .xpub)
             try xpub.set(.xpubVerbose, true)
+            if let access { try xpub.serveCurve(access.keyPair, domain: Domain.events) }
             try xpub.bind(subscriberEndpoint)
             let xsub = try ZMQSocket(context, type: .xsub)
+            if let access { try xsub.serveCurve(access.keyPair, domain: Domain.publish) }
             try xsub.bind(publisherEndpoint)
             subscribers = xpub
             publishers = xsub
@@ -102,6 +118,7 @@ final class BrokerReactor {
         let proxy = subscribers.flatMap { xpub in publishers.map { (xpub, $0) } }
         let xpubIndex = proxy.map { poller.add($0.0, events: .readable) }
         let xsubIndex = proxy.map { poller.add($0.1, events: .readable) }
+        let zapIndex = zap.map { poller.add($0, events: .readable) }
         var nextHeartbeat = clock.now + configuration.heartbeat.interval
         logger.info("broker listening", metadata: ["endpoint": "\(configuration.endpoint)"])
         while !stopping {
@@ -120,6 +137,7 @@ final class BrokerReactor {
                     }
                 }
             }
+            if let zap, let zapIndex, poller.ready(zapIndex).contains(.readable) { answerZAP(zap) }
             if poller.ready(routerIndex).contains(.readable) { drainRouter() }
             if let (xpub, xsub) = proxy, let xpubIndex, let xsubIndex {
                 if poller.ready(xsubIndex).contains(.readable) { forward(from: xsub, to: xpub) }
@@ -138,29 +156,29 @@ final class BrokerReactor {
     /// Reads what the ROUTER has, up to a batch, so timers still run under a flood.
     private func drainRouter() {
         for _ in 0..<10_000 {
-            let frames: [Frame]?
+            let message: (frames: [Frame], userID: String?)?
             do {
-                frames = try router.receive()
+                message = access == nil ? try router.receive().map { ($0, nil) } : try router.receiveWithUserID()
             } catch {
                 logger.error("broker receive failed", metadata: ["error": "\(String(reflecting: error))"])
                 return
             }
-            guard let frames else { return }
-            handle(frames)
+            guard let message else { return }
+            handle(message.frames, from: message.userID.flatMap { access?.named[$0] })
         }
     }
 
-    /// Dispatches one message from the ROUTER: `[address, "", header, ...]`.
-    private func handle(_ frames: [Frame]) {
+    /// Dispatches one message from the ROUTER, `[address, "", header, ...]`, sent by `member` (with CURVE on).
+    private func handle(_ frames: [Frame], from member: BusMember?) {
         guard frames.count >= 3, frames[1].isEmpty else {
             rejectPeer(frames.first, reason: "a message without the empty delimiter frame")
             return
         }
         let address = frames[0]
         if frames[2] == MDP.client {
-            handleClient(address, frames[3...])
+            handleClient(address, frames[3...], from: member)
         } else if frames[2] == MDP.worker {
-            handleWorker(address, frames)
+            handleWorker(address, frames, from: member)
         } else {
             rejectPeer(address, reason: "an unknown protocol header")
         }
@@ -213,6 +231,7 @@ final class BrokerReactor {
         router.close(linger: linger)
         subscribers?.close(linger: .zero)
         publishers?.close(linger: .zero)
+        zap?.close(linger: .zero)
         logger.info("broker stopped")
     }
 }

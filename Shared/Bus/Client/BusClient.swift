@@ -22,7 +22,7 @@ public final class BusClient: Service {
         self.logger = logger
         let mailbox = try Mailbox<ClientCommand>()
         self.mailbox = mailbox
-        self.reactor = Handoff(try ClientReactor(endpoint: configuration.endpoint, context: context ?? ZMQContext(), mailbox: mailbox, logger: logger))
+        self.reactor = Handoff(try ClientReactor(endpoint: configuration.endpoint, credentials: configuration.credentials, context: context ?? ZMQContext(), mailbox: mailbox, logger: logger))
     }
 
     public func run() async throws {

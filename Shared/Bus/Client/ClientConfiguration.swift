@@ -11,14 +11,18 @@ public struct ClientConfiguration: Sendable {
     public var retryBackoff: Duration
     /// The largest retry delay.
     public var retryBackoffMax: Duration
+    /// CurveZMQ credentials; nil connects in the clear (one process on one host).
+    public var credentials: BusCredentials?
 
     public init(
         endpoint: String = "tcp://127.0.0.1:5555",
         processName: String,
         maxMessageBytes: Int = EnvelopeCodec.defaultMaxBytes,
         retryBackoff: Duration = .milliseconds(50),
-        retryBackoffMax: Duration = .seconds(1)
+        retryBackoffMax: Duration = .seconds(1),
+        credentials: BusCredentials? = nil
     ) {
+        self.credentials = credentials
         self.endpoint = endpoint
         self.processName = processName
         self.maxMessageBytes = maxMessageBytes

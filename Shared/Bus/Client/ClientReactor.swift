@@ -63,7 +63,7 @@ final class ClientReactor {
     /// A disconnection was seen and no new connection has completed its handshake since.
     private var connectionLost = false
 
-    init(endpoint: String, context: ZMQContext, mailbox: Mailbox<ClientCommand>, logger: Logger) throws {
+    init(endpoint: String, credentials: BusCredentials?, context: ZMQContext, mailbox: Mailbox<ClientCommand>, logger: Logger) throws {
         socket = try ZMQSocket(context, type: .dealer)
         // Queue only to a live connection: while the broker is away, sends wait in `unsent`, where a
         // deadline can still find them, instead of in a libzmq pipe.
@@ -72,6 +72,7 @@ final class ClientReactor {
         try socket.set(.receiveHighWaterMark, 100_000)
         // MDP has no client heartbeat; the ZMTP pings of `keepConnected` notice a vanished broker host.
         try socket.keepConnected()
+        try socket.secure(credentials)
         let serial = Self.monitors.add(1, ordering: .relaxed).newValue
         monitor = try socket.monitor("inproc://melon-client-monitor-\(serial)", events: [.disconnected, .handshakeSucceeded])
         try socket.connect(endpoint)

@@ -14,11 +14,11 @@ public final class EventPublisher: Service {
     private let mailbox: Mailbox<PublisherCommand>
     private let reactor: Handoff<PublisherReactor>
 
-    public init(endpoint: String, processName: String, context: ZMQContext? = nil, logger: Logger) throws {
+    public init(endpoint: String, processName: String, credentials: BusCredentials? = nil, context: ZMQContext? = nil, logger: Logger) throws {
         source = "urn:melon:\(processName)"
         let mailbox = try Mailbox<PublisherCommand>()
         self.mailbox = mailbox
-        reactor = Handoff(try PublisherReactor(endpoint: endpoint, context: context ?? ZMQContext(), mailbox: mailbox, logger: logger))
+        reactor = Handoff(try PublisherReactor(endpoint: endpoint, credentials: credentials, context: context ?? ZMQContext(), mailbox: mailbox, logger: logger))
     }
 
     public func run() async throws {
@@ -48,10 +48,11 @@ final class PublisherReactor {
     private let logger: Logger
     private let dropped = Counter(label: "melon_live_events_dropped_total")
 
-    init(endpoint: String, context: ZMQContext, mailbox: Mailbox<PublisherCommand>, logger: Logger) throws {
+    init(endpoint: String, credentials: BusCredentials?, context: ZMQContext, mailbox: Mailbox<PublisherCommand>, logger: Logger) throws {
         socket = try ZMQSocket(context, type: .pub, linger: .milliseconds(500))
         try socket.set(.sendHighWaterMark, 10_000)
         try socket.keepConnected()
+        try socket.secure(credentials)
         try socket.connect(endpoint)
         self.mailbox = mailbox
         self.logger = logger

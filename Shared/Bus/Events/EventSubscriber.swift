@@ -20,13 +20,13 @@ public final class EventSubscriber: Service {
     private let mailbox: Mailbox<Bool>
     private let reactor: Handoff<SubscriberReactor>
 
-    public init(endpoint: String, topics: [String], context: ZMQContext? = nil, logger: Logger) throws {
+    public init(endpoint: String, topics: [String], credentials: BusCredentials? = nil, context: ZMQContext? = nil, logger: Logger) throws {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveDelivery.self, bufferingPolicy: .bufferingNewest(100_000))
         deliveries = stream
         let mailbox = try Mailbox<Bool>()
         self.mailbox = mailbox
         reactor = Handoff(try SubscriberReactor(
-            endpoint: endpoint, topics: topics, context: context ?? ZMQContext(), mailbox: mailbox, output: continuation, logger: logger))
+            endpoint: endpoint, topics: topics, credentials: credentials, context: context ?? ZMQContext(), mailbox: mailbox, output: continuation, logger: logger))
     }
 
     public func run() async throws {
@@ -46,12 +46,13 @@ final class SubscriberReactor {
     private let output: AsyncStream<LiveDelivery>.Continuation
     private let logger: Logger
 
-    init(endpoint: String, topics: [String], context: ZMQContext, mailbox: Mailbox<Bool>,
+    init(endpoint: String, topics: [String], credentials: BusCredentials?, context: ZMQContext, mailbox: Mailbox<Bool>,
          output: AsyncStream<LiveDelivery>.Continuation, logger: Logger) throws {
         socket = try ZMQSocket(context, type: .sub)
         for topic in topics { try socket.set(.subscribe, Array(topic.utf8)) }
         try socket.set(.receiveHighWaterMark, 100_000)
         try socket.keepConnected()
+        try socket.secure(credentials)
         let serial = Self.monitors.add(1, ordering: .relaxed).newValue
         monitor = try socket.monitor("inproc://melon-subscriber-monitor-\(serial)", events: [.handshakeSucceeded])
         try socket.connect(endpoint)

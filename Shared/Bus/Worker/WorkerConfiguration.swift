@@ -7,13 +7,17 @@ public struct WorkerConfiguration: Sendable {
     public var heartbeat: Heartbeat
     /// How long in-flight requests may take to finish after SIGTERM before they are cancelled.
     public var gracePeriod: Duration
+    /// CurveZMQ credentials; nil connects in the clear (one process on one host).
+    public var credentials: BusCredentials?
 
     public init(
         endpoint: String = "tcp://127.0.0.1:5555",
         workers: Int = 16,
         heartbeat: Heartbeat = Heartbeat(),
-        gracePeriod: Duration = .seconds(20)
+        gracePeriod: Duration = .seconds(20),
+        credentials: BusCredentials? = nil
     ) {
+        self.credentials = credentials
         precondition(workers > 0, "a worker runtime needs at least one connection")
         self.endpoint = endpoint
         self.workers = workers

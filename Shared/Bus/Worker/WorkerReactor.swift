@@ -39,6 +39,7 @@ final class WorkerReactor {
 
     let service: String
     let endpoint: String
+    let credentials: BusCredentials?
     let heartbeat: Heartbeat
     let context: ZMQContext
     let mailbox: Mailbox<WorkerCommand>
@@ -54,12 +55,13 @@ final class WorkerReactor {
     private var pollerIsStale = true
 
     init(
-        service: String, endpoint: String, count: Int, heartbeat: Heartbeat, context: ZMQContext,
+        service: String, endpoint: String, credentials: BusCredentials?, count: Int, heartbeat: Heartbeat, context: ZMQContext,
         mailbox: Mailbox<WorkerCommand>, lanes: LaneBoard, health: WorkerHealth, logger: Logger
     ) {
         self.health = health
         self.service = service
         self.endpoint = endpoint
+        self.credentials = credentials
         self.heartbeat = heartbeat
         self.context = context
         self.mailbox = mailbox
@@ -180,6 +182,7 @@ final class WorkerReactor {
     private func connect(_ index: Int) {
         do {
             let socket = try ZMQSocket(context, type: .dealer, linger: .milliseconds(500))
+            try socket.secure(credentials)
             try socket.connect(endpoint)
             let now = clock.now
             connections[index].socket = socket

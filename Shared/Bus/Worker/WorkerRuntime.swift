@@ -37,7 +37,7 @@ public final class WorkerRuntime: Service {
         let lanes = LaneBoard(lanes: configuration.workers)
         let (drainStarted, startDrain) = AsyncStream.makeStream(of: Never.self)
         let reactor = WorkerReactor(
-            service: registry.service, endpoint: configuration.endpoint, count: configuration.workers,
+            service: registry.service, endpoint: configuration.endpoint, credentials: configuration.credentials, count: configuration.workers,
             heartbeat: configuration.heartbeat, context: context, mailbox: mailbox, lanes: lanes, health: health, logger: logger)
         logger.info("worker runtime starting", metadata: [
             "service": "\(registry.service)", "workers": "\(configuration.workers)", "broker": "\(configuration.endpoint)",

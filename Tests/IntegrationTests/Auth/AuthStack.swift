@@ -50,17 +50,28 @@ struct AuthStack {
             "BROKER_ENDPOINT": broker.endpoint, "EVENTS_PUBLISH_ENDPOINT": broker.eventsPublishEndpoint!, "HEARTBEAT_INTERVAL": "250",
             "DATABASE_URL": databaseURL,
         ]
+        // Each service signs in as a role of its own that owns its schema alone (deploy/service-role.sh),
+        // as deployed: a service reaching into another's tables fails here.
+        let database = databaseURL
+        func ownURL(_ schema: String) async throws -> String {
+            try await TestDatabase.serviceRole(schema + "_" + (URLComponents(string: database)?.path.dropFirst() ?? ""), schema: schema, on: database)
+        }
         mail = try ChildProcess(product: "pdf-email", environment: common.merging([
             "SMTP_URL": "smtp://127.0.0.1:\(sink.port)", "MAIL_FROM": "Melon <no-reply@melon.example>", "MAIL_RETRY_FIRST": "200",
+            "PDF_EMAIL_DATABASE_URL": try await ownURL("pdf_email"),
         ]) { $1 })
-        auth = try ChildProcess(product: "auth", environment: common.merging(["AUTH_KEY_ENCRYPTION_KEY": keyEncryptionKey]) { $1 }
-            .merging(authEnvironment) { $1 })
-        self.notifications = try notifications.map { environment in
-            try ChildProcess(product: "notifications", environment: common.merging(environment) { $1 })
+        auth = try ChildProcess(product: "auth", environment: common.merging([
+            "AUTH_KEY_ENCRYPTION_KEY": keyEncryptionKey, "AUTH_DATABASE_URL": try await ownURL("auth"),
+        ]) { $1 }.merging(authEnvironment) { $1 })
+        if let notifications {
+            let own = try await ownURL("notifications")
+            self.notifications = try ChildProcess(product: "notifications", environment: common.merging(["NOTIFICATIONS_DATABASE_URL": own]) { $1 }
+                .merging(notifications) { $1 })
+        } else {
+            self.notifications = nil
         }
         if taxForm {
-            let role = "tax_form_" + (URLComponents(string: databaseURL)?.path.dropFirst() ?? "")
-            let ownURL = try await TestDatabase.serviceRole(role, schema: "tax_form", on: databaseURL)
+            let ownURL = try await ownURL("tax_form")
             taxFormDatabaseURL = ownURL
             self.taxForm = try ChildProcess(product: "tax-form", environment: common.merging([
                 "TAX_FORM_KEY": taxFormKey, "TAX_FORM_DATABASE_URL": ownURL,
@@ -71,7 +82,8 @@ struct AuthStack {
         refunds = try refundCalculator.map { environment in
             let settings = ProcessSettings(
                 process: "refund-calculator", settings: ServiceDefinition.refundCalculator.processSettings, arguments: [],
-                environment: common.merging(["REFUND_CONTACT_EMAIL": Self.refundCompany, "WORKERS": "4"]) { $1 }.merging(environment) { $1 })
+                environment: common.merging(["REFUND_CONTACT_EMAIL": Self.refundCompany, "WORKERS": "4", "BUS_CURVE": "off"]) { $1 }
+                    .merging(environment) { $1 })
             return try RunningService(
                 .refundCalculator, settings: settings, logger: BusHarness.logger("refund-calculator"), maximumConnections: 4, clock: .fixed(Self.today))
         }
