@@ -12,23 +12,60 @@ import ZeroMQ
 ///     swift build -c release && .build/release/bus-benchmark [--runs 3] [--requests 20000]
 @main
 struct BusBenchmark {
-    static func main() async throws {
-        let arguments = CommandLine.arguments
-        func option(_ name: String, _ fallback: Int) -> Int {
-            guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
-            return Int(arguments[index + 1]) ?? fallback
+    static let usage = """
+        usage: bus-benchmark [--runs N] [--requests N] [--workers N] [--phase-deadline SECONDS]
+               bus-benchmark --codec [--requests N]      the envelope work of one call
+               bus-benchmark --handoff [--runs N] [--requests N]   a task -> I/O thread -> task round trip
+
+        Echo calls through a broker and an echo-worker started as processes (from the folder of this
+        executable: build them first with swift build -c release --product broker --product echo-worker),
+        in the clear and with CurveZMQ, with 1 and with 64 in flight, beside raw libzmq REQ/REP and
+        DEALER/ROUTER echoes in the same run; medians over the runs and CURVE's cost as a ratio.
+          --runs N               measurement rounds (default 3)
+          --requests N           calls per 64-in-flight measurement (default 20000; a quarter with 1 in flight)
+          --workers N            worker connections of the echo-worker (default 16)
+          --phase-deadline S     seconds any one phase may take before the run stops naming it (default 120)
+        """
+
+    /// Why the run stopped, said in one line.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func main() async {
+        do {
+            try await run(CommandLine.arguments)
+        } catch {
+            FileHandle.standardError.write(Data("bus-benchmark: \(error)\n".utf8))
+            exit(1)
         }
-        let runs = option("--runs", 3), requests = option("--requests", 20_000)
+    }
+
+    static func run(_ arguments: [String]) async throws {
+        if arguments.contains("--help") || arguments.contains("-h") { return print(usage) }
+        func option(_ name: String, _ fallback: Int) throws -> Int {
+            guard let index = arguments.firstIndex(of: name) else { return fallback }
+            guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 else {
+                throw Failure(description: "\(name) takes a positive whole number (see --help)")
+            }
+            return value
+        }
+        let runs = try option("--runs", 3), requests = try option("--requests", 20_000), workers = try option("--workers", 16)
+        let deadline = Duration.seconds(try option("--phase-deadline", 120))
         if arguments.contains("--codec") {
             for (name, micros) in try CodecBenchmark.run(iterations: requests) { print(name.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%8.1f us", micros)) }
             return
         }
         if arguments.contains("--handoff") {
-            for _ in 0..<runs { print(try await HandoffBenchmark.run(roundTrips: requests).row("task -> I/O thread -> task")) }
+            for _ in 0..<runs {
+                print(try await phase("hand-off", deadline: deadline) { try await HandoffBenchmark.run(roundTrips: requests) }.row("task -> I/O thread -> task"))
+            }
             return
         }
+        for helper in ["broker", "echo-worker"] where !FileManager.default.isExecutableFile(atPath: BuildProducts.path(helper)) {
+            throw Failure(description: "the helper executable \(helper) is not beside this one; build it first: swift build -c release --product \(helper)")
+        }
 
-        let workers = option("--workers", 16)
         // The same broker and worker twice: in the clear, and with CurveZMQ as separate processes run it.
         let clear = try Stack(workers: workers, curve: false)
         let curve = try Stack(workers: workers, curve: true)
@@ -38,21 +75,24 @@ struct BusBenchmark {
         }
         for stack in [clear, curve] {
             guard await eventually(timeout: .seconds(10), { try await stack.client.isAvailable(service: "echo") }) else {
-                print("echo worker did not register; broker log: \(stack.broker.logPath), worker log: \(stack.worker.logPath)")
-                exit(1)
+                throw Failure(description: "the echo worker did not register within 10 s; broker log: \(stack.broker.logPath), worker log: \(stack.worker.logPath)")
             }
         }
         print("bus benchmark: \(requests) requests per measurement, \(runs) runs, echo of a 64-byte text, \(workers) worker connections")
         print("measurement                                       req/s      p50 us     p99 us")
         var table: [String: [Result]] = [:]
+        func measure(_ name: String, _ body: @escaping @Sendable () async throws -> Result) async throws {
+            table[name, default: []].append(try await phase(name, deadline: deadline, body))
+        }
         for run in 1...runs {
             for (name, stack) in [("bus", clear), ("bus with CURVE", curve)] {
-                _ = try await measureBus(client: stack.client, inFlight: 64, requests: requests / 4)  // warm-up
-                table["\(name), 1 in flight", default: []].append(try await measureBus(client: stack.client, inFlight: 1, requests: requests / 4))
-                table["\(name), 64 in flight", default: []].append(try await measureBus(client: stack.client, inFlight: 64, requests: requests))
+                let client = stack.client
+                _ = try await phase("\(name), warm-up", deadline: deadline) { try await measureBus(client: client, inFlight: 64, requests: requests / 4) }
+                try await measure("\(name), 1 in flight") { try await measureBus(client: client, inFlight: 1, requests: requests / 4) }
+                try await measure("\(name), 64 in flight") { try await measureBus(client: client, inFlight: 64, requests: requests) }
             }
-            table["raw libzmq REQ/REP, 1 in flight", default: []].append(try rawRequestReply(requests: requests / 4))
-            table["raw libzmq DEALER/ROUTER, 64 in flight", default: []].append(try rawPipelined(requests: requests, inFlight: 64))
+            try await measure("raw libzmq REQ/REP, 1 in flight") { try rawRequestReply(requests: requests / 4, deadline: deadline) }
+            try await measure("raw libzmq DEALER/ROUTER, 64 in flight") { try rawPipelined(requests: requests, inFlight: 64, deadline: deadline) }
             print("run \(run) done")
         }
         let names = ["raw libzmq REQ/REP, 1 in flight", "raw libzmq DEALER/ROUTER, 64 in flight", "bus, 1 in flight", "bus, 64 in flight",
@@ -65,6 +105,25 @@ struct BusBenchmark {
         for inFlight in [1, 64] {
             let ratios = zip(table["bus with CURVE, \(inFlight) in flight"]!, table["bus, \(inFlight) in flight"]!).map { $0.perSecond / $1.perSecond }
             print(String(format: "CURVE on / off, %d in flight (req/s, median of runs): %.2f", inFlight, ratios.sorted()[ratios.count / 2]))
+        }
+    }
+
+    /// Runs one phase of the benchmark, or fails naming it once `deadline` has passed. A phase stuck
+    /// in a blocking receive ends at its socket's receive timeout, which is the same deadline.
+    static func phase<T: Sendable>(_ name: String, deadline: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                do { return try await body() } catch { throw Failure(description: "the phase \"\(name)\" failed: \(error)") }
+            }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let result = try await group.next(), let value = result else {
+                throw Failure(description: "the phase \"\(name)\" did not finish within \(deadline.components.seconds) s")
+            }
+            return value
         }
     }
 
@@ -159,10 +218,11 @@ struct BusBenchmark {
     }
 
     /// A REP thread and a REQ caller over tcp loopback: the floor under any broker round trip.
-    static func rawRequestReply(requests: Int) throws -> Result {
+    static func rawRequestReply(requests: Int, deadline: Duration) throws -> Result {
         let context = try ZMQContext()
-        let server = try echoServer(context, type: .rep, requests: requests)
+        let server = try echoServer(context, type: .rep, requests: requests, deadline: deadline)
         let client = try ZMQSocket(context, type: .req)
+        try client.set(.receiveTimeout, Int32(deadline.milliseconds))
         try client.connect(server.endpoint)
         let payload = [UInt8](repeating: 0x6D, count: 300)  // about the size of an echo envelope
         let clock = ContinuousClock()
@@ -172,18 +232,21 @@ struct BusBenchmark {
         for _ in 0..<requests {
             let sent = clock.now
             try client.send([payload], dontWait: false)
-            _ = try client.receive(dontWait: false)
+            guard try client.receive(dontWait: false) != nil else { throw Failure(description: "no echo within \(deadline.components.seconds) s") }
             latencies.append(sent.duration(to: clock.now))
         }
         let elapsed = start.duration(to: clock.now)
-        server.done.wait()
+        _ = server.done.wait(timeout: .now() + .seconds(Int(deadline.components.seconds)))
         client.close()
         return Result(latencies: latencies, elapsed: elapsed)
     }
 
     /// A thread that answers `requests` messages on a bound socket of `type` with the same frames.
-    static func echoServer(_ context: ZMQContext, type: SocketType, requests: Int) throws -> (endpoint: String, done: DispatchSemaphore) {
+    static func echoServer(
+        _ context: ZMQContext, type: SocketType, requests: Int, deadline: Duration
+    ) throws -> (endpoint: String, done: DispatchSemaphore) {
         let server = try ZMQSocket(context, type: type)
+        try server.set(.receiveTimeout, Int32(deadline.milliseconds))
         try server.bind("tcp://127.0.0.1:*")
         let endpoint = server.lastEndpoint
         let done = DispatchSemaphore(value: 0)
@@ -202,10 +265,12 @@ struct BusBenchmark {
 
     /// A ROUTER echo thread and a DEALER keeping `inFlight` requests outstanding over tcp loopback:
     /// one hop, no broker, no JSON, no Swift concurrency; the floor under the pipelined bus figure.
-    static func rawPipelined(requests: Int, inFlight: Int) throws -> Result {
+    static func rawPipelined(requests: Int, inFlight: Int, deadline: Duration) throws -> Result {
         let context = try ZMQContext()
-        let server = try echoServer(context, type: .router, requests: requests)
+        let server = try echoServer(context, type: .router, requests: requests, deadline: deadline)
         let client = try ZMQSocket(context, type: .dealer)
+        // A blocking receive that waited forever once hung the whole run here.
+        try client.set(.receiveTimeout, Int32(deadline.milliseconds))
         try client.connect(server.endpoint)
         let clock = ContinuousClock()
         let origin = clock.now
@@ -225,7 +290,7 @@ struct BusBenchmark {
         }
         let start = clock.now
         while latencies.count < requests {
-            guard let frames = try client.receive(dontWait: false) else { continue }
+            guard let frames = try client.receive(dontWait: false) else { throw Failure(description: "no echo within \(deadline.components.seconds) s") }
             let then = frames[0].prefix(8).withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
             latencies.append(.nanoseconds(nanoseconds() - then))
             if sent < requests {
@@ -234,7 +299,7 @@ struct BusBenchmark {
             }
         }
         let elapsed = start.duration(to: clock.now)
-        server.done.wait()
+        _ = server.done.wait(timeout: .now() + .seconds(Int(deadline.components.seconds)))
         client.close()
         return Result(latencies: latencies, elapsed: elapsed)
     }

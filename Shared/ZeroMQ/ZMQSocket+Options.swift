@@ -20,6 +20,8 @@ extension SocketOption where Value == Int32 {
     public static var heartbeatInterval: Self { .init(raw: ZMQ_HEARTBEAT_IVL) }
     /// Milliseconds without traffic after a ZMTP ping before the connection is dropped.
     public static var heartbeatTimeout: Self { .init(raw: ZMQ_HEARTBEAT_TIMEOUT) }
+    /// Milliseconds a blocking receive waits before it gives up (-1: forever).
+    public static var receiveTimeout: Self { .init(raw: ZMQ_RCVTIMEO) }
     /// Socket events (`ZMQ_EVENTS`): POLLIN/POLLOUT readiness without polling.
     public static var events: Self { .init(raw: ZMQ_EVENTS) }
 }
