@@ -88,12 +88,23 @@ struct AttemptLimits: Sendable {
     func succeeded(_ keys: Keys, admitted: Bool = false) async throws {
         guard let account = keys.account else { return }
         try await database.transaction { connection in
+            // The rows' locks first, in the order every attempt takes them (`pairs`): a login that
+            // succeeds while another is counted must not take them the other way round (they deadlocked).
+            let all = try await pairs(keys, on: connection)
+            try await connection.query(
+                """
+                SELECT 1 FROM attempts a
+                JOIN unnest(\(all.map(\.scope))::text[], \(all.map(\.key))::text[]) WITH ORDINALITY AS p(scope, key, position)
+                  ON a.scope = p.scope AND a.key = p.key
+                WHERE a.action = \(keys.action.rawValue) ORDER BY p.position FOR UPDATE OF a
+                """,
+                logger: database.logger)
             let own = keys.network.map { ("account-network", "\(account) \($0)") } ?? ("account", account)
             try await connection.query(
                 "DELETE FROM attempts WHERE action = \(keys.action.rawValue) AND scope = \(own.0) AND key = \(own.1)",
                 logger: database.logger)
             guard admitted, keys.network != nil else { return }
-            let pairs = try await pairs(keys, on: connection).filter { $0.scope != "account-network" }
+            let pairs = all.filter { $0.scope != "account-network" }
             try await connection.query(
                 """
                 UPDATE attempts SET count = greatest(count - 1, 0)

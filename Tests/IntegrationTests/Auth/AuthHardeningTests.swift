@@ -171,6 +171,28 @@ extension ServiceStackTests {
         }
     }
 
+    /// Logins of one account from one network at once (a family's devices, a client retrying): each
+    /// is counted, then taken off the counts when it succeeds, on the same rows. They used to take
+    /// the rows' locks in opposite orders and deadlock, answering 500.
+    @Test func concurrentLoginsOfOneAccountNeverDeadlock() async throws {
+        let stack = try await AuthStack(authEnvironment: ["AUTH_ATTEMPTS_PER_ACCOUNT": "1000", "AUTH_ATTEMPTS_PER_ACCOUNT_ALL": "1000"])
+        try await stack.with { http in
+            let email = "eimear@tcd.ie"
+            _ = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: email, username: "eimear")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<24 {
+                    group.addTask {
+                        try await http.post("/v1/auth/login", [
+                            "app": "melon", "email": .string(email), "password": "correct horse battery staple eimear",
+                        ], from: "203.0.113.50").status
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses.sorted())")
+        }
+    }
+
     @Test func blocksRefusedTokensAndReuseAreListedToTheOwnerAndCounted() async throws {
         let healthPort = Ports.free()
         let stack = try await AuthStack(authEnvironment: [
