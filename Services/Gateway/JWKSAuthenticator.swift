@@ -18,6 +18,11 @@ import Synchronization
 /// request, and once the cached keys are `maxKeyAge` old no token is accepted (503) until a fetch
 /// succeeds. A token of a session that has ended is refused (`revocations`). No request calls the
 /// auth service otherwise.
+///
+/// A signed-in client sends the same token with every request for up to 15 minutes, so a token
+/// verified once is remembered until it expires (at most `verifiedLimit` of them; all are forgotten
+/// when the keys are fetched again): its signature is checked and its claims decoded once, not per
+/// request. Key freshness and revocation are still checked on every request.
 public final class JWKSAuthenticator: RequestAuthenticator {
     private let bus: BusClient
     /// The ended sessions, when tokens are checked against them.
@@ -30,7 +35,16 @@ public final class JWKSAuthenticator: RequestAuthenticator {
     private let maxKeyAge: Duration
     private let retryBackoff: Duration
     private let retryBackoffLimit: Duration
+    private let verifiedLimit: Int
     private let state = Mutex(State())
+    /// Tokens verified before, by the token itself, with the caller they name.
+    private let verified = Mutex([String: Verified]())
+
+    private struct Verified {
+        let caller: AuthenticatedCaller
+        let session: String
+        let expires: Date
+    }
 
     private struct State {
         var verifier: AccessTokenVerifier?
@@ -45,7 +59,9 @@ public final class JWKSAuthenticator: RequestAuthenticator {
 
     public init(bus: BusClient, revocations: SessionRevocations?, audience: String, issuer: String, logger: Logger,
                 refreshInterval: Duration = .seconds(300), minimumRefetch: Duration = .seconds(5),
-                maxKeyAge: Duration = .seconds(3600), retryBackoff: Duration = .seconds(1), retryBackoffLimit: Duration = .seconds(15)) {
+                maxKeyAge: Duration = .seconds(3600), retryBackoff: Duration = .seconds(1), retryBackoffLimit: Duration = .seconds(15),
+                verifiedLimit: Int = 10_000) {
+        self.verifiedLimit = verifiedLimit
         self.bus = bus
         self.revocations = revocations
         self.audience = audience
@@ -66,13 +82,32 @@ public final class JWKSAuthenticator: RequestAuthenticator {
             throw OperationError(.unauthenticated, "the Authorization header must be Bearer <access token>")
         }
         let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        let claims = try await verify(token)
+        let verifier = try await currentVerifier()
+        let now = Date()
+        if let known = verified.withLock({ $0[token] }), known.expires > now {
+            try await revocations?.check(known.session)
+            return known.caller
+        }
+        let claims = try await verify(token, with: verifier)
         try await revocations?.check(claims.sid)
-        return Self.caller(claims)
+        let caller = Self.caller(claims)
+        remember(Verified(caller: caller, session: claims.sid, expires: claims.exp.value), as: token, now: now)
+        return caller
     }
 
-    private func verify(_ token: String) async throws -> AccessTokenClaims {
-        let verifier = try await currentVerifier()
+    /// Keeps a verified token until it expires; a full cache drops the expired ones, and if that is
+    /// not enough, all of them (they are verified again on their next use).
+    private func remember(_ entry: Verified, as token: String, now: Date) {
+        verified.withLock { tokens in
+            if tokens.count >= verifiedLimit {
+                tokens = tokens.filter { $0.value.expires > now }
+                if tokens.count >= verifiedLimit { tokens.removeAll(keepingCapacity: true) }
+            }
+            tokens[token] = entry
+        }
+    }
+
+    private func verify(_ token: String, with verifier: AccessTokenVerifier) async throws -> AccessTokenClaims {
         do throws(AccessTokenVerifier.Rejection) {
             return try await verifier.verify(token)
         } catch .untrustedKey {
@@ -147,6 +182,8 @@ public final class JWKSAuthenticator: RequestAuthenticator {
             let jwks = JWKS(keys: set.keys.map { .ecdsa(.es256, identifier: JWKIdentifier(string: $0.kid), x: $0.x, y: $0.y, curve: .p256) })
             let verifier = try await AccessTokenVerifier(jwks: jwks, audience: audience, issuer: issuer)
             state.withLock { $0 = State(verifier: verifier, fetched: .now) }
+            // Tokens verified with the old set are checked again against the new one.
+            verified.withLock { $0.removeAll() }
             logger.info("access-token keys fetched", metadata: ["kids": "\(verifier.kids.sorted())"])
             return verifier
         } catch {

@@ -136,4 +136,47 @@ import TestSupport
                     "once auth answers again, tokens are accepted")
         }
     }
+
+    /// A token verified once is remembered, but never past its expiry, and never past a change of
+    /// keys: a token of a key auth no longer publishes is refused once the keys are fetched again.
+    @Test func aVerifiedTokenIsRememberedUntilItExpiresOrTheKeysChange() async throws {
+        let old = SigningKey.generate(), new = SigningKey.generate()
+        let current = Mutex(old)
+        let (broker, keysWorker, client) = try Self.keysService { try Self.jwks(current.withLock { $0 }) }
+        let authenticator = JWKSAuthenticator(
+            bus: client, revocations: nil, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"),
+            refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50))
+        @Sendable func request(_ token: String) -> Request {
+            Request(head: .init(method: .get, scheme: "http", authority: "melon", path: "/v1/me", headerFields: [.authorization: "Bearer \(token)"]),
+                    body: .init(buffer: ByteBuffer()))
+        }
+        func token(_ key: SigningKey, lasting seconds: Double) async throws -> String {
+            try await AccessTokenSigner(current: key).sign(AccessTokenClaims(
+                subject: "acct", session: "sess", university: nil, roles: ["user"], app: "melon", audience: "melon", issuer: "urn:melon:auth",
+                issuedAt: Date(), expiresAt: Date().addingTimeInterval(seconds)))
+        }
+        let brief = try await token(old, lasting: 2), lasting = try await token(old, lasting: 60)
+
+        try await BusHarness.with([broker, keysWorker, client]) {
+            #expect(await BusHarness.waitForService(Auth.name, client: client))
+            #expect(try await authenticator.authenticate(request(brief))?.id == "acct")
+            #expect(try await authenticator.authenticate(request(brief))?.id == "acct", "remembered")
+            #expect(try await authenticator.authenticate(request(lasting))?.id == "acct")
+            try await Task.sleep(for: .milliseconds(2100))
+            await #expect(throws: OperationError.self, "remembered, but expired") { try await authenticator.authenticate(request(brief)) }
+
+            // Auth rotates to a new key and stops publishing the old one: once the keys are fetched
+            // again (due after 1 s), the remembered token of the old key is refused.
+            current.withLock { $0 = new }
+            #expect(await eventually(timeout: .seconds(10)) {
+                do {
+                    _ = try await authenticator.authenticate(request(lasting))
+                    return false
+                } catch let error as OperationError {
+                    return error.code == .unauthenticated
+                }
+            }, "a token of a key no longer published still passes")
+            #expect(try await authenticator.authenticate(request(try await token(new, lasting: 60)))?.id == "acct")
+        }
+    }
 }
