@@ -78,7 +78,7 @@ let shared: [Target] = [
     .target(
         name: "ServiceSupport",
         dependencies: [
-            "Bus", "Envelope", log, metrics, lifecycle,
+            "Bus", "Envelope", "ZeroMQ", log, metrics, lifecycle,
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             .product(name: "Configuration", package: "swift-configuration"),
             .product(name: "Prometheus", package: "swift-prometheus"),
@@ -91,7 +91,7 @@ let shared: [Target] = [
     .target(
         name: "ServiceKit",
         dependencies: [
-            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, lifecycle,
+            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", "ZeroMQ", log, lifecycle,
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
         ],
         path: "Shared/ServiceKit",
@@ -203,7 +203,7 @@ let services: [Target] = [
     .target(
         name: "GatewayService",
         dependencies: [
-            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "ServiceSupport", log, metrics,
+            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "ServiceSupport", "ZeroMQ", log, metrics,
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -226,7 +226,7 @@ let services: [Target] = [
     // Everything in one process: the local default (deploy/run.sh) and small installs.
     .executableTarget(
         name: "Melon",
-        dependencies: ["Bus", "GatewayService", "MelonServices", "ServiceCatalog", "ServiceKit", "ServiceSupport"],
+        dependencies: ["Bus", "GatewayService", "MelonServices", "ServiceCatalog", "ServiceKit", "ServiceSupport", "ZeroMQ"],
         path: "Services/Melon/App",
         swiftSettings: swiftSettings
     ),
@@ -272,7 +272,7 @@ let executables: [Target] = [
     ),
     .executableTarget(
         name: "BusBenchmark",
-        dependencies: ["Bus", "Contracts", "ZeroMQ", "CZeroMQ", "TestSupport", "Envelope"],
+        dependencies: ["Bus", "Contracts", "ZeroMQ", "CZeroMQ", "TestSupport", "Envelope", log, lifecycle],
         path: "Benchmarks/BusBenchmark",
         swiftSettings: swiftSettings
     ),
@@ -292,7 +292,7 @@ let executables: [Target] = [
         name: "HTTPBenchmark",
         dependencies: [
             "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
-            "PdfEmailService", "ServiceKit", "ServiceSupport", "TaxFormContract", "TaxFormService", log, lifecycle,
+            "PdfEmailService", "ServiceKit", "ServiceSupport", "TaxFormContract", "TaxFormService", "ZeroMQ", log, lifecycle,
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         path: "Benchmarks/HTTPBenchmark",

@@ -2,6 +2,8 @@ import Bus
 import CZeroMQ
 import Contracts
 import Foundation
+import Logging
+import ServiceLifecycle
 import TestSupport
 import ZeroMQ
 
@@ -78,6 +80,17 @@ struct BusBenchmark {
                 throw Failure(description: "the echo worker did not register within 10 s; broker log: \(stack.broker.logPath), worker log: \(stack.worker.logPath)")
             }
         }
+        // The broker, the worker and the client in this one process, as `melon` runs them: over tcp
+        // loopback, and over inproc (one shared libzmq context, no libzmq I/O thread in the path).
+        let inProcessTCP = try InProcessStack(endpoint: "tcp://127.0.0.1:*", workers: workers)
+        let inProcess = try InProcessStack(endpoint: "inproc://bus-benchmark", workers: workers)
+        let inProcessTasks = [inProcessTCP, inProcess].map { stack in Task { try await BusHarness.with(stack.services) { try await Task.sleep(for: .seconds(86_400)) } } }
+        defer { for task in inProcessTasks { task.cancel() } }
+        for stack in [inProcessTCP, inProcess] {
+            guard await eventually(timeout: .seconds(10), { try await stack.client.isAvailable(service: "echo") }) else {
+                throw Failure(description: "the in-process echo worker did not register within 10 s")
+            }
+        }
         print("bus benchmark: \(requests) requests per measurement, \(runs) runs, echo of a 64-byte text, \(workers) worker connections")
         print("measurement                                       req/s      p50 us     p99 us")
         var table: [String: [Result]] = [:]
@@ -85,8 +98,8 @@ struct BusBenchmark {
             table[name, default: []].append(try await phase(name, deadline: deadline, body))
         }
         for run in 1...runs {
-            for (name, stack) in [("bus", clear), ("bus with CURVE", curve)] {
-                let client = stack.client
+            for (name, client) in [("bus", clear.client), ("bus with CURVE", curve.client), ("one process, tcp", inProcessTCP.client),
+                                   ("one process, inproc", inProcess.client)] {
                 _ = try await phase("\(name), warm-up", deadline: deadline) { try await measureBus(client: client, inFlight: 64, requests: requests / 4) }
                 try await measure("\(name), 1 in flight") { try await measureBus(client: client, inFlight: 1, requests: requests / 4) }
                 try await measure("\(name), 64 in flight") { try await measureBus(client: client, inFlight: 64, requests: requests) }
@@ -96,7 +109,8 @@ struct BusBenchmark {
             print("run \(run) done")
         }
         let names = ["raw libzmq REQ/REP, 1 in flight", "raw libzmq DEALER/ROUTER, 64 in flight", "bus, 1 in flight", "bus, 64 in flight",
-                     "bus with CURVE, 1 in flight", "bus with CURVE, 64 in flight"]
+                     "bus with CURVE, 1 in flight", "bus with CURVE, 64 in flight", "one process, tcp, 1 in flight", "one process, tcp, 64 in flight",
+                     "one process, inproc, 1 in flight", "one process, inproc, 64 in flight"]
         for name in names {
             for result in table[name]! { print(result.row(name)) }
             print(Result.median(table[name]!).row(name + " (median)"))
@@ -124,6 +138,25 @@ struct BusBenchmark {
                 throw Failure(description: "the phase \"\(name)\" did not finish within \(deadline.components.seconds) s")
             }
             return value
+        }
+    }
+
+    /// A broker, an echo worker runtime and a client in this process, sharing one libzmq context.
+    struct InProcessStack {
+        let services: [any Service]
+        let client: BusClient
+
+        init(endpoint: String, workers: Int) throws {
+            let context = try ZMQContext()
+            let broker = try Broker(
+                configuration: BrokerConfiguration(endpoint: endpoint, eventsEndpoint: nil, eventsPublishEndpoint: nil), context: context,
+                logger: Logger(label: "broker", factory: { _ in SwiftLogNoOpLogHandler() }))
+            let bound = broker.endpoint
+            let worker = try WorkerRuntime(
+                registry: EchoService.registry(), configuration: WorkerConfiguration(endpoint: bound, workers: workers), context: context,
+                logger: Logger(label: "echo", factory: { _ in SwiftLogNoOpLogHandler() }))
+            client = try BusClient(configuration: ClientConfiguration(endpoint: bound, processName: "bus-benchmark"), context: context)
+            services = [broker, worker, client]
         }
     }
 

@@ -12,6 +12,7 @@ import ServiceLifecycle
 import ServiceSupport
 import TaxFormService
 import Synchronization
+import ZeroMQ
 
 /// `http-benchmark`: requests per second and p50/p99 for a small read and a small write through the
 /// whole path (HTTP, gateway, broker, worker, PostgreSQL), measured by wrk, beside the same handlers
@@ -30,14 +31,16 @@ struct HTTPBenchmark {
         Observability.bootstrapMetrics()
         let logger = Logger(label: "http-benchmark")
         let heartbeat = Heartbeat(interval: .seconds(1), liveness: 3)
+        // As `melon` runs: one libzmq context for every part, the bus over inproc.
+        let context = try ZMQContext()
         let broker = try Broker(configuration: BrokerConfiguration(
-            endpoint: "tcp://127.0.0.1:*", eventsEndpoint: nil, eventsPublishEndpoint: nil, heartbeat: heartbeat), logger: logger)
+            endpoint: "inproc://http-benchmark", eventsEndpoint: nil, eventsPublishEndpoint: nil, heartbeat: heartbeat), context: context, logger: logger)
         let database = try Database(url: DatabaseURL(url), schema: "bench", maximumConnections: options.connections, logger: logger)
         let worker = try WorkerRuntime(
             registry: BenchNotes.registry(database),
             configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: options.connections, heartbeat: heartbeat, gracePeriod: .seconds(5)),
-            logger: logger)
-        let bus = try BusClient(configuration: ClientConfiguration(endpoint: broker.endpoint, processName: "bench-gateway"), logger: logger)
+            context: context, logger: logger)
+        let bus = try BusClient(configuration: ClientConfiguration(endpoint: broker.endpoint, processName: "bench-gateway"), context: context, logger: logger)
         // The auth service and the refund calculator, as their own processes would run them.
         let settings = ProcessSettings(
             process: "http-benchmark", settings: [], arguments: [],
@@ -48,11 +51,11 @@ struct HTTPBenchmark {
                 "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
                 "MAIL_SPOOL_DIR": FileManager.default.temporaryDirectory.appendingPathComponent("melon-bench-mail-\(UUID().uuidString)").path,
             ])
-        let auth = try RunningService(.auth, settings: settings, logger: logger, maximumConnections: options.connections)
-        let refunds = try RunningService(.refundCalculator, settings: settings, logger: logger, maximumConnections: 4)
-        let taxForm = try RunningService(.taxForm, settings: settings, logger: logger, maximumConnections: 8)
+        let auth = try RunningService(.auth, settings: settings, logger: logger, maximumConnections: options.connections, context: context)
+        let refunds = try RunningService(.refundCalculator, settings: settings, logger: logger, maximumConnections: 4, context: context)
+        let taxForm = try RunningService(.taxForm, settings: settings, logger: logger, maximumConnections: 8, context: context)
         // pdf-email fills the return's PDF (and takes auth's queued mail into a spool folder).
-        let pdfEmail = try RunningService(.pdfEmail, settings: settings, logger: logger, maximumConnections: 4)
+        let pdfEmail = try RunningService(.pdfEmail, settings: settings, logger: logger, maximumConnections: 4, context: context)
         let authDatabase = auth.database!
         let port = Mutex<Int?>(nil)
         let gateway = buildApplication(

@@ -3,6 +3,7 @@ import Bus
 import Foundation
 import Logging
 import ServiceSupport
+import ZeroMQ
 
 extension Setting {
     public static let httpHost = Setting("http.host", default: "127.0.0.1", help: "Address the gateway listens on (0.0.0.0 in containers).")
@@ -43,9 +44,9 @@ extension Setting {
 extension ProcessSettings {
     /// Verifies access tokens against the auth service's keys, fetched over `bus`, refusing those of
     /// ended sessions. Run the authenticator's `revocations` in the process's ServiceGroup.
-    public func tokenAuthenticator(bus: BusClient, logger: Logger) throws -> JWKSAuthenticator {
+    public func tokenAuthenticator(bus: BusClient, context: ZMQContext? = nil, logger: Logger) throws -> JWKSAuthenticator {
         let revocations = SessionRevocations(
-            bus: bus, subscriber: try eventSubscriber(topics: [Auth.sessionsRevokedEvent], logger: logger),
+            bus: bus, subscriber: try eventSubscriber(topics: [Auth.sessionsRevokedEvent], context: context, logger: logger),
             resyncInterval: try milliseconds(.authRevocationsResync), maxAge: try milliseconds(.authKeysMaxAge), logger: logger)
         return JWKSAuthenticator(
             bus: bus, revocations: revocations, audience: try requiredString(.authAudience), issuer: try requiredString(.authIssuer), logger: logger,

@@ -3,6 +3,7 @@ import Logging
 import PostgresSupport
 import ServiceLifecycle
 import ServiceSupport
+import ZeroMQ
 
 /// A service assembled from its definition, as a process runs it: its bus client, its database, the
 /// worker runtime serving its operations, and once the schema is migrated, its outbox relay, its
@@ -17,17 +18,21 @@ public struct RunningService: Sendable {
     /// - Parameters:
     ///   - maximumConnections: the database pool's size.
     ///   - clock: today, for the service's rules (tests pin it).
+    ///   - context: the libzmq context to share with the other parts of the process (needed for
+    ///     inproc endpoints); nil: one of its own.
     public init(
-        _ definition: ServiceDefinition, settings: ProcessSettings, logger: Logger, maximumConnections: Int = 8, clock: ServiceClock = .system
+        _ definition: ServiceDefinition, settings: ProcessSettings, logger: Logger, maximumConnections: Int = 8, clock: ServiceClock = .system,
+        context: ZMQContext? = nil
     ) throws {
-        let bus = try BusClient(configuration: settings.clientConfiguration(), logger: logger)
+        let bus = try BusClient(configuration: settings.clientConfiguration(), context: context, logger: logger)
         let database = try definition.schema.map { schema in
             try Database(
                 url: DatabaseURL(settings.databaseURL(service: definition.name)), schema: schema, maximumConnections: maximumConnections, logger: logger)
         }
-        let events = try definition.publishesEvents ? settings.eventPublisher(logger: logger) : nil
+        let events = try definition.publishesEvents ? settings.eventPublisher(context: context, logger: logger) : nil
         let parts = try definition.make(ServiceEnvironment(settings: settings, database: database, bus: bus, events: events, logger: logger, clock: clock))
-        runtime = try WorkerRuntime(registry: parts.handlers.finished(), configuration: settings.workerConfiguration(), bus: bus, logger: logger)
+        runtime = try WorkerRuntime(
+            registry: parts.handlers.finished(), configuration: settings.workerConfiguration(), bus: bus, context: context, logger: logger)
         self.definition = definition
         self.database = database
         let transport: [any Service] = [bus] + [events].compactMap { $0 }

@@ -1,5 +1,6 @@
 import Bus
 import Logging
+import ZeroMQ
 
 extension ProcessSettings {
     /// The heartbeat settings shared by broker and workers.
@@ -30,16 +31,16 @@ extension ProcessSettings {
 
     /// A publisher of live events to the broker's proxy (EVENTS_PUBLISH_ENDPOINT); nil when the
     /// setting is empty, which leaves live events off.
-    public func eventPublisher(logger: Logger) throws -> EventPublisher? {
+    public func eventPublisher(context: ZMQContext? = nil, logger: Logger) throws -> EventPublisher? {
         guard let endpoint = string(.eventsPublishEndpoint), !endpoint.isEmpty else { return nil }
-        return try EventPublisher(endpoint: endpoint, processName: process, credentials: try busCredentials(), logger: logger)
+        return try EventPublisher(endpoint: endpoint, processName: process, credentials: try busCredentials(), context: context, logger: logger)
     }
 
     /// A subscriber to the live events of `topics` from the broker's proxy (EVENTS_ENDPOINT); nil
     /// when the setting is empty.
-    public func eventSubscriber(topics: [String], logger: Logger) throws -> EventSubscriber? {
+    public func eventSubscriber(topics: [String], context: ZMQContext? = nil, logger: Logger) throws -> EventSubscriber? {
         guard let endpoint = string(.eventsEndpoint), !endpoint.isEmpty else { return nil }
-        return try EventSubscriber(endpoint: endpoint, topics: topics, credentials: try busCredentials(), logger: logger)
+        return try EventSubscriber(endpoint: endpoint, topics: topics, credentials: try busCredentials(), context: context, logger: logger)
     }
 
     /// The log level, refusing unknown names.

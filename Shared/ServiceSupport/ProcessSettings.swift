@@ -40,10 +40,10 @@ public struct ProcessSettings: Sendable {
         ])
     }
 
-    /// The value of `setting`, or its default.
+    /// The value of `setting`, or its default (as the process declared the setting, see `Setting.defaulting(to:)`).
     public func string(_ setting: Setting) -> String? {
         reader.string(forKey: ConfigKey(setting.key.split(separator: ".").map(String.init)), isSecret: setting.isSecret)
-            ?? setting.defaultValue
+            ?? (settings.first { $0.key == setting.key } ?? setting).defaultValue
     }
 
     /// A value that must be present (its default counts).

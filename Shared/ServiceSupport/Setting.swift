@@ -53,6 +53,12 @@ public struct Setting: Sendable, Hashable {
         self.kind = kind
     }
 
+    /// The same setting with another default, for a process whose sensible default differs (`melon`'s
+    /// bus is inproc); `ProcessSettings` reads the default of the setting as the process declared it.
+    public func defaulting(to value: String) -> Setting {
+        Setting(key, default: value, help: help, isSecret: isSecret, kind: kind)
+    }
+
     /// `BROKER_ENDPOINT` for `broker.endpoint`.
     public var environmentName: String { key.uppercased().replacingOccurrences(of: ".", with: "_") }
 

@@ -10,8 +10,8 @@ import TestSupport
 extension ServiceStackTests {
 @Suite(.timeLimit(.minutes(10))) struct MelonTests {
     @Test func melonServesAuthPdfEmailAndTheRefundCalculatorTogether() async throws {
-        let started = try await MelonProcess.start()
-        let (melon, http, spool, endpoint) = (started.process, started.http, started.spool, started.endpoint)
+        let started = try await MelonProcess.start(tcpBus: true)
+        let (melon, http, spool, endpoint) = (started.process, started.http, started.spool, started.endpoint!)
         let ready = try await http.get("/readyz").json
         #expect(ready?["checks"] == [
             "pdf-email.broker": true, "pdf-email.database": true, "auth.broker": true, "auth.database": true,

@@ -49,6 +49,16 @@ import ZeroMQ
         #expect(try both.requiredString(.brokerEndpoint) == "tcp://10.0.0.2:7000")
     }
 
+    /// A process may declare a shared setting with its own default (melon's bus is inproc).
+    @Test func aProcessDeclaresItsOwnDefault() throws {
+        let melon = [Setting.brokerEndpoint.defaulting(to: "inproc://melon-bus")]
+        #expect(try ProcessSettings(process: "melon", settings: melon, arguments: ["melon"], environment: [:]).requiredString(.brokerEndpoint)
+            == "inproc://melon-bus")
+        #expect(try ProcessSettings(process: "melon", settings: melon, arguments: ["melon"], environment: ["BROKER_ENDPOINT": "tcp://10.0.0.1:5555"])
+            .requiredString(.brokerEndpoint) == "tcp://10.0.0.1:5555")
+        #expect(try settings().requiredString(.brokerEndpoint) == "tcp://127.0.0.1:5555", "everyone else keeps the shared default")
+    }
+
     @Test func brokerConfigurationComesFromSettings() throws {
         let configuration = try settings(["--heartbeat-interval", "250"], ["BROKER_QUEUE_LIMIT": "7", "EVENTS_ENDPOINT": "", "BUS_CURVE": "off"])
             .brokerConfiguration(rights: Self.noRights)

@@ -4,20 +4,25 @@ import MelonServices
 import ServiceCatalog
 import ServiceKit
 import ServiceSupport
+import ZeroMQ
 
 /// `melon`: the broker, every service and the gateway in one process, the local default and the
-/// shape for small installs. The parts still talk over the bus (ZeroMQ over TCP on loopback), so
-/// they behave exactly as when they run as separate processes.
+/// shape for small installs. The parts still talk over the bus, so they behave exactly as when they
+/// run as separate processes; by default over inproc endpoints in one shared libzmq context, which
+/// takes libzmq's I/O threads out of every hop (a tcp BROKER_ENDPOINT lets other processes join).
 @main
 struct MelonApp {
     static func main() async throws {
         if CommandLine.arguments.dropFirst().first == "openapi" { return printOpenAPIDocument() }
         let services = MelonServices.all
-        var settings: [Setting] = []
+        var settings: [Setting] = [
+            Setting.brokerEndpoint.defaulting(to: "inproc://melon-bus"), Setting.eventsEndpoint.defaulting(to: "inproc://melon-events"),
+            Setting.eventsPublishEndpoint.defaulting(to: "inproc://melon-events-publish"),
+        ]
         for setting in Setting.brokerSettings + Setting.gatewaySettings + services.flatMap(\.processSettings)
         // No CURVE settings: the parts share one process, and the bus stays on this host.
         where setting != .healthPort && setting != .healthHost && !Setting.busCurveSettings.contains(setting) && setting != .busMembers
-            && !settings.contains(setting) {
+            && !settings.contains(where: { $0.key == setting.key }) {
             settings.append(setting)
         }
         let (process, logger) = ProcessBootstrap.start(
@@ -25,14 +30,17 @@ struct MelonApp {
             settings: settings)
         func require<T>(_ read: () throws -> T) -> T { ProcessBootstrap.require(read, process: "melon") }
 
-        let broker = require { try Broker(configuration: process.brokerConfiguration(rights: BusPolicy.rights(of:)), logger: logger) }
+        // One context for every part: inproc endpoints only connect within a context.
+        let context = require { try ZMQContext() }
+        let broker = require { try Broker(configuration: process.brokerConfiguration(rights: BusPolicy.rights(of:)), context: context, logger: logger) }
         let running = services.map { definition in
-            require { try RunningService(definition, settings: process, logger: logger, maximumConnections: 4) }
+            require { try RunningService(definition, settings: process, logger: logger, maximumConnections: 4, context: context) }
         }
-        let bus = require { try BusClient(configuration: process.clientConfiguration(), logger: logger) }
+        let bus = require { try BusClient(configuration: process.clientConfiguration(), context: context, logger: logger) }
         let gateway = buildApplication(
             configuration: require(process.gatewayConfiguration),
-            services: ServiceCatalog.services, bus: bus, authenticator: require { try process.tokenAuthenticator(bus: bus, logger: logger) },
+            services: ServiceCatalog.services, bus: bus,
+            authenticator: require { try process.tokenAuthenticator(bus: bus, context: context, logger: logger) },
             readinessChecks: running.flatMap { service in service.readiness.map { ("\(service.definition.name).\($0.name)", $0.check) } },
             logger: logger)
         try await ProcessBootstrap.run([broker] + running.flatMap(\.services) + [gateway], logger: logger)
