@@ -68,7 +68,7 @@ extension ServiceDefinition {
         handlers.on(Auth.Sessions.Revoked.self, sessions.revoked)
         let housekeeping = AuthHousekeeping(
             limits: limits, events: events, registrations: registrations, sessions: sessionStore, retention: configuration.securityEventRetention)
-        let announcer = environment.events.map { RevocationAnnouncer(database: database, events: $0) }
-        return ServiceParts(handlers: handlers, jobs: housekeeping.jobs(database: database), services: [announcer].compactMap { $0 })
+        if let events = environment.events { RevocationAnnouncer.announce(from: database, on: events) }
+        return ServiceParts(handlers: handlers, jobs: housekeeping.jobs(database: database))
     }
 }

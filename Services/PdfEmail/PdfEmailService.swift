@@ -28,7 +28,7 @@ extension ServiceDefinition {
         handlers.on(PdfEmail.Account.Erase.self, mail.erase)
         let delivery = MailDelivery(
             repository: repository, transport: configuration.transport.make(logger: environment.logger), configuration: configuration.delivery,
-            logger: environment.logger)
+            wakeUp: database.wakeUp(MailPostgresRepository.queuedChannel), logger: environment.logger)
         let prune = PeriodicJob("mails.prune", every: .seconds(600), database: database) { connection in
             try await repository.prune(finishedBefore: configuration.retention, on: connection)
         }

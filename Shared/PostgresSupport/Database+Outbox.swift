@@ -3,6 +3,9 @@ import Foundation
 import PostgresNIO
 
 extension Database {
+    /// The channel an outbox row is announced on at commit, waking the relay.
+    static let outboxChannel = "outbox"
+
     /// Writes a request to another service into the outbox, in the caller's transaction: it is sent
     /// only if the transaction commits, and then until the receiver acknowledges it. Returns the
     /// envelope id every delivery attempt carries, on which the receiver deduplicates.
@@ -18,6 +21,7 @@ extension Database {
             VALUES (\(id), \(Op.service), \(Op.type), \(data), \(idempotencyKey))
             """,
             logger: logger)
+        try await notify(Self.outboxChannel, on: connection)
         return id
     }
 }

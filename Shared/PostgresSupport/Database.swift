@@ -1,6 +1,7 @@
 import Logging
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// A service's database: a pooled PostgresNIO client and the one schema the service owns.
 ///
@@ -11,6 +12,8 @@ public final class Database: Service {
     /// The service's schema; every table it owns lives here.
     public let schema: String
     public let logger: Logger
+    /// What to do with each notice of a channel, registered before the process runs (`onNotice`).
+    let noticeHandlers = Mutex<[String: [@Sendable (String) async -> Void]]>([:])
 
     public init(url: DatabaseURL, schema: String, maximumConnections: Int = 20, logger: Logger) throws {
         guard Self.isIdentifier(schema) else {

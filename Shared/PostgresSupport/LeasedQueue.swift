@@ -64,11 +64,13 @@ public struct LeasedQueue: Sendable {
         }
     }
 
-    /// Runs `round` until cancelled or shut down, waiting `interval` after a round that found nothing
-    /// (or failed). A round under way when graceful shutdown begins finishes first. With `gauges`,
-    /// that refresh (the backlog's gauges, say) runs before a round at most every `gaugeInterval`.
+    /// Runs `round` until cancelled or shut down, waiting after a round that found nothing (or
+    /// failed) `interval`, or less when `wakeUp` is signalled (a producer committed new work: the
+    /// interval is then only for work due later and for a notice that was lost). A round under way
+    /// when graceful shutdown begins finishes first. With `gauges`, that refresh (the backlog's
+    /// gauges, say) runs before a round at most every `gaugeInterval`.
     public static func poll(
-        every interval: Duration, logger: Logger, gauges: (interval: Duration, refresh: () async throws -> Void)? = nil,
+        every interval: Duration, wakeUp: WakeUp? = nil, logger: Logger, gauges: (interval: Duration, refresh: () async throws -> Void)? = nil,
         round: () async throws -> Int
     ) async {
         var gaugesDue = ContinuousClock.now
@@ -85,7 +87,11 @@ public struct LeasedQueue: Sendable {
                 handled = 0
             }
             if handled == 0 {
-                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+                if let wakeUp {
+                    await cancelWhenGracefulShutdown { await wakeUp.wait(upTo: interval) }
+                } else {
+                    try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+                }
             }
         }
     }

@@ -10,8 +10,9 @@ import ServiceLifecycle
 public struct OutboxConfiguration: Sendable {
     /// Rows claimed per round.
     public var batchSize = 32
-    /// How long to wait before looking again when nothing was due.
-    public var pollInterval: Duration = .milliseconds(250)
+    /// How long to wait before looking again when nothing was due, unless a commit wakes the relay
+    /// first (rows due later, a retry, a lost notice).
+    public var pollInterval: Duration = .seconds(1)
     /// A claimed row is not claimed again for this long (a relay that dies mid-delivery is replaced).
     public var lease: Duration = .seconds(30)
     /// The deadline of one delivery attempt.
@@ -36,6 +37,7 @@ public final class OutboxRelay: Service {
     private let database: Database
     private let bus: BusClient
     private let configuration: OutboxConfiguration
+    private let wakeUp: WakeUp
     private let delivered = Counter(label: "melon_outbox_delivered_total")
     private let retried = Counter(label: "melon_outbox_retries_total")
 
@@ -44,11 +46,12 @@ public final class OutboxRelay: Service {
         self.database = database
         self.bus = bus
         self.configuration = configuration
+        wakeUp = database.wakeUp(Database.outboxChannel)
     }
 
     /// Delivers until cancelled or shut down; on graceful shutdown the round under way finishes first.
     public func run() async throws {
-        await LeasedQueue.poll(every: configuration.pollInterval, logger: database.logger) { try await deliverDueRows() }
+        await LeasedQueue.poll(every: configuration.pollInterval, wakeUp: wakeUp, logger: database.logger) { try await deliverDueRows() }
     }
 
     /// Every ten minutes, deletes delivered rows older than the retention.

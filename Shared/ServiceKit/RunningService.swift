@@ -45,7 +45,7 @@ public struct RunningService: Sendable {
             try await database.expireIdempotency(olderThan: retention, on: connection)
         }
         let migrated: [any Service] = [runtime, OutboxRelay(database: database, bus: bus), OutboxRelay.purgeJob(database: database), expiry]
-            + parts.jobs + parts.services
+            + parts.jobs + parts.services + [database.noticeListener]
         services = transport + [database, RunAfterMigrations(database: database, migrations: try definition.migrations(), services: migrated)]
     }
 

@@ -2,25 +2,20 @@ import AuthContract
 import Bus
 import Foundation
 import PostgresSupport
-import ServiceLifecycle
 
 /// Publishes each session end as the live event `auth.sessions.revoked.v1` once the transaction that
 /// ended it commits: `SessionPostgresRepository.revoke` notifies the ids on a PostgreSQL channel,
-/// heard here. A gateway that misses an event (it was reconnecting, or this process stopped between
-/// commit and publish) catches up from `auth.sessions.revoked.v1`.
-struct RevocationAnnouncer: Service {
-    let database: Database
-    let events: EventPublisher
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await database.listen(SessionPostgresRepository.revokedChannel) { payload in
-                guard let ended = Self.parse(payload) else {
-                    database.logger.error("an unreadable session-revocation notice", metadata: ["bytes": "\(payload.utf8.count)"])
-                    return
-                }
-                events.publish(Auth.sessionsRevokedEvent, ended)
+/// heard here through the process's notice listener. A gateway that misses an event (it was
+/// reconnecting, or this process stopped between commit and publish) catches up from
+/// `auth.sessions.revoked.v1`.
+enum RevocationAnnouncer {
+    static func announce(from database: Database, on events: EventPublisher) {
+        database.onNotice(SessionPostgresRepository.revokedChannel) { payload in
+            guard let ended = parse(payload) else {
+                database.logger.error("an unreadable session-revocation notice", metadata: ["bytes": "\(payload.utf8.count)"])
+                return
             }
+            events.publish(Auth.sessionsRevokedEvent, ended)
         }
     }
 

@@ -16,7 +16,7 @@ struct SessionPostgresRepository: Sendable {
     /// How long an ended session is remembered as revoked: until its last access token expires.
     let revokedFor: Duration
 
-    /// The NOTIFY channel ended sessions are announced on, at commit (see `RevocationAnnouncer`).
+    /// The NOTIFY channel ended sessions are announced on at commit (see `RevocationAnnouncer`).
     static let revokedChannel = "sessions_revoked"
 
     init(database: Database, keyEncryptionKey: SymmetricKey, lifetime: Duration, accessTokenLifetime: Duration) {

@@ -33,8 +33,9 @@ struct MelonApp {
         // One context for every part: inproc endpoints only connect within a context.
         let context = require { try ZMQContext() }
         let broker = require { try Broker(configuration: process.brokerConfiguration(rights: BusPolicy.rights(of:)), context: context, logger: logger) }
+        // Five connections per service: four for its work and one its notice listener holds.
         let running = services.map { definition in
-            require { try RunningService(definition, settings: process, logger: logger, maximumConnections: 4, context: context) }
+            require { try RunningService(definition, settings: process, logger: logger, maximumConnections: 5, context: context) }
         }
         let bus = require { try BusClient(configuration: process.clientConfiguration(), context: context, logger: logger) }
         let gateway = buildApplication(

@@ -9,7 +9,7 @@ import ServiceLifecycle
 public struct PushDeliveryConfiguration: Sendable {
     /// Deliveries claimed per round and sent at once by this instance.
     public var concurrency = 32
-    public var pollInterval: Duration = .milliseconds(200)
+    public var pollInterval: Duration = .seconds(1)
     /// A claimed delivery is not claimed again for this long; it must outlast one APNs request.
     public var lease: Duration = .seconds(30)
     public var retry = RetryPolicy(first: .seconds(1), maximum: .seconds(300))
@@ -27,6 +27,8 @@ public struct PushDeliveryConfiguration: Sendable {
 /// they are now, sends it with the delivery's id as `apns-id`, and records what APNs said.
 public final class PushDelivery: Service {
     private let queue: PushQueue
+    /// Signalled when deliveries are queued, so they go out at once.
+    private let wakeUp: WakeUp
     private let provider: any PushProvider
     private let topics: [Notifications.App: String]
     /// True for APNs: an app without a bundle id is a setup error, not a push to send.
@@ -37,6 +39,7 @@ public final class PushDelivery: Service {
 
     init(queue: PushQueue, provider: any PushProvider, topics: [Notifications.App: String]?, configuration: PushDeliveryConfiguration, logger: Logger) {
         self.queue = queue
+        wakeUp = queue.database.wakeUp(PushQueue.queuedChannel)
         self.provider = provider
         self.topics = topics ?? [:]
         requiresTopics = topics != nil
@@ -50,7 +53,7 @@ public final class PushDelivery: Service {
             metrics.queued.record(backlog.queued)
             metrics.oldest.record(Double(backlog.oldest?.milliseconds ?? 0) / 1000)
         }
-        await LeasedQueue.poll(every: configuration.pollInterval, logger: logger, gauges: (configuration.backlogInterval, gauges)) {
+        await LeasedQueue.poll(every: configuration.pollInterval, wakeUp: wakeUp, logger: logger, gauges: (configuration.backlogInterval, gauges)) {
             try await deliverDue()
         }
         await shutdown()

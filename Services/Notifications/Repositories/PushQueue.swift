@@ -10,6 +10,9 @@ import PostgresSupport
 struct PushQueue: Sendable {
     let database: Database
 
+    /// The channel queued deliveries are announced on at commit, waking the delivery loop.
+    static let queuedChannel = "deliveries"
+
     /// The push stored, in each recipient's inbox, and queued to each of their devices of the app
     /// (but not for recipients who muted the event type); `holds` delays some recipients' deliveries
     /// (quiet hours). A dedupe key the source used before answers with that push.
@@ -51,6 +54,7 @@ struct PushQueue: Sendable {
             """,
             logger: database.logger
         ).collect().count
+        if deliveries > 0 { try await database.notify(Self.queuedChannel, on: connection) }
         return .init(pushID: id.uuidString.lowercased(), notifications: notifications, deliveries: deliveries, duplicate: false)
     }
 

@@ -9,7 +9,7 @@ public struct MailDeliveryConfiguration: Sendable {
     /// Mails claimed per round and sent at once by this instance.
     public var concurrency = 4
     /// The wait after a round that found nothing due.
-    public var pollInterval: Duration = .milliseconds(500)
+    public var pollInterval: Duration = .seconds(1)
     /// A claimed mail is not claimed again for this long; it must outlast one SMTP transaction
     /// (the settings make it twice `SMTP_TIMEOUT`, at least 60 s).
     public var lease: Duration = .seconds(60)
@@ -28,13 +28,18 @@ public struct MailDeliveryConfiguration: Sendable {
 /// A permanent refusal (SMTP 5xx) ends in `failed` with the server's reply; a temporary one is
 /// retried with exponential backoff until the mail is `maxAge` old, then ends in `failed` too.
 public final class MailDelivery: Service {
+    private let wakeUp: WakeUp?
     private let repository: any MailRepository
     private let transport: any MailTransport
     private let configuration: MailDeliveryConfiguration
     private let logger: Logger
     private let metrics = MailMetrics()
 
-    public init(repository: any MailRepository, transport: any MailTransport, configuration: MailDeliveryConfiguration, logger: Logger) {
+    /// - Parameter wakeUp: signalled when a mail is queued, so it goes out at once.
+    public init(
+        repository: any MailRepository, transport: any MailTransport, configuration: MailDeliveryConfiguration, wakeUp: WakeUp? = nil, logger: Logger
+    ) {
+        self.wakeUp = wakeUp
         self.repository = repository
         self.transport = transport
         self.configuration = configuration
@@ -43,7 +48,7 @@ public final class MailDelivery: Service {
 
     public func run() async throws {
         await LeasedQueue.poll(
-            every: configuration.pollInterval, logger: logger,
+            every: configuration.pollInterval, wakeUp: wakeUp, logger: logger,
             gauges: (configuration.backlogInterval, { self.metrics.record(try await self.repository.backlog()) })
         ) {
             try await deliverDueMail()

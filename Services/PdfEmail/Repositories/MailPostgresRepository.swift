@@ -10,6 +10,9 @@ public struct MailPostgresRepository: MailRepository {
     public let database: Database
     private let codec = EnvelopeCodec()
 
+    /// The channel a queued mail is announced on at commit, waking the delivery loop.
+    public static let queuedChannel = "mails"
+
     public init(database: Database) {
         self.database = database
     }
@@ -22,6 +25,7 @@ public struct MailPostgresRepository: MailRepository {
                     \(mail.replyTo?.lowercased()))
             """,
             logger: database.logger)
+        try await database.notify(Self.queuedChannel, on: connection)
     }
 
     public func status(id: UUID) async throws -> PdfEmail.Mail.Status.Response? {

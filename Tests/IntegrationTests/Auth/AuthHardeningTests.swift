@@ -163,9 +163,12 @@ extension ServiceStackTests {
             #expect(try await login(password, from: "203.0.113.9").status == 429, "a new network, the account under attack")
             #expect(try await login(password).status == 200, "the owner's usual network")
 
-            // Reset mail: a stranger asking again and again holds up only their own network's.
-            for _ in 0..<5 { _ = try await http.post("/v1/auth/password/forgot", ["email": .string(email)], from: "203.0.113.1") }
+            // Reset mail: a stranger asking again and again holds up only their own network's, and
+            // the owner, asking meanwhile, has a fresh code in their mailbox (the one the stranger's
+            // first request sent them, or their own: one code a minute per account).
             let mails = try stack.mailCount(to: email)
+            for _ in 0..<5 { _ = try await http.post("/v1/auth/password/forgot", ["email": .string(email)], from: "203.0.113.1") }
+            #expect(try await http.post("/v1/auth/password/forgot", ["email": .string(email)], from: "203.0.113.1").status == 429)
             #expect(try await http.post("/v1/auth/password/forgot", ["email": .string(email)]).status == 202)
             #expect(await eventually(timeout: .seconds(20)) { try stack.mailCount(to: email) > mails }, "the owner gets a reset code")
         }
