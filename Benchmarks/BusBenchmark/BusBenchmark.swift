@@ -27,6 +27,8 @@ struct BusBenchmark {
           --requests N           calls per 64-in-flight measurement (default 20000; a quarter with 1 in flight)
           --workers N            worker connections of the echo-worker (default 16)
           --phase-deadline S     seconds any one phase may take before the run stops naming it (default 120)
+          --only NAME            run only the measurements whose name contains NAME, without warm-up (for
+                                 perf stat: the difference of two runs with different --requests is per call)
         """
 
     /// Why the run stopped, said in one line.
@@ -54,6 +56,7 @@ struct BusBenchmark {
         }
         let runs = try option("--runs", 3), requests = try option("--requests", 20_000), workers = try option("--workers", 16)
         let deadline = Duration.seconds(try option("--phase-deadline", 120))
+        let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
         if arguments.contains("--codec") {
             for (name, micros) in try CodecBenchmark.run(iterations: requests) { print(name.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%8.1f us", micros)) }
             return
@@ -95,12 +98,15 @@ struct BusBenchmark {
         print("measurement                                       req/s      p50 us     p99 us")
         var table: [String: [Result]] = [:]
         func measure(_ name: String, _ body: @escaping @Sendable () async throws -> Result) async throws {
+            guard only.map(name.contains) ?? true else { return }
             table[name, default: []].append(try await phase(name, deadline: deadline, body))
         }
         for run in 1...runs {
             for (name, client) in [("bus", clear.client), ("bus with CURVE", curve.client), ("one process, tcp", inProcessTCP.client),
                                    ("one process, inproc", inProcess.client)] {
-                _ = try await phase("\(name), warm-up", deadline: deadline) { try await measureBus(client: client, inFlight: 64, requests: requests / 4) }
+                if only == nil {
+                    _ = try await phase("\(name), warm-up", deadline: deadline) { try await measureBus(client: client, inFlight: 64, requests: requests / 4) }
+                }
                 try await measure("\(name), 1 in flight") { try await measureBus(client: client, inFlight: 1, requests: requests / 4) }
                 try await measure("\(name), 64 in flight") { try await measureBus(client: client, inFlight: 64, requests: requests) }
             }
@@ -111,12 +117,12 @@ struct BusBenchmark {
         let names = ["raw libzmq REQ/REP, 1 in flight", "raw libzmq DEALER/ROUTER, 64 in flight", "bus, 1 in flight", "bus, 64 in flight",
                      "bus with CURVE, 1 in flight", "bus with CURVE, 64 in flight", "one process, tcp, 1 in flight", "one process, tcp, 64 in flight",
                      "one process, inproc, 1 in flight", "one process, inproc, 64 in flight"]
-        for name in names {
+        for name in names where table[name] != nil {
             for result in table[name]! { print(result.row(name)) }
             print(Result.median(table[name]!).row(name + " (median)"))
         }
         // Ratios within each run, then their median: CURVE's cost without the machine's drift between runs.
-        for inFlight in [1, 64] {
+        for inFlight in [1, 64] where only == nil {
             let ratios = zip(table["bus with CURVE, \(inFlight) in flight"]!, table["bus, \(inFlight) in flight"]!).map { $0.perSecond / $1.perSecond }
             print(String(format: "CURVE on / off, %d in flight (req/s, median of runs): %.2f", inFlight, ratios.sorted()[ratios.count / 2]))
         }
