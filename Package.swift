@@ -203,7 +203,7 @@ let services: [Target] = [
     .target(
         name: "GatewayService",
         dependencies: [
-            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "ServiceSupport", "ZeroMQ", log, metrics,
+            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "ServiceSupport", "ZeroMQ", log, metrics, lifecycle,
             .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -363,7 +363,7 @@ let tests: [Target] = [
         name: "IntegrationTests",
         dependencies: [
             "AccessTokens", "AuthContract", "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "NotificationsContract", "PdfEmailContract",
-            "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService", "MelonServices", "ServiceCatalog", "ServiceKit", "TestSupport", "ServiceSupport",
+            "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService", "MelonServices", "ServiceCatalog", "ServiceKit", "TestSupport", "ServiceSupport", "ZeroMQ",
             lifecycle, log,
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "Hummingbird", package: "hummingbird"),
         ],
