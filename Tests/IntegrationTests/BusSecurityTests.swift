@@ -31,11 +31,12 @@ import ZeroMQ
         var brokerProcess = try startBroker(members: keys)
         let metrics = HTTPTestClient(base: URL(string: "http://127.0.0.1:\(healthPort)")!)
         #expect(await eventually(timeout: .seconds(20)) { try await metrics.get("/readyz").status == 200 }, "\(brokerProcess.output)")
-        @Sendable func refusals(_ member: String, _ reason: String) async throws -> Bool {
-            try await metrics.get("/metrics").text.split(separator: "\n").contains {
+        @Sendable func refusalCount(_ member: String, _ reason: String) async throws -> Int {
+            try await metrics.get("/metrics").text.split(separator: "\n").first {
                 $0.hasPrefix("melon_broker_refusals_total") && $0.contains(#"member="\#(member)""#) && $0.contains(#"reason="\#(reason)""#)
-            }
+            }.flatMap { $0.split(separator: " ").last.flatMap { Double($0) } }.map { Int($0) } ?? 0
         }
+        @Sendable func refusals(_ member: String, _ reason: String) async throws -> Bool { try await refusalCount(member, reason) > 0 }
         func worker(secret: String, brokerKey: String = broker.publicKey, name: String) throws -> ChildProcess {
             try ChildProcess(product: "echo-worker", environment: [
                 "BROKER_ENDPOINT": endpoint, "HEARTBEAT_INTERVAL": "250", "WORKERS": "2",
@@ -113,6 +114,9 @@ import ZeroMQ
             }
             listening.cancel()
             #expect(await echo.terminate() == 0)
+            // A refused worker backs off (100 ms doubling to 5 s) instead of offering READY again at once.
+            let overreach = try await refusalCount("pdf-email", "serve")
+            #expect(overreach < 60, "\(overreach) READYs refused from pdf-email's two connections")
 
             // A key rotation: the broker restarts with echo's new key listed, and the worker holding
             // it, refused until now, keeps knocking and gets in.

@@ -35,6 +35,10 @@ final class WorkerReactor {
         var lastSent: ContinuousClock.Instant
         /// The broker has spoken on this socket (counted in `health`).
         var confirmed = false
+        /// DISCONNECTs in a row that answered READY before the broker said anything else (it
+        /// refuses this worker: not a member, or beyond its rights), and when to try again.
+        var refused = 0
+        var retryAt: ContinuousClock.Instant?
     }
 
     let service: String
@@ -128,13 +132,16 @@ final class WorkerReactor {
             }
             guard let frames else { return }
             connections[index].lastReceived = clock.now
-            if !connections[index].confirmed {
-                connections[index].confirmed = true
-                health.connectionConfirmed()
-            }
             guard let message = MDP.parseWorker(frames[...]) else {
                 logger.warning("worker ignored a malformed message from the broker")
                 continue
+            }
+            if message.command != .disconnect {
+                connections[index].refused = 0
+                if !connections[index].confirmed {
+                    connections[index].confirmed = true
+                    health.connectionConfirmed()
+                }
             }
             switch message.command {
             case .request:
@@ -148,6 +155,20 @@ final class WorkerReactor {
                     connection: index, generation: connections[index].generation, client: arguments[0], body: arguments[2]))
             case .heartbeat:
                 break
+            case .disconnect where !connections[index].confirmed:
+                // The answer to READY: refused. Trying again at once would spin; back off.
+                connections[index].refused += 1
+                let refused = connections[index].refused
+                let wait = min(Duration.seconds(5), .milliseconds(100 << min(refused - 1, 6)))
+                if refused == 1 || refused % 20 == 0 {
+                    logger.warning("the broker refused this worker connection's READY (is its key a member, and may it serve the service?)",
+                                   metadata: ["service": "\(service)", "refusals": "\(refused)", "retry_in_ms": "\(wait.milliseconds)"])
+                }
+                connections[index].socket?.close(linger: .zero)
+                connections[index].socket = nil
+                pollerIsStale = true
+                connections[index].retryAt = clock.now + wait
+                return
             case .disconnect:
                 logger.info("broker asked this worker connection to reconnect")
                 replace(index)
@@ -160,6 +181,11 @@ final class WorkerReactor {
 
     /// Sends heartbeats where nothing was sent for an interval; replaces connections gone silent.
     private func tick(now: ContinuousClock.Instant) {
+        for index in connections.indices where connections[index].socket == nil {
+            guard let retryAt = connections[index].retryAt, retryAt <= now else { continue }
+            connections[index].retryAt = nil
+            if !connections[index].handlerRunning && !draining && !stopping { connect(index) }
+        }
         for index in connections.indices where connections[index].socket != nil {
             if connections[index].lastReceived.duration(to: now) > heartbeat.expiry {
                 logger.warning("broker silent for \(heartbeat.liveness) heartbeats; reconnecting")
@@ -172,8 +198,12 @@ final class WorkerReactor {
 
     private func nextTimer() -> ContinuousClock.Instant {
         var next = clock.now + heartbeat.interval
-        for connection in connections where connection.socket != nil {
-            next = min(next, connection.lastSent + heartbeat.interval, connection.lastReceived + heartbeat.expiry)
+        for connection in connections {
+            if connection.socket != nil {
+                next = min(next, connection.lastSent + heartbeat.interval, connection.lastReceived + heartbeat.expiry)
+            } else if let retryAt = connection.retryAt {
+                next = min(next, retryAt)
+            }
         }
         return next
     }
