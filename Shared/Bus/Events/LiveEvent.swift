@@ -25,32 +25,11 @@ public struct LiveEvent<Payload: Codable & Sendable>: Codable, Sendable {
 
     /// The two frames on the wire.
     public func frames() throws -> [Frame] {
-        [Array(type.utf8), Array(try Self.encoder.encode(self))]
+        [Array(type.utf8), try EnvelopeCodec().encode(self)]
     }
 
     /// The event in `body` (the second frame), or nil when it is not one of this payload.
     public static func decode(_ body: [UInt8]) -> LiveEvent? {
-        try? decoder.decode(LiveEvent.self, from: Data(body))
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(RFC3339.string(from: date))
-        }
-        return encoder
-    }
-
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = RFC3339.date(from: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an RFC 3339 time: \(text)"))
-            }
-            return date
-        }
-        return decoder
+        try? EnvelopeCodec().decode(LiveEvent.self, from: body)
     }
 }
