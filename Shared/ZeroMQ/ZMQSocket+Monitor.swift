@@ -1,4 +1,8 @@
 import CZeroMQ
+import Synchronization
+
+/// Numbers the inproc endpoints of `monitor(events:)`.
+private let monitorSerials = Atomic<Int>(0)
 
 /// A connection event reported by a socket monitor.
 public struct MonitorEvent: Sendable, Equatable {
@@ -40,6 +44,11 @@ extension ZMQSocket {
         let pair = try ZMQSocket(context, type: .pair)
         try pair.connect(endpoint)
         return pair
+    }
+
+    /// `monitor(_:events:)` on an inproc endpoint of its own (endpoints must be unique in a context).
+    public func monitor(events: MonitorEvent.Kind) throws -> ZMQSocket {
+        try monitor("inproc://melon-monitor-\(monitorSerials.add(1, ordering: .relaxed).newValue)", events: events)
     }
 
     /// Stops a monitor started with `monitor(_:events:)`.

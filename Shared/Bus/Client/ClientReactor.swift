@@ -2,7 +2,6 @@ import DequeModule
 import Envelope
 import HeapModule
 import Logging
-import Synchronization
 import ZeroMQ
 
 /// How a request sent through the client ended, as the I/O thread reports it.
@@ -48,9 +47,6 @@ final class ClientReactor {
         static func < (a: Self, b: Self) -> Bool { a.deadline < b.deadline }
     }
 
-    /// Numbers the inproc monitor endpoints, which must be unique within a context.
-    private static let monitors = Atomic<Int>(0)
-
     private let socket: ZMQSocket
     private let monitor: ZMQSocket
     private let mailbox: Mailbox<ClientCommand>
@@ -73,8 +69,7 @@ final class ClientReactor {
         // MDP has no client heartbeat; the ZMTP pings of `keepConnected` notice a vanished broker host.
         try socket.keepConnected()
         try socket.secure(credentials)
-        let serial = Self.monitors.add(1, ordering: .relaxed).newValue
-        monitor = try socket.monitor("inproc://melon-client-monitor-\(serial)", events: [.disconnected, .handshakeSucceeded])
+        monitor = try socket.monitor(events: [.disconnected, .handshakeSucceeded])
         try socket.connect(endpoint)
         self.mailbox = mailbox
         self.logger = logger

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import ServiceLifecycle
-import Synchronization
 import ZeroMQ
 
 /// What a subscriber hears: a (re)connection to the broker's proxy, after which anything published
@@ -38,8 +37,6 @@ public final class EventSubscriber: Service {
 
 /// The SUB socket and its monitor, owned by the subscriber's I/O thread.
 final class SubscriberReactor {
-    private static let monitors = Atomic<Int>(0)
-
     private let socket: ZMQSocket
     private let monitor: ZMQSocket
     private let mailbox: Mailbox<Bool>
@@ -53,8 +50,7 @@ final class SubscriberReactor {
         try socket.set(.receiveHighWaterMark, 100_000)
         try socket.keepConnected()
         try socket.secure(credentials)
-        let serial = Self.monitors.add(1, ordering: .relaxed).newValue
-        monitor = try socket.monitor("inproc://melon-subscriber-monitor-\(serial)", events: [.handshakeSucceeded])
+        monitor = try socket.monitor(events: [.handshakeSucceeded])
         try socket.connect(endpoint)
         self.mailbox = mailbox
         self.output = output
