@@ -4,26 +4,43 @@
 /// `correlationid`, for every message; a full decode there would cost more than the routing itself.
 /// The input must be one valid JSON object (`JSONScanner` checks it). Keys are compared as written
 /// (the envelope encoder never escapes them); the envelope decoder unescapes keys and refuses
-/// duplicates, so a check that must not be dodged uses `hasAny`, which unescapes too.
+/// duplicates, so a check that must not be dodged uses `Object.hasAny`, which unescapes too.
 public enum JSONPeek {
-    /// Whether `json` has a top-level member named one of `keys`, escapes in its name decoded (so
-    /// `"auth\u0069d"` counts as `authid`); nil when `json` is not an object.
-    public static func hasAny(_ keys: Set<String>, in json: [UInt8]) -> Bool? {
-        guard let members = JSONScanner.members(of: json) else { return nil }
-        return members.contains { member in unescape(json[member.key]).map(keys.contains) ?? true }
+    /// A JSON object's top-level members, scanned once for several peeks.
+    public struct Object {
+        let json: [UInt8]
+        let members: [JSONScanner.Member]
+
+        /// Nil when `json` is not one valid JSON object.
+        public init?(_ json: [UInt8]) {
+            guard let members = JSONScanner.members(of: json) else { return nil }
+            self.json = json
+            self.members = members
+        }
+
+        /// The values of the string members named in `keys`, in the order of `keys` (nil where
+        /// absent or not a string).
+        public func strings(_ keys: [StaticString]) -> [String?] {
+            var found = [String?](repeating: nil, count: keys.count)
+            for member in members where member.isString {
+                for (slot, key) in keys.enumerated() where found[slot] == nil && key.withUTF8Buffer({ json[member.key].elementsEqual($0) }) {
+                    found[slot] = unescape(json[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)])
+                }
+            }
+            return found
+        }
+
+        /// Whether a member is named one of `keys`, escapes in its name decoded (so `"auth\u0069d"`
+        /// counts as `authid`); a name with an invalid escape counts too.
+        public func hasAny(_ keys: Set<String>) -> Bool {
+            members.contains { member in unescape(json[member.key]).map(keys.contains) ?? true }
+        }
     }
 
     /// The values of the string members named in `keys`, in the order of `keys` (nil where absent or
     /// not a string), or nil when `json` is not an object.
     public static func strings(_ keys: [StaticString], in json: [UInt8]) -> [String?]? {
-        guard let members = JSONScanner.members(of: json) else { return nil }
-        var found = [String?](repeating: nil, count: keys.count)
-        for member in members where member.isString {
-            for (slot, key) in keys.enumerated() where found[slot] == nil && key.withUTF8Buffer({ json[member.key].elementsEqual($0) }) {
-                found[slot] = unescape(json[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)])
-            }
-        }
-        return found
+        Object(json)?.strings(keys)
     }
 
     /// Decodes JSON string escapes; returns nil for an invalid escape.

@@ -29,9 +29,11 @@ extension BrokerReactor {
             answerMMI(address, serviceFrame: serviceFrame, name: name, body: body)
             return
         }
-        let peek = body.count == 1 ? JSONPeek.strings(Self.peekKeys, in: body[0]) : nil
+        // One scan of the body serves the peek and, with CURVE on, the caller check.
+        let object = body.count == 1 ? JSONPeek.Object(body[0]) : nil
+        let peek = object?.strings(Self.peekKeys)
         let id = peek?[0], type = peek?[1]
-        if let refusal = refusal(of: member, service: name, type: type, speaksForUser: access != nil && body.count == 1 && JSONPeek.hasAny(Self.callerKeys, in: body[0]) != false) {
+        if let refusal = refusal(of: member, service: name, type: type, speaksForUser: access != nil && body.count == 1 && object?.hasAny(Self.callerKeys) != false) {
             replyError(to: address, serviceFrame: serviceFrame, id: id, type: type, refusal)
             return
         }
