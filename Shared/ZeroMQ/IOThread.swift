@@ -8,9 +8,11 @@ import Foundation
 /// its sockets. Other code talks to it through a `Mailbox`.
 public enum IOThread {
     /// Moves `owner` to a new thread named `name`, runs `body` there, and returns when `body` does.
+    /// The stack is 1 MiB unless `stackSize` says otherwise (a thread that runs handlers needs more).
     public static func run<Owner>(
         name: String,
         owning owner: Owner,
+        stackSize: Int = 1 << 20,
         body: @escaping @Sendable (Owner) -> Void
     ) async {
         let transfer = Transfer(owner)
@@ -22,7 +24,7 @@ public enum IOThread {
                 done.resume()
             }
             thread.name = name
-            thread.stackSize = 1 << 20
+            thread.stackSize = stackSize
             thread.start()
         }
     }

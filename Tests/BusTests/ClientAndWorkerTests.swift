@@ -135,6 +135,54 @@ import TestSupport
         }
     }
 
+    @Test func aHandlerThatDoesNotSuspendIsServedOnTheWorkersIOThread() async throws {
+        // The thread a handler ran on, before and after it suspends, named in the reply.
+        var registry = OperationRegistry(service: "echo")
+        registry.register(Repeat.self) { request, _ in
+            let before = Self.currentThreadName()
+            if let delay = request.delayMilliseconds { try await Task.sleep(for: .milliseconds(delay)) }
+            return .init(text: request.text, worker: "\(before) \(Self.currentThreadName())")
+        }
+        let broker = try BusHarness.broker()
+        let worker = try WorkerRuntime(
+            registry: registry, configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: 2, heartbeat: BusHarness.fastHeartbeat),
+            logger: .init(label: "echo"))
+        let client = try BusHarness.client(broker.endpoint)
+        try await BusHarness.with([broker, worker, client]) {
+            let immediate = try await client.call(Repeat.self, .init(text: "now"), options: CallOptions(timeout: .seconds(30)))
+            #expect(immediate.worker == "worker-echo worker-echo")
+            // One that suspends starts there, goes on elsewhere, and its reply still arrives.
+            let suspended = try await client.call(Repeat.self, .init(text: "later", delayMilliseconds: 10), options: CallOptions(timeout: .seconds(30)))
+            #expect(suspended.text == "later")
+            #expect(suspended.worker.hasPrefix("worker-echo "))
+            #expect(suspended.worker != "worker-echo worker-echo")
+        }
+    }
+
+    @Test func aHandlerStillRunningAfterTheGracePeriodIsCancelledAndTheWorkerEnds() async throws {
+        let broker = try BusHarness.broker()
+        let leaving = try BusHarness.echoWorker(broker.endpoint, workers: 1, gracePeriod: .milliseconds(200))
+        let client = try BusHarness.client(broker.endpoint)
+        let group = ServiceGroup(services: [leaving], logger: .init(label: "leaving"))
+        try await BusHarness.with([broker, client]) {
+            let running = Task { try await group.run() }
+            #expect(await BusHarness.waitForService("echo", client: client))
+            let slow = Task { try await client.call(Repeat.self, .init(text: "slow", delayMilliseconds: 30_000), options: CallOptions(timeout: .seconds(2))) }
+            try await Task.sleep(for: .milliseconds(200))
+            let shutdown = ContinuousClock.now
+            await group.triggerGracefulShutdown()
+            try await running.value
+            #expect(shutdown.duration(to: .now) < .seconds(10))
+            // Nobody else serves echo: the cancelled call's retries find no worker until its deadline.
+            await #expect(throws: OperationError.self) { try await slow.value }
+        }
+    }
+
+    static func currentThreadName() -> String {
+        let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "?"
+        return name.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @Test func callsInFlightSurviveABrokerRestart() async throws {
         let endpoint = Ports.freeEndpoint()
         let first = try BusHarness.broker { $0.endpoint = endpoint }

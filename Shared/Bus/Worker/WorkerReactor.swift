@@ -12,7 +12,7 @@ enum WorkerCommand: Sendable {
     case stop
 }
 
-/// A request taken off a worker connection, for that connection's lane to handle.
+/// A request taken off a worker connection, for its handler.
 struct IncomingRequest: Sendable {
     let connection: Int
     let generation: Int
@@ -47,7 +47,7 @@ final class WorkerReactor {
     let heartbeat: Heartbeat
     let context: ZMQContext
     let mailbox: Mailbox<WorkerCommand>
-    let lanes: LaneBoard
+    let requests: RequestTasks
     let logger: Logger
     let health: WorkerHealth
     let clock = ContinuousClock()
@@ -60,7 +60,7 @@ final class WorkerReactor {
 
     init(
         service: String, endpoint: String, credentials: BusCredentials?, count: Int, heartbeat: Heartbeat, context: ZMQContext,
-        mailbox: Mailbox<WorkerCommand>, lanes: LaneBoard, health: WorkerHealth, logger: Logger
+        mailbox: Mailbox<WorkerCommand>, requests: RequestTasks, health: WorkerHealth, logger: Logger
     ) {
         self.health = health
         self.service = service
@@ -69,7 +69,7 @@ final class WorkerReactor {
         self.heartbeat = heartbeat
         self.context = context
         self.mailbox = mailbox
-        self.lanes = lanes
+        self.requests = requests
         self.logger = logger
         let now = ContinuousClock.now
         connections = Array(repeating: Connection(lastReceived: now, lastSent: now), count: count)
@@ -94,27 +94,17 @@ final class WorkerReactor {
             tick(now: clock.now)
         }
         for index in connections.indices { retire(index) }
-        lanes.finish()
+        requests.finish()
         _ = mailbox.close()
     }
 
     private func handle(_ command: WorkerCommand) {
         switch command {
         case .reply(let index, let generation, let client, let body):
-            connections[index].handlerRunning = false
-            if generation == connections[index].generation, connections[index].socket != nil {
-                send(index, MDP.reply(clientAddress: client, body: [body]))
-            } else {
-                logger.info("dropped a reply for a replaced connection; the broker has handed the request on")
-            }
-            if draining {
-                retire(index)
-            } else if connections[index].socket == nil {
-                connect(index)
-            }
+            answer(index, generation: generation, client: client, body: body)
         case .drain:
             draining = true
-            lanes.finish()
+            requests.finish()
             for index in connections.indices where !connections[index].handlerRunning { retire(index) }
         case .stop:
             stopping = true
@@ -151,8 +141,11 @@ final class WorkerReactor {
                     continue
                 }
                 connections[index].handlerRunning = true
-                lanes.deliver(IncomingRequest(
-                    connection: index, generation: connections[index].generation, client: arguments[0], body: arguments[2]))
+                let request = IncomingRequest(
+                    connection: index, generation: connections[index].generation, client: arguments[0], body: arguments[2])
+                if let reply = requests.start(request) {
+                    answer(index, generation: request.generation, client: request.client, body: reply)
+                }
             case .heartbeat:
                 break
             case .disconnect where !connections[index].confirmed:
@@ -176,6 +169,22 @@ final class WorkerReactor {
             case .ready, .reply:
                 logger.warning("worker ignored a \(message.command) command from the broker")
             }
+        }
+    }
+
+    /// Sends a handler's reply on its connection, unless the socket was replaced while it ran; then
+    /// frees the connection for the next request (or retires it while draining).
+    private func answer(_ index: Int, generation: Int, client: Frame, body: [UInt8]) {
+        connections[index].handlerRunning = false
+        if generation == connections[index].generation, connections[index].socket != nil {
+            send(index, MDP.reply(clientAddress: client, body: [body]))
+        } else {
+            logger.info("dropped a reply for a replaced connection; the broker has handed the request on")
+        }
+        if draining {
+            retire(index)
+        } else if connections[index].socket == nil {
+            connect(index)
         }
     }
 

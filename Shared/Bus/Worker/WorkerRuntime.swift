@@ -4,8 +4,8 @@ import ServiceLifecycle
 import ZeroMQ
 
 /// Serves a service's operations over the bus: WORKERS Majordomo connections from one process, one
-/// I/O thread for all of them, and for each connection a lane (a child task of this service's task
-/// group) that handles its requests one at a time.
+/// I/O thread for all of them, and each request in a task of its own that starts on that thread
+/// (`RequestTasks`), one at a time per connection.
 ///
 /// Graceful shutdown (SIGTERM through ServiceGroup): idle connections DISCONNECT at once, so the
 /// broker sends them nothing more; in-flight requests get `gracePeriod` to finish and reply; then
@@ -34,57 +34,48 @@ public final class WorkerRuntime: Service {
 
     public func run() async throws {
         let mailbox = try Mailbox<WorkerCommand>()
-        let lanes = LaneBoard(lanes: configuration.workers)
+        let registry = registry, bus = bus, logger = logger
+        let requests = RequestTasks(mailbox: mailbox) { await registry.handle($0.body, logger: logger, bus: bus) }
         let (drainStarted, startDrain) = AsyncStream.makeStream(of: Never.self)
         let reactor = WorkerReactor(
             service: registry.service, endpoint: configuration.endpoint, credentials: configuration.credentials, count: configuration.workers,
-            heartbeat: configuration.heartbeat, context: context, mailbox: mailbox, lanes: lanes, health: health, logger: logger)
+            heartbeat: configuration.heartbeat, context: context, mailbox: mailbox, requests: requests, health: health, logger: logger)
         logger.info("worker runtime starting", metadata: [
             "service": "\(registry.service)", "workers": "\(configuration.workers)", "broker": "\(configuration.endpoint)",
         ])
-        async let thread: Void = IOThread.run(name: "worker-\(registry.service)", owning: reactor) { $0.run() }
+        // Handlers start on this thread: give it the stack a thread of the global executor has.
+        async let thread: Void = IOThread.run(name: "worker-\(registry.service)", owning: reactor, stackSize: 8 << 20) { $0.run() }
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await serve(lanes, mailbox: mailbox, drainStarted: drainStarted)
+                await serve(requests, drainStarted: drainStarted)
             } onGracefulShutdown: {
                 mailbox.post(.drain)
                 startDrain.finish()
             }
         } onCancel: {
             mailbox.post(.stop)
+            requests.cancelAll()
         }
         mailbox.post(.stop)
         await thread
         logger.info("worker runtime stopped", metadata: ["service": "\(registry.service)"])
     }
 
-    /// Runs one lane per connection until the reactor stops delivering requests, then waits for the
-    /// ones in flight, at most `gracePeriod` after draining began.
-    private func serve(_ lanes: LaneBoard, mailbox: Mailbox<WorkerCommand>, drainStarted: AsyncStream<Never>) async {
-        let registry = registry, bus = bus, logger = logger, grace = configuration.gracePeriod
-        await withTaskGroup(of: Void.self) { outer in
-            outer.addTask {
-                await withDiscardingTaskGroup { group in
-                    for lane in 0..<self.configuration.workers {
-                        group.addTask {
-                            while let request = await lanes.next(lane) {
-                                let reply = await registry.handle(request.body, logger: logger, bus: bus)
-                                mailbox.post(.reply(
-                                    connection: request.connection, generation: request.generation, client: request.client, body: reply))
-                            }
-                        }
-                    }
-                }
-            }
-            outer.addTask {
+    /// Waits until the reactor stops taking requests and the ones in flight have answered; handlers
+    /// still running `gracePeriod` after draining began are cancelled (they answer `unavailable`).
+    private func serve(_ requests: RequestTasks, drainStarted: AsyncStream<Never>) async {
+        let logger = logger, grace = configuration.gracePeriod
+        await withTaskGroup(of: Void.self) { timer in
+            timer.addTask {
                 for await _ in drainStarted {}
                 guard !Task.isCancelled else { return }
                 try? await Task.sleep(for: grace)
-                if !Task.isCancelled { logger.warning("grace period over; cancelling requests still running") }
+                guard !Task.isCancelled else { return }
+                logger.warning("grace period over; cancelling requests still running")
+                requests.cancelAll()
             }
-            // Whichever ends first (the handlers, or the grace period) ends the other.
-            await outer.next()
-            outer.cancelAll()
+            await requests.finishedAndIdle()
+            timer.cancelAll()
         }
     }
 }
