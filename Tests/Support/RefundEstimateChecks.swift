@@ -45,7 +45,9 @@ public struct RefundEstimateChecks: Sendable {
         problems.check(second.taxDueCents == 5_130_00, "43,200: tax due \(second.taxDueCents), not 5,130")
         problems.check(second.uscCents == 1_032_62, "43,200: USC \(second.uscCents), not 1,032.62")
         problems.check(second.refundCents == 370_00, "43,200 with 5,500 paid: refund \(second.refundCents), not 370")
-        problems.check(second.lines.allSatisfy { !$0.rule.isEmpty }, "a line without its rule: \(second.lines)")
+        problems.check(second.lines.allSatisfy { second.sources.indices.contains($0.source) && !second.sources[$0.source].isEmpty },
+                       "a line without its rule: \(second.lines)")
+        problems.check(Set(second.sources).count == second.sources.count, "a source named twice: \(second.sources)")
         return problems.list
     }
 

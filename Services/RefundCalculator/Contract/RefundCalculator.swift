@@ -174,7 +174,9 @@ public enum RefundCalculator: ServiceContract {
 
     /// One line of an estimate's breakdown.
     public struct Line: Codable, Sendable, Equatable, FieldRules {
-        public static let fieldRules: [String: FieldRule] = ["rule": .described("the rule and source the figure comes from")]
+        public static let fieldRules: [String: FieldRule] = [
+            "source": .described("the rule and source the figure comes from: an index into the estimate's sources"),
+        ]
 
         public enum Kind: String, Codable, Sendable, SchemaEnumeration {
             case income, deduction, band, grossTax = "gross-tax", credit, taxDue = "tax-due", taxPaid = "tax-paid", usc
@@ -183,14 +185,14 @@ public enum RefundCalculator: ServiceContract {
         public var kind: Kind
         public var label: String
         public var amountCents: Int64
-        /// The rule the figure comes from.
-        public var rule: String
+        /// The rule the figure comes from: its index in the estimate's `sources`.
+        public var source: Int
 
-        public init(kind: Kind, label: String, amountCents: Int64, rule: String) {
+        public init(kind: Kind, label: String, amountCents: Int64, source: Int) {
             self.kind = kind
             self.label = label
             self.amountCents = amountCents
-            self.rule = rule
+            self.source = source
         }
     }
 
@@ -212,6 +214,7 @@ public enum RefundCalculator: ServiceContract {
             "uscCents": .described("Universal Social Charge, not part of the refund"),
             "warnings": .described("answers that add nothing, and why"),
             "missing": .described("answers not given that would change the estimate"),
+            "sources": .described("the rules and sources the lines' figures come from, each once"),
         ]
 
         public var taxYear: Int
@@ -224,12 +227,15 @@ public enum RefundCalculator: ServiceContract {
         /// Universal Social Charge for the year (not reduced by credits; shown for the full picture).
         public var uscCents: Int64
         public var lines: [Line]
+        /// The rules and sources of the lines, each once: several lines often share one (every credit
+        /// of a year comes from the same source), so a line names its source by index.
+        public var sources: [String]
         public var warnings: [Warning]
         /// Answers not given that would change the estimate.
         public var missing: [String]
 
         public init(taxYear: Int, rulesVersion: String, currency: String, refundCents: Int64, taxDueCents: Int64, uscCents: Int64,
-                    lines: [Line], warnings: [Warning], missing: [String]) {
+                    lines: [Line], sources: [String], warnings: [Warning], missing: [String]) {
             self.taxYear = taxYear
             self.rulesVersion = rulesVersion
             self.currency = currency
@@ -237,6 +243,7 @@ public enum RefundCalculator: ServiceContract {
             self.taxDueCents = taxDueCents
             self.uscCents = uscCents
             self.lines = lines
+            self.sources = sources
             self.warnings = warnings
             self.missing = missing
         }

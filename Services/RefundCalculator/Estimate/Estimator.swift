@@ -9,7 +9,14 @@ import Foundation
 public struct Estimator: Sendable {
     public typealias Scenario = RefundCalculator.Scenario
     public typealias Estimate = RefundCalculator.Estimate
-    typealias Line = RefundCalculator.Line
+
+    /// A line as the steps below make it, with its rule's text; the estimate names each text once.
+    struct Line {
+        var kind: RefundCalculator.Line.Kind
+        var label: String
+        var amountCents: Int64
+        var rule: String
+    }
 
     public let rules: RuleBook
 
@@ -64,9 +71,24 @@ public struct Estimator: Sendable {
         let usc = Self.usc(facts.salary + facts.otherIncome, age: facts.age, rules: rules)
             + (facts.spouseIncome > 0 ? Self.usc(facts.spouseIncome, age: facts.spouseAge, rules: rules) : 0)
         lines.append(Line(kind: .usc, label: "Universal Social Charge (not part of the refund)", amountCents: usc, rule: rules.usc.source))
+        let (published, sources) = Self.publish(lines)
         return Estimate(
-            taxYear: year, rulesVersion: self.rules.version, currency: "EUR", refundCents: paid - chosen.due, taxDueCents: chosen.due, uscCents: usc, lines: lines,
-            warnings: warnings, missing: Self.missing(scenario, mortgageCredit: rules.mortgageInterest != nil))
+            taxYear: year, rulesVersion: self.rules.version, currency: "EUR", refundCents: paid - chosen.due, taxDueCents: chosen.due, uscCents: usc,
+            lines: published, sources: sources, warnings: warnings, missing: Self.missing(scenario, mortgageCredit: rules.mortgageInterest != nil))
+    }
+
+    /// The lines as the contract carries them: each rule's text once, in order of first use.
+    static func publish(_ lines: [Line]) -> (lines: [RefundCalculator.Line], sources: [String]) {
+        var sources: [String] = [], index: [String: Int] = [:]
+        let published = lines.map { line in
+            let source = index[line.rule] ?? {
+                sources.append(line.rule)
+                index[line.rule] = sources.count - 1
+                return sources.count - 1
+            }()
+            return RefundCalculator.Line(kind: line.kind, label: line.label, amountCents: line.amountCents, source: source)
+        }
+        return (published, sources)
     }
 
     /// The answers as amounts, checked; every problem named at once.
