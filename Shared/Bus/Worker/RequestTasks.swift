@@ -65,18 +65,19 @@ final class RequestTasks: Sendable {
 
     /// The handler's task, when it has its reply.
     private func complete(_ request: IncomingRequest, _ reply: [UInt8]) {
-        let (answeredInline, idle) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+        let idle = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             if case .starting = state.slots[request.connection] {
                 state.slots[request.connection] = .answered(reply)
-                return (true, [])
+                return []
             }
+            // Posted before the slot is freed: once it is free, the runtime may see every handler done
+            // and post `.stop`, which must not overtake this reply. (Posting takes only the mailbox's
+            // own lock, which is never held while this one is taken.)
+            mailbox.post(.reply(connection: request.connection, generation: request.generation, client: request.client, body: reply))
             state.slots[request.connection] = nil
-            return (false, Self.idleWaiters(&state))
+            return Self.idleWaiters(&state)
         }
         for waiter in idle { waiter.resume() }
-        if !answeredInline {
-            mailbox.post(.reply(connection: request.connection, generation: request.generation, client: request.client, body: reply))
-        }
     }
 
     /// No more requests will start (the I/O thread is draining or has stopped).

@@ -136,7 +136,7 @@ final class WorkerReactor {
             switch message.command {
             case .request:
                 let arguments = message.arguments
-                guard arguments.count == 3, arguments[1].isEmpty, !connections[index].handlerRunning, !draining else {
+                guard arguments.count == 3, arguments[1].isEmpty, !connections[index].handlerRunning, !draining, !stopping else {
                     logger.warning("worker ignored an unexpected REQUEST")
                     continue
                 }
