@@ -4,6 +4,7 @@ import Envelope
 import Logging
 import ServiceLifecycle
 import Foundation
+import Synchronization
 import ZeroMQ
 
 /// Runs in-process bus parts (a broker, echo workers, a client) for the length of a test body.
@@ -36,19 +37,34 @@ public enum BusHarness {
     }
 
     /// Runs `services` in a task group while `body` runs, then cancels them and waits for them to end.
+    /// A service still running 30 s after the cancellation is named on standard error, so a teardown
+    /// that hangs says which part ignores its cancellation.
     public static func with<T: Sendable>(
         _ services: [any Service], body: () async throws -> T
     ) async throws -> T {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for service in services { group.addTask { try await service.run() } }
+        let running = StillRunning(services)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, service) in services.enumerated() {
+                group.addTask {
+                    defer { running.ended(index) }
+                    try await service.run()
+                }
+            }
+            func stop() async throws {
+                group.cancelAll()
+                let watchdog = Task {
+                    try await Task.sleep(for: .seconds(30))
+                    FileHandle.standardError.write(Data("BusHarness: still running 30 s after cancellation: \(running.names)\n".utf8))
+                }
+                defer { watchdog.cancel() }
+                try await group.waitForAll()
+            }
             do {
                 let result = try await body()
-                group.cancelAll()
-                try await group.waitForAll()
+                try await stop()
                 return result
             } catch {
-                group.cancelAll()
-                try? await group.waitForAll()
+                try? await stop()
                 throw error
             }
         }
@@ -65,4 +81,19 @@ public enum BusHarness {
         logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         return logger
     }
+}
+
+/// The services of `BusHarness.with` that have not ended yet, by name.
+private final class StillRunning: Sendable {
+    private let services: [any Service]
+    private let running: Mutex<Set<Int>>
+
+    init(_ services: [any Service]) {
+        self.services = services
+        running = Mutex(Set(services.indices))
+    }
+
+    func ended(_ index: Int) { _ = running.withLock { $0.remove(index) } }
+
+    var names: [String] { running.withLock { $0 }.sorted().map { String(describing: type(of: services[$0])) } }
 }
