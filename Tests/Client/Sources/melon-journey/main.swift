@@ -87,6 +87,7 @@ await step("estimate") {
     let estimate = try await anonymous.refundsEstimate(body: .json(answers)).ok.body.json
     try check(estimate.refundCents == 370_00 && estimate.currency == .eur, "refund \(estimate.refundCents) \(estimate.currency)")
     try check(estimate.lines.contains { $0.kind == .band }, "no band lines: \(estimate.lines)")
+    try check(estimate.lines.allSatisfy { estimate.sources.indices.contains($0.source) }, "a line's source is not among \(estimate.sources)")
     return "refund \(estimate.refundCents) cents, \(estimate.lines.count) lines"
 }
 
