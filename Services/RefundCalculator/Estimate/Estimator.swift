@@ -79,13 +79,10 @@ public struct Estimator: Sendable {
 
     /// The lines as the contract carries them: each rule's text once, in order of first use.
     static func publish(_ lines: [Line]) -> (lines: [RefundCalculator.Line], sources: [String]) {
-        var sources: [String] = [], index: [String: Int] = [:]
+        var sources: [String] = []
         let published = lines.map { line in
-            let source = index[line.rule] ?? {
-                sources.append(line.rule)
-                index[line.rule] = sources.count - 1
-                return sources.count - 1
-            }()
+            let source = sources.firstIndex(of: line.rule) ?? sources.count
+            if source == sources.count { sources.append(line.rule) }
             return RefundCalculator.Line(kind: line.kind, label: line.label, amountCents: line.amountCents, source: source)
         }
         return (published, sources)
