@@ -38,6 +38,7 @@ extension ZMQSocket {
     /// Publishes this socket's `events` on the inproc `endpoint` and returns a connected PAIR socket
     /// that receives them. The caller polls the returned socket on the same thread as this one.
     public func monitor(_ endpoint: String, events: MonitorEvent.Kind) throws -> ZMQSocket {
+        mayHaveEvents = true
         guard zmq_socket_monitor(handle, endpoint, Int32(events.rawValue)) == 0 else {
             throw ZMQError("zmq_socket_monitor(\(endpoint))")
         }

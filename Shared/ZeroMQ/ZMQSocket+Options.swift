@@ -22,8 +22,6 @@ extension SocketOption where Value == Int32 {
     public static var heartbeatTimeout: Self { .init(raw: ZMQ_HEARTBEAT_TIMEOUT) }
     /// Milliseconds a blocking receive waits before it gives up (-1: forever).
     public static var receiveTimeout: Self { .init(raw: ZMQ_RCVTIMEO) }
-    /// Socket events (`ZMQ_EVENTS`): POLLIN/POLLOUT readiness without polling.
-    public static var events: Self { .init(raw: ZMQ_EVENTS) }
 }
 
 extension SocketOption where Value == Bool {
@@ -80,6 +78,7 @@ extension ZMQSocket {
 
     /// Sets a binary option.
     public func set(_ option: SocketOption<[UInt8]>, _ value: [UInt8]) throws {
+        mayHaveEvents = true
         try value.withUnsafeBytes { buffer in
             guard zmq_setsockopt(handle, option.raw, buffer.baseAddress, buffer.count) == 0 else {
                 throw ZMQError("zmq_setsockopt(\(option.raw))")
@@ -98,6 +97,7 @@ extension ZMQSocket {
     }
 
     private func setRaw(_ name: Int32, _ value: UnsafeRawPointer, _ size: Int) throws {
+        mayHaveEvents = true
         guard zmq_setsockopt(handle, name, value, size) == 0 else { throw ZMQError("zmq_setsockopt(\(name))") }
     }
 }

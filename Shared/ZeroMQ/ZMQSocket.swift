@@ -33,6 +33,16 @@ public final class ZMQSocket {
     public let type: SocketType
     let handle: UnsafeMutableRawPointer
     private var isClosed = false
+    /// Used since `pendingEvents()` last asked: a call into libzmq may have taken in the signal that
+    /// would otherwise make `signalDescriptor` readable, so only asking tells what is pending.
+    var mayHaveEvents = true
+    /// `ZMQ_FD`: readable when libzmq has news for this socket (see `Poller`).
+    private(set) lazy var signalDescriptor: Int32 = {
+        var descriptor: Int32 = -1
+        var size = MemoryLayout<Int32>.size
+        zmq_getsockopt(handle, ZMQ_FD, &descriptor, &size)
+        return descriptor
+    }()
 
     /// Opens a socket of `type` with `linger` applied, so closing it never blocks longer than that.
     public init(_ context: ZMQContext, type: SocketType, linger: Duration = .zero) throws {
@@ -47,11 +57,13 @@ public final class ZMQSocket {
 
     /// Binds to an endpoint such as `tcp://127.0.0.1:5555` (`tcp://127.0.0.1:*` picks a free port).
     public func bind(_ endpoint: String) throws {
+        mayHaveEvents = true
         guard zmq_bind(handle, endpoint) == 0 else { throw ZMQError("zmq_bind(\(endpoint))") }
     }
 
     /// Connects to an endpoint; libzmq reconnects by itself when the peer goes away.
     public func connect(_ endpoint: String) throws {
+        mayHaveEvents = true
         guard zmq_connect(handle, endpoint) == 0 else { throw ZMQError("zmq_connect(\(endpoint))") }
     }
 
@@ -70,6 +82,7 @@ public final class ZMQSocket {
     @discardableResult
     public func send(_ frames: [Frame], dontWait: Bool = true) throws -> Bool {
         precondition(!frames.isEmpty, "a message has at least one frame")
+        mayHaveEvents = true
         var index = 0
         while index < frames.count {
             var flags = dontWait ? ZMQ_DONTWAIT : 0
@@ -98,6 +111,7 @@ public final class ZMQSocket {
     }
 
     private func receive(dontWait: Bool, userID wantsUserID: Bool) throws -> (frames: [Frame], userID: String?)? {
+        mayHaveEvents = true
         var frames: [Frame] = []
         var userID: String?
         var message = zmq_msg_t()
@@ -124,6 +138,15 @@ public final class ZMQSocket {
             }
             if zmq_msg_more(&message) == 0 { return (frames, userID) }
         }
+    }
+
+    /// What the socket can do now (`ZMQ_EVENTS`, which also takes in libzmq's pending commands).
+    func pendingEvents() throws -> PollEvents {
+        var events: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        guard zmq_getsockopt(handle, ZMQ_EVENTS, &events, &size) == 0 else { throw ZMQError("zmq_getsockopt(ZMQ_EVENTS)") }
+        mayHaveEvents = false
+        return PollEvents(rawValue: Int16(truncatingIfNeeded: events))
     }
 
     /// Closes the socket, discarding unsent messages after `linger` when given (the linger set at open

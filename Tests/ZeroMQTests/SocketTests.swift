@@ -92,4 +92,39 @@ import Testing
         #expect(lost.kind == .disconnected)
         client.stopMonitor()
     }
+
+    /// Two messages arrive together; taking the first also takes in libzmq's only signal for the pair,
+    /// so the second is announced by no descriptor. The poller must still see it, at once.
+    @Test func pollSeesAMessageWaitingBehindOneJustReceived() throws {
+        let (server, client) = try pair()
+        try #require(try client.send([Array("hello".utf8)]))
+        let address = try #require(try receive(server))[0]
+        try #require(try server.send([address, Array("one".utf8)]))
+        try #require(try server.send([address, Array("two".utf8)]))
+        #expect(try receive(client) == [Array("one".utf8)])
+        // Let both messages settle in the client's pipe, so no new signal can come for the second.
+        Thread.sleep(forTimeInterval: 0.1)
+        var poller = Poller()
+        let index = poller.add(client, events: .readable)
+        let start = ContinuousClock.now
+        #expect(try poller.poll(timeout: .seconds(2)) == 1)
+        #expect(start.duration(to: .now) < .seconds(1))
+        #expect(poller.ready(index) == .readable)
+        #expect(try client.receive() == [Array("two".utf8)])
+    }
+
+    /// A socket that is quiet and a descriptor that is readable: only the descriptor is reported.
+    @Test func pollReportsAPlainDescriptorBesideAQuietSocket() throws {
+        let (server, _) = try pair()
+        let mailbox = try Mailbox<Int>()
+        var poller = Poller()
+        let socketIndex = poller.add(server, events: .readable)
+        let mailboxIndex = poller.add(fd: mailbox.descriptor, events: .readable)
+        mailbox.post(7)
+        #expect(try poller.poll(timeout: .seconds(2)) == 1)
+        #expect(poller.ready(mailboxIndex) == .readable)
+        #expect(poller.ready(socketIndex) == [])
+        #expect(mailbox.take() == [7])
+        #expect(try poller.poll(timeout: .milliseconds(50)) == 0)
+    }
 }
