@@ -42,6 +42,20 @@ public enum RFC3339 {
         return text.withUTF8 { parse(Array($0)) }
     }
 
+    /// A `full-date` (`YYYY-MM-DD`, a day that exists) as numbers, or nil. Without a regex: a regex
+    /// literal in a function is parsed and compiled again on every call.
+    public static func fullDate(from text: String) -> (year: Int, month: Int, day: Int)? {
+        var text = text
+        return text.withUTF8 { bytes -> (year: Int, month: Int, day: Int)? in
+            let b = Array(bytes)
+            guard b.count == 10, let year = number(b, 0, 4), b[4] == UInt8(ascii: "-"), let month = number(b, 5, 2),
+                  b[7] == UInt8(ascii: "-"), let day = number(b, 8, 2),
+                  (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+            else { return nil }
+            return (Int(year), Int(month), Int(day))
+        }
+    }
+
     private static func parse(_ b: [UInt8]) -> Date? {
         guard b.count >= 20,
             let year = number(b, 0, 4), b[4] == UInt8(ascii: "-"),

@@ -23,6 +23,14 @@ import Testing
         #expect(RFC3339.date(from: text) == nil)
     }
 
+    @Test func readsAFullDateOnlyWhenTheDayExists() {
+        #expect(RFC3339.fullDate(from: "1958-03-02").map { [$0.year, $0.month, $0.day] } == [1958, 3, 2])
+        #expect(RFC3339.fullDate(from: "2024-02-29")?.day == 29)
+        for text in ["2023-02-29", "2024-02-30", "2024-13-01", "2024-00-10", "2024-1-01", "2024-01-01T00:00:00Z", "२०२४-०१-०१", "2024/01/01", ""] {
+            #expect(RFC3339.fullDate(from: text) == nil, "\(text)")
+        }
+    }
+
     @Test func roundTripsAnyMillisecond() {
         for _ in 0..<1000 {
             let milliseconds = Int64.random(in: -2_000_000_000_000...4_000_000_000_000)

@@ -134,9 +134,7 @@ public struct Estimator: Sendable {
         }
         func age(_ text: String?, _ field: String) -> Int? {
             guard let text else { return nil }
-            guard let match = text.wholeMatch(of: /([0-9]{4})-([0-9]{2})-([0-9]{2})/), let born = Int(match.1),
-                  let month = Int(match.2), let day = Int(match.3), (1...12).contains(month), (1...31).contains(day), (1900...year).contains(born)
-            else {
+            guard let born = RFC3339.fullDate(from: text)?.year, (1900...year).contains(born) else {
                 validation.fail(field, "must be a date YYYY-MM-DD, not after the tax year")
                 return nil
             }

@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 
 /// Days as `YYYY-MM-DD` on the Gregorian calendar in UTC: the form of every date the tax data, the
@@ -11,10 +12,8 @@ enum CalendarDay {
 
     /// The start of the day `text` names; nil unless it is `YYYY-MM-DD` and a real date.
     static func date(_ text: String) -> Date? {
-        guard text.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil else { return nil }
-        let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])), self.text(date) == text else { return nil }
-        return date
+        guard let day = RFC3339.fullDate(from: text) else { return nil }
+        return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day))
     }
 
     static func text(_ date: Date) -> String {
