@@ -159,6 +159,33 @@ import TestSupport
         }
     }
 
+    @Test func aBurstOfHandlersThatDoNotSuspendIsSpreadBeyondTheIOThread() async throws {
+        // Each handler computes for 100 ms without suspending. Four sent at once must not all run one
+        // after another on the I/O thread: those received together start on the global executor, but one.
+        var registry = OperationRegistry(service: "echo")
+        registry.register(Repeat.self) { request, _ in
+            let end = ContinuousClock.now + .milliseconds(100)
+            while ContinuousClock.now < end {}
+            return .init(text: request.text, worker: Self.currentThreadName())
+        }
+        let broker = try BusHarness.broker()
+        let worker = try WorkerRuntime(
+            registry: registry, configuration: WorkerConfiguration(endpoint: broker.endpoint, workers: 4, heartbeat: BusHarness.fastHeartbeat),
+            logger: .init(label: "echo"))
+        let client = try BusHarness.client(broker.endpoint)
+        try await BusHarness.with([broker, worker, client]) {
+            #expect(await BusHarness.waitForService("echo", client: client))
+            let threads = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<4 {
+                    group.addTask { try await client.call(Repeat.self, .init(text: "\(index)"), options: CallOptions(timeout: .seconds(30))).worker }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(threads.count == 4)
+            #expect(threads.contains { $0 != "worker-echo" }, "every handler ran on the I/O thread: \(threads)")
+        }
+    }
+
     @Test func aHandlerStillRunningAfterTheGracePeriodIsCancelledAndTheWorkerEnds() async throws {
         let broker = try BusHarness.broker()
         let leaving = try BusHarness.echoWorker(broker.endpoint, workers: 1, gracePeriod: .milliseconds(200))

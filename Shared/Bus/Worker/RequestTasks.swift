@@ -35,15 +35,17 @@ final class RequestTasks: Sendable {
         self.handle = handle
     }
 
-    /// I/O thread: starts the handler of `request`. Returns its reply if the handler finished before
-    /// this returns; otherwise the reply is posted to the mailbox as `.reply` when it is ready.
-    func start(_ request: IncomingRequest) -> [UInt8]? {
+    /// I/O thread: starts the handler of `request`, on this thread or (`onThisThread` false) on the
+    /// global executor. Returns its reply if the handler finished before this returns; otherwise the
+    /// reply is posted to the mailbox as `.reply` when it is ready.
+    func start(_ request: IncomingRequest, onThisThread: Bool = true) -> [UInt8]? {
         let connection = request.connection
         state.withLock { $0.slots[connection] = .starting }
-        let task = Task.immediate { [self] in
+        let operation: @Sendable () async -> Void = { [self] in
             let reply = await handle(request)
             complete(request, reply)
         }
+        let task = onThisThread ? Task.immediate(operation: operation) : Task(operation: operation)
         // Nothing that touches the concurrency runtime (resuming, cancelling) happens under the lock:
         // a cancellation handler holds a task's status lock while it takes this one.
         let (reply, idle, cancel) = state.withLock { state -> ([UInt8]?, [CheckedContinuation<Void, Never>], Bool) in

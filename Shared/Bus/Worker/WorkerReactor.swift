@@ -57,6 +57,8 @@ final class WorkerReactor {
     private var poller = Poller()
     private var polled: [Int] = []  // poller entry i + 1 -> connection index
     private var pollerIsStale = true
+    /// Requests read in this wake-up, started together by `startReceived`.
+    private var received: [IncomingRequest] = []
 
     init(
         service: String, endpoint: String, credentials: BusCredentials?, count: Int, heartbeat: Heartbeat, context: ZMQContext,
@@ -91,6 +93,7 @@ final class WorkerReactor {
             for (entry, index) in polled.enumerated() where poller.ready(entry + 1).contains(.readable) {
                 receive(on: index)
             }
+            startReceived()
             tick(now: clock.now)
         }
         for index in connections.indices { retire(index) }
@@ -141,11 +144,8 @@ final class WorkerReactor {
                     continue
                 }
                 connections[index].handlerRunning = true
-                let request = IncomingRequest(
-                    connection: index, generation: connections[index].generation, client: arguments[0], body: arguments[2])
-                if let reply = requests.start(request) {
-                    answer(index, generation: request.generation, client: request.client, body: reply)
-                }
+                received.append(IncomingRequest(
+                    connection: index, generation: connections[index].generation, client: arguments[0], body: arguments[2]))
             case .heartbeat:
                 break
             case .disconnect where !connections[index].confirmed:
@@ -170,6 +170,20 @@ final class WorkerReactor {
                 logger.warning("worker ignored a \(message.command) command from the broker")
             }
         }
+    }
+
+    /// Starts the requests this wake-up received. The last starts on this thread, and is answered here
+    /// if its handler does not suspend; the others start on the global executor, so that a burst of
+    /// handlers that compute without suspending runs on every core instead of one after another here.
+    private func startReceived() {
+        guard !received.isEmpty else { return }
+        let last = received.count - 1
+        for (position, request) in received.enumerated() {
+            if let reply = requests.start(request, onThisThread: position == last) {
+                answer(request.connection, generation: request.generation, client: request.client, body: reply)
+            }
+        }
+        received.removeAll(keepingCapacity: true)
     }
 
     /// Sends a handler's reply on its connection, unless the socket was replaced while it ran; then
