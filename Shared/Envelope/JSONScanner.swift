@@ -168,6 +168,72 @@ struct JSONScanner {
     }
 }
 
+extension JSONScanner {
+    /// The whole input as one `JSONValue`, or nil when it is not exactly one valid JSON value (surrounding
+    /// whitespace allowed), holds a string that is not UTF-8, or a number beyond `Double`.
+    static func value(of bytes: [UInt8]) -> JSONValue? {
+        var scanner = JSONScanner(bytes)
+        scanner.skipWhitespace()
+        guard let value = scanner.jsonValue(depth: 1) else { return nil }
+        scanner.skipWhitespace()
+        // Not `? value : nil`: JSONValue is ExpressibleByNilLiteral, so that nil would be `.null`.
+        guard scanner.index == bytes.count else { return nil }
+        return value
+    }
+
+    private mutating func jsonValue(depth: Int) -> JSONValue? {
+        guard depth <= Self.maxDepth, let byte = peek else { return nil }
+        switch byte {
+        case UInt8(ascii: "\""):
+            return jsonString().map(JSONValue.string)
+        case UInt8(ascii: "{"):
+            index += 1
+            skipWhitespace()
+            var members: [String: JSONValue] = [:]
+            if consume(UInt8(ascii: "}")) { return .object(members) }
+            repeat {
+                skipWhitespace()
+                guard let key = jsonString() else { return nil }
+                skipWhitespace()
+                guard consume(UInt8(ascii: ":")) else { return nil }
+                skipWhitespace()
+                guard let value = jsonValue(depth: depth + 1) else { return nil }
+                // The first of duplicate keys, as JSONDecoder reads them: the gateway checks what the worker will see.
+                if members[key] == nil { members[key] = value }
+                skipWhitespace()
+            } while consume(UInt8(ascii: ","))
+            guard consume(UInt8(ascii: "}")) else { return nil }
+            return .object(members)
+        case UInt8(ascii: "["):
+            index += 1
+            skipWhitespace()
+            var elements: [JSONValue] = []
+            if consume(UInt8(ascii: "]")) { return .array(elements) }
+            repeat {
+                skipWhitespace()
+                guard let element = jsonValue(depth: depth + 1) else { return nil }
+                elements.append(element)
+                skipWhitespace()
+            } while consume(UInt8(ascii: ","))
+            guard consume(UInt8(ascii: "]")) else { return nil }
+            return .array(elements)
+        case UInt8(ascii: "t"): return literal("true") ? JSONValue.bool(true) as JSONValue? : nil
+        case UInt8(ascii: "f"): return literal("false") ? JSONValue.bool(false) as JSONValue? : nil
+        case UInt8(ascii: "n"): return literal("null") ? JSONValue.null as JSONValue? : nil
+        default:
+            let start = index
+            guard number(), let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else { return nil }
+            return .number(value)
+        }
+    }
+
+    /// A string at the cursor, unescaped; nil unless it is valid and UTF-8.
+    private mutating func jsonString() -> String? {
+        guard let range = string(), String(validating: bytes[range], as: UTF8.self) != nil else { return nil }
+        return JSONPeek.unescape(bytes[range])
+    }
+}
+
 extension UInt8 {
     fileprivate var isDigit: Bool { self >= 0x30 && self <= 0x39 }
     fileprivate var isHexDigit: Bool { isDigit || (self >= 0x61 && self <= 0x66) || (self >= 0x41 && self <= 0x46) }

@@ -39,8 +39,11 @@ public enum JSONValue: Codable, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Parses one JSON value. Strict, like JSONDecoder: UTF-8 strings, numbers `Double` can hold,
+    /// at most 512 levels of nesting.
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        guard let value = JSONScanner.value(of: bytes) else { throw JSONValueError.invalid }
+        return value
     }
 
     /// Compact JSON with sorted keys, so the same value always gives the same bytes.
@@ -98,4 +101,9 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
     public init(nilLiteral: ()) { self = .null }
+}
+
+/// The bytes given to `JSONValue.parse` are not one valid JSON value.
+public enum JSONValueError: Error, Sendable {
+    case invalid
 }
