@@ -18,7 +18,7 @@ import ZeroMQ
 /// whole path (HTTP, gateway, broker, worker, PostgreSQL), measured by wrk, beside the same handlers
 /// called in-process without HTTP or the bus, in the same run. Run it with deploy/bench-http.sh.
 ///
-///   http-benchmark [--runs 3] [--duration 10] [--connections 32]     (DATABASE_URL must be set)
+///   http-benchmark [--runs 3] [--duration 10] [--connections 32] [--only SERIES]   (DATABASE_URL must be set)
 @main
 struct HTTPBenchmark {
     static func main() async throws {
@@ -86,10 +86,16 @@ struct Options: Sendable {
     var runs = 3
     var duration = 10
     var connections = 32
+    /// Runs only the series whose name contains this (for perf: one series, nothing else in the profile).
+    var only: String?
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
         while let flag = iterator.next() {
+            if flag == "--only" {
+                only = iterator.next()
+                continue
+            }
             let value = iterator.next().flatMap(Int.init) ?? 0
             switch flag {
             case "--runs": runs = max(1, value)
@@ -99,4 +105,6 @@ struct Options: Sendable {
             }
         }
     }
+
+    func wants(_ series: String) -> Bool { only.map(series.contains) ?? true }
 }

@@ -60,29 +60,35 @@ struct Measurement: Service {
         for run in 1...options.runs {
             let get = BenchNotes.get(database)
             let put = BenchNotes.put(database)
-            results["read in-process", default: []].append(await inProcess { _ = try await get(.init(id: seed.id), context(key: nil)) })
-            results["read over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/bench/notes/\(seed.id)", options: options))
+            func measure(_ name: String, _ series: () async throws -> Figures) async rethrows {
+                guard options.wants(name) else { return }
+                results[name, default: []].append(try await series())
+            }
+            try await measure("read in-process") { await inProcess { _ = try await get(.init(id: seed.id), context(key: nil)) } }
+            try await measure("read over HTTP") { try await Wrk.run(url: "\(base)/v1/bench/notes/\(seed.id)", options: options) }
             // Right after the anonymous read, before the writes change the table under both.
-            results["signed-in read", default: []].append(
-                try await Wrk.run(url: "\(base)/v1/bench/signed-in/notes/\(seed.id)", headers: signedIn, options: options))
-            results["write in-process", default: []].append(await inProcess { _ = try await put(.init(text: "note"), context(key: RandomID.uuid())) })
-            results["write over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/bench/notes", body: #"{"text":"note"}"#, options: options))
-            results["GET /v1/me", default: []].append(try await Wrk.run(url: "\(base)/v1/me", headers: signedIn, options: options))
-            results["login over HTTP", default: []].append(
-                try await Wrk.run(url: "\(base)/v1/auth/login", body: login, connections: loginConnections, options: options))
-            results["estimate in-process", default: []].append(await inProcess { _ = try estimator.estimate(answers) })
-            results["estimate over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/refunds/estimate", body: scenario, options: options))
-            results["tax return in-process", default: []].append(await inProcess { _ = engine.assess(studentAnswers, year: 2024) })
-            results["tax preview over HTTP", default: []].append(try await Wrk.run(url: "\(base)/v1/tax/returns/preview", body: preview, options: options))
-            let size = try await readyReturn(base: base, token: token)
-            results["return PDF over HTTP", default: []].append(
-                try await Wrk.run(url: "\(base)/v1/tax/returns/2024/pdf", headers: signedIn, options: options))
-            pdfSizes.append(size)
-            results["tax answer over HTTP", default: []].append(try await savedAnswers(base: base, token: token, full: taxAnswers))
+            try await measure("signed-in read") {
+                try await Wrk.run(url: "\(base)/v1/bench/signed-in/notes/\(seed.id)", headers: signedIn, options: options)
+            }
+            try await measure("write in-process") { await inProcess { _ = try await put(.init(text: "note"), context(key: RandomID.uuid())) } }
+            try await measure("write over HTTP") { try await Wrk.run(url: "\(base)/v1/bench/notes", body: #"{"text":"note"}"#, options: options) }
+            try await measure("GET /v1/me") { try await Wrk.run(url: "\(base)/v1/me", headers: signedIn, options: options) }
+            try await measure("login over HTTP") {
+                try await Wrk.run(url: "\(base)/v1/auth/login", body: login, connections: loginConnections, options: options)
+            }
+            try await measure("estimate in-process") { await inProcess { _ = try estimator.estimate(answers) } }
+            try await measure("estimate over HTTP") { try await Wrk.run(url: "\(base)/v1/refunds/estimate", body: scenario, options: options) }
+            try await measure("tax return in-process") { await inProcess { _ = engine.assess(studentAnswers, year: 2024) } }
+            try await measure("tax preview over HTTP") { try await Wrk.run(url: "\(base)/v1/tax/returns/preview", body: preview, options: options) }
+            try await measure("return PDF over HTTP") {
+                pdfSizes.append(try await readyReturn(base: base, token: token))
+                return try await Wrk.run(url: "\(base)/v1/tax/returns/2024/pdf", headers: signedIn, options: options)
+            }
+            try await measure("tax answer over HTTP") { try await savedAnswers(base: base, token: token, full: taxAnswers) }
             say("run \(run) done")
         }
         report(results)
-        say("a filled return (the official 2024 Form 1040, 2 pages): \(pdfSizes.map(String.init).joined(separator: ", ")) bytes")
+        if !pdfSizes.isEmpty { say("a filled return (the official 2024 Form 1040, 2 pages): \(pdfSizes.map(String.init).joined(separator: ", ")) bytes") }
         await finish()
     }
 
@@ -133,7 +139,7 @@ struct Measurement: Service {
         say("series                req/s       p50 µs     p99 µs    errors")
         for name in ["read in-process", "read over HTTP", "write in-process", "write over HTTP", "signed-in read", "GET /v1/me", "login over HTTP",
                      "estimate in-process", "estimate over HTTP", "tax return in-process", "tax preview over HTTP", "return PDF over HTTP", "tax answer over HTTP"] {
-            let figures = results[name] ?? []
+            guard let figures = results[name] else { continue }
             let line = [
                 name.padding(toLength: 20, withPad: " ", startingAt: 0),
                 String(format: "%9.0f", median(figures.map(\.rate))),
@@ -145,11 +151,12 @@ struct Measurement: Service {
             say(line.joined(separator: " "))
         }
         for kind in ["read", "write", "estimate"] {
-            let http = median((results["\(kind) over HTTP"] ?? []).map(\.rate))
-            let local = median((results["\(kind) in-process"] ?? []).map(\.rate))
+            guard let overHTTP = results["\(kind) over HTTP"], let inProcess = results["\(kind) in-process"] else { continue }
+            let http = median(overHTTP.map(\.rate)), local = median(inProcess.map(\.rate))
             say(String(format: "%@: HTTP through the bus serves %.2f of the in-process rate (%.1fx slower)", kind, http / local, local / http))
         }
-        let open = median((results["read over HTTP"] ?? []).map(\.rate)), guarded = median((results["signed-in read"] ?? []).map(\.rate))
+        guard let anonymous = results["read over HTTP"], let signedIn = results["signed-in read"] else { return }
+        let open = median(anonymous.map(\.rate)), guarded = median(signedIn.map(\.rate))
         say(String(format: "the gateway's token check: the signed-in read serves %.2f of the anonymous read's rate", guarded / open))
     }
 
