@@ -97,6 +97,13 @@ import Testing
         #expect(issues.first { $0.field == "answers.income.w2s[0].federalWithheldCents" }?.message.contains("box 2") == true)
     }
 
+    /// `\d` in a regex takes any script's digits, which `Int` then refused: a date answer in
+    /// Arabic-Indic digits crashed the tax-form worker. It is refused like any other bad date.
+    @Test func aDateInAnotherScriptsDigitsIsRefused() {
+        let (_, issues) = Self.engine.checked(["visa.entryDate": .text("٢٠٢٤-٠١-٠١")], year: 2024)
+        #expect(issues.map(\.field) == ["answers.visa.entryDate"])
+    }
+
     @Test func answersAreNormalised() {
         let (answers, issues) = Self.engine.checked(["tin": .text("912 70 1234"), "phone": .text("+1 (617) 555-0100"), "email": .text("Mei@Example.EDU")], year: 2024)
         #expect(issues.isEmpty)
