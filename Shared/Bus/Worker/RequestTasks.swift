@@ -6,8 +6,9 @@ import Synchronization
 /// The task usually begins at once on the calling thread (`Task.immediate`), so a handler that does not
 /// suspend (a computation, a cache hit, a refusal) runs and is answered without leaving the I/O thread:
 /// no other thread is woken on the way in or out. When a burst has already used the I/O thread's
-/// inline budget, the I/O thread starts the rest on the global executor instead (`WorkerReactor`). A handler that suspends (a database query, a call to
-/// another service) continues on the global executor and its reply comes back through the mailbox.
+/// inline budget, the rest start on the global executor instead (see `WorkerReactor`). A handler that
+/// suspends (a database query, a call to another service) continues on the global executor and its
+/// reply comes back through the mailbox.
 /// A handler must not compute for long before its first suspension, since the I/O thread also keeps
 /// every connection's heartbeat: hashing a password or filling a PDF runs on `NIOThreadPool`.
 final class RequestTasks: Sendable {
