@@ -104,6 +104,18 @@ import Testing
         #expect(issues.map(\.field) == ["answers.visa.entryDate"])
     }
 
+    @Test func anEINOrAZIPCodeTakesOnlyASCIIDigits() {
+        let (_, issues) = Self.engine.checked([
+            "address.us": .object(["line1": .text("1 Main St"), "city": .text("Boston"), "state": .text("MA"), "country": .text("US"),
+                                   "postalCode": .text("٠٢١١٥")]),
+            "income.w2s": .list([
+                .object(["employerName": .text("Lab"), "employerEIN": .text("١٢-٣٤٥٦٧٨٩"), "wagesCents": .integer(100), "federalWithheldCents": .integer(0)]),
+                .object(["employerName": .text("Lab"), "employerEIN": .text("12-345678½"), "wagesCents": .integer(100), "federalWithheldCents": .integer(0)]),
+            ]),
+        ], year: 2024)
+        #expect(Set(issues.map(\.field)) == ["answers.address.us.postalCode", "answers.income.w2s[0].employerEIN", "answers.income.w2s[1].employerEIN"])
+    }
+
     @Test func answersAreNormalised() {
         let (answers, issues) = Self.engine.checked(["tin": .text("912 70 1234"), "phone": .text("+1 (617) 555-0100"), "email": .text("Mei@Example.EDU")], year: 2024)
         #expect(issues.isEmpty)

@@ -133,7 +133,7 @@ struct AnswerCheck {
         text("postalCode", required: country == "US", length: 2...12)
         if country == "US" {
             if case .text(let state)? = out["state"], !states.contains(state) { issues.append(.init(field: "\(field).state", message: "must be a US state's two-letter code")) }
-            if case .text(let zip)? = out["postalCode"], zip.wholeMatch(of: /\d{5}(-\d{4})?/) == nil {
+            if case .text(let zip)? = out["postalCode"], zip.wholeMatch(of: /[0-9]{5}(-[0-9]{4})?/) == nil {
                 issues.append(.init(field: "\(field).postalCode", message: "must be a ZIP code: 5 digits, or 5 and 4"))
             }
         }

@@ -27,8 +27,10 @@ struct W2Check {
         let name = w2.employerName.trimmingCharacters(in: .whitespaces)
         if !(1...120).contains(name.count) { issue("employerName", "must be 1 to 120 characters") }
         normalised.employerName = name
-        let ein = w2.employerEIN.filter(\.isNumber)
-        if ein.count != 9 || w2.employerEIN.contains(where: { !$0.isNumber && $0 != "-" }) {
+        // ASCII digits only: `isNumber` also takes other scripts' digits, fractions and numerals.
+        let isDigit = { (character: Character) in character.isASCII && character.isNumber }
+        let ein = w2.employerEIN.filter(isDigit)
+        if ein.count != 9 || w2.employerEIN.contains(where: { !isDigit($0) && $0 != "-" }) {
             issue("employerEIN", "must be an EIN: 9 digits, as 12-3456789")
         } else {
             normalised.employerEIN = "\(ein.prefix(2))-\(ein.suffix(7))"
