@@ -37,12 +37,7 @@ public final class ZMQSocket {
     /// would otherwise make `signalDescriptor` readable, so only asking tells what is pending.
     var mayHaveEvents = true
     /// `ZMQ_FD`: readable when libzmq has news for this socket (see `Poller`).
-    private(set) lazy var signalDescriptor: Int32 = {
-        var descriptor: Int32 = -1
-        var size = MemoryLayout<Int32>.size
-        zmq_getsockopt(handle, ZMQ_FD, &descriptor, &size)
-        return descriptor
-    }()
+    private(set) lazy var signalDescriptor: Int32 = (try? get(SocketOption(raw: ZMQ_FD))) ?? -1
 
     /// Opens a socket of `type` with `linger` applied, so closing it never blocks longer than that.
     public init(_ context: ZMQContext, type: SocketType, linger: Duration = .zero) throws {
@@ -142,9 +137,7 @@ public final class ZMQSocket {
 
     /// What the socket can do now (`ZMQ_EVENTS`, which also takes in libzmq's pending commands).
     func pendingEvents() throws -> PollEvents {
-        var events: Int32 = 0
-        var size = MemoryLayout<Int32>.size
-        guard zmq_getsockopt(handle, ZMQ_EVENTS, &events, &size) == 0 else { throw ZMQError("zmq_getsockopt(ZMQ_EVENTS)") }
+        let events = try get(SocketOption(raw: ZMQ_EVENTS))
         mayHaveEvents = false
         return PollEvents(rawValue: Int16(truncatingIfNeeded: events))
     }
