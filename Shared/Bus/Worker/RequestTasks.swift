@@ -40,7 +40,7 @@ final class RequestTasks: Sendable {
     /// I/O thread: starts the handler of `request`, on this thread or (`onThisThread` false) on the
     /// global executor. Returns its reply if the handler finished before this returns; otherwise the
     /// reply is posted to the mailbox as `.reply` when it is ready.
-    func start(_ request: IncomingRequest, onThisThread: Bool = true) -> [UInt8]? {
+    func start(_ request: IncomingRequest, onThisThread: Bool) -> [UInt8]? {
         let connection = request.connection
         state.withLock { $0.slots[connection] = .starting }
         let operation: @Sendable () async -> Void = { [self] in
