@@ -229,8 +229,8 @@ extension JSONScanner {
 
     /// A string at the cursor, unescaped; nil unless it is valid and UTF-8.
     private mutating func jsonString() -> String? {
-        guard let range = string(), String(validating: bytes[range], as: UTF8.self) != nil else { return nil }
-        return JSONPeek.unescape(bytes[range])
+        guard let range = string(), let raw = String(validating: bytes[range], as: UTF8.self) else { return nil }
+        return raw.utf8.contains(UInt8(ascii: "\\")) ? JSONPeek.unescape(bytes[range]) : raw
     }
 }
 
