@@ -21,6 +21,9 @@ public final class Database: Service {
         }
         var configuration = url.configuration
         configuration.options.maximumConnections = maximumConnections
+        // Every session starts in the service's schema, so a transaction needs no SET of its own: one
+        // round trip fewer per transaction (of 4 for a one-row read, 6 for an idempotent write).
+        configuration.options.additionalStartupParameters.append(("search_path", schema))
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.schema = schema
         self.logger = logger
@@ -30,16 +33,13 @@ public final class Database: Service {
         await client.run()
     }
 
-    /// Runs `body` in one transaction with `search_path` set to the service's schema; commits when
-    /// it returns, rolls back when it throws.
+    /// Runs `body` in one transaction (in the service's schema, as every session of the pool is);
+    /// commits when it returns, rolls back when it throws.
     /// The closure's own error comes out unchanged (an `OperationError` stays one); only failures of
     /// BEGIN, COMMIT or ROLLBACK surface as PostgresNIO's `PostgresTransactionError`.
     public func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await client.withTransaction(logger: logger) { connection in
-                try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(schema)"), logger: logger)
-                return try await body(connection)
-            }
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
         } catch let error as PostgresTransactionError where error.beginError == nil && error.rollbackError == nil {
             throw error.closureError ?? error.commitError ?? error
         }

@@ -53,6 +53,16 @@ import TestSupport
         #expect(count == 0)
     }
 
+    @Test func everySessionOfTheDatabaseStartsInItsSchema() async throws {
+        let database = try TestDatabase.make()
+        let count = try await BusHarness.with([database]) {
+            try await database.migrate(Self.migrations)
+            // Outside a transaction, on any pooled connection, the table needs no schema name.
+            return try await database.client.query("SELECT count(*) FROM things", logger: database.logger).decode(Int.self).reduce(0, +)
+        }
+        #expect(count == 1)
+    }
+
     @Test func urlsAreReadAndBadOnesNamed() throws {
         let url = try DatabaseURL("postgres://melon:secret@127.0.0.1:25432/melon?sslmode=disable")
         #expect(url.configuration.host == "127.0.0.1" && url.configuration.port == 25432)
