@@ -7,11 +7,12 @@ import PostgresNIO
 import PostgresSupport
 
 /// The `bench` service of the HTTP benchmark: a small write (a note stored once per idempotency key)
-/// and a small read (a note by id), each one PostgreSQL round trip. Not a product contract.
+/// and a small read (a note by id), each one PostgreSQL round trip, and a ping that answers a note of
+/// the same size without the database (the path's own cost). Not a product contract.
 enum BenchNotes: ServiceContract {
     static let name = "bench"
     static let summary = "a note stored and read back (the HTTP benchmark's fixture)."
-    static let operations: [any OperationDeclaration.Type] = [Put.self, Get.self]
+    static let operations: [any OperationDeclaration.Type] = [Put.self, Get.self, Ping.self]
 
     struct Note: Codable, Sendable { var id: Int64; var text: String }
 
@@ -39,6 +40,16 @@ enum BenchNotes: ServiceContract {
         typealias Response = Note
     }
 
+    /// The read's reply without the read: what HTTP, the gateway and the bus cost on their own.
+    enum Ping: OperationDeclaration {
+        static let service = "bench"
+        static let type = "bench.ping.v1"
+        static let http = [HTTPBinding(.get, "/v1/bench/ping", name: "benchPing", summary: "Answers a note without reading one")]
+        typealias Request = Empty
+        typealias Response = Note
+        static let note = Note(id: 1, text: "seed")
+    }
+
     static let migrations = [
         Migration(version: 1, name: "create_notes", sql: "CREATE TABLE notes (id bigserial PRIMARY KEY, text text NOT NULL)"),
     ]
@@ -47,6 +58,7 @@ enum BenchNotes: ServiceContract {
         var registry = OperationRegistry(service: "bench")
         registry.register(Put.self, handler: put(database))
         registry.register(Get.self, handler: get(database))
+        registry.register(Ping.self) { _, _ in Ping.note }
         return registry
     }
 

@@ -68,7 +68,7 @@ struct HTTPBenchmark {
             logger: logger,
             onServerRunning: { bound in port.withLock { $0 = bound } })
         let group = Mutex<ServiceGroup?>(nil)
-        let measurement = Measurement(options: options, database: database, authDatabase: authDatabase, port: { port.withLock { $0 } }) {
+        let measurement = Measurement(options: options, database: database, authDatabase: authDatabase, bus: bus, port: { port.withLock { $0 } }) {
             await group.withLock { $0 }?.triggerGracefulShutdown()
         }
         let services = ServiceGroup(configuration: ServiceGroupConfiguration(

@@ -20,6 +20,7 @@ struct Measurement: Service {
     let options: Options
     let database: Database
     let authDatabase: Database
+    let bus: BusClient
     let port: @Sendable () -> Int?
     /// Starts the group's graceful shutdown (the path SIGTERM takes).
     let finish: @Sendable () async -> Void
@@ -64,6 +65,12 @@ struct Measurement: Service {
                 guard options.wants(name) else { return }
                 results[name, default: []].append(try await series())
             }
+            // The path on its own, to tell what the read over HTTP could reach: HTTP and the gateway's
+            // edge (a probe it answers itself), the bus (a note answered without the database, called
+            // in-process), and both (the same call over HTTP).
+            try await measure("HTTP alone") { try await Wrk.run(url: "\(base)/healthz", options: options) }
+            try await measure("bus alone") { await inProcess { _ = try await bus.call(BenchNotes.Ping.self, Empty()) } }
+            try await measure("ping over HTTP") { try await Wrk.run(url: "\(base)/v1/bench/ping", options: options) }
             try await measure("read in-process") { await inProcess { _ = try await get(.init(id: seed.id), context(key: nil)) } }
             try await measure("read over HTTP") { try await Wrk.run(url: "\(base)/v1/bench/notes/\(seed.id)", options: options) }
             // Right after the anonymous read, before the writes change the table under both.
@@ -137,7 +144,7 @@ struct Measurement: Service {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         say("\nmedians of \(options.runs) runs (each run's figures in brackets)")
         say("series                req/s       p50 µs     p99 µs    errors")
-        for name in ["read in-process", "read over HTTP", "write in-process", "write over HTTP", "signed-in read", "GET /v1/me", "login over HTTP",
+        for name in ["HTTP alone", "bus alone", "ping over HTTP", "read in-process", "read over HTTP", "write in-process", "write over HTTP", "signed-in read", "GET /v1/me", "login over HTTP",
                      "estimate in-process", "estimate over HTTP", "tax return in-process", "tax preview over HTTP", "return PDF over HTTP", "tax answer over HTTP"] {
             guard let figures = results[name] else { continue }
             let line = [
@@ -154,6 +161,12 @@ struct Measurement: Service {
             guard let overHTTP = results["\(kind) over HTTP"], let inProcess = results["\(kind) in-process"] else { continue }
             let http = median(overHTTP.map(\.rate)), local = median(inProcess.map(\.rate))
             say(String(format: "%@: HTTP through the bus serves %.2f of the in-process rate (%.1fx slower)", kind, http / local, local / http))
+        }
+        if let path = results["ping over HTTP"], let inProcess = results["read in-process"] {
+            // Were a read over HTTP the path's cost plus the read's, one after the other on the same cores:
+            let path = median(path.map(\.rate)), local = median(inProcess.map(\.rate))
+            let bound = 1 / (1 / path + 1 / local)
+            say(String(format: "the path alone (ping over HTTP) %.0f req/s: with the read's cost added, a read over HTTP reaches at most %.0f req/s, %.2f of in-process", path, bound, bound / local))
         }
         guard let anonymous = results["read over HTTP"], let signedIn = results["signed-in read"] else { return }
         let open = median(anonymous.map(\.rate)), guarded = median(signedIn.map(\.rate))
