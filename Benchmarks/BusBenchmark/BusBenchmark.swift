@@ -1,5 +1,4 @@
 import Bus
-import CZeroMQ
 import Contracts
 import Foundation
 import Logging
@@ -22,8 +21,8 @@ struct BusBenchmark {
         Echo calls through a broker and an echo-worker started as processes (from the folder of this
         executable: build them first with swift build -c release --product broker --product echo-worker),
         in the clear and with CurveZMQ, with 1 and with 64 in flight, beside raw libzmq REQ/REP and
-        DEALER/ROUTER echoes, direct and through a forwarding thread (the floor under a broker), in the
-        same run; medians over the runs and CURVE's cost as a ratio.
+        DEALER/ROUTER echoes, direct and through a forwarder (a thread, then processes: the floor under a
+        broker), in the same run; medians over the runs and CURVE's cost as a ratio.
           --runs N               measurement rounds (default 3)
           --requests N           calls per 64-in-flight measurement (default 20000; a quarter with 1 in flight)
           --workers N            worker connections of the echo-worker (default 16)
@@ -58,6 +57,7 @@ struct BusBenchmark {
         let runs = try option("--runs", 3), requests = try option("--requests", 20_000), workers = try option("--workers", 16)
         let deadline = Duration.seconds(try option("--phase-deadline", 120))
         let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+        if let index = arguments.firstIndex(of: "--serve-raw") { try serveRaw(Array(arguments[(index + 1)...])) }
         if arguments.contains("--codec") {
             for (name, micros) in try CodecBenchmark.run(iterations: requests) { print(name.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%8.1f us", micros)) }
             return
@@ -114,15 +114,22 @@ struct BusBenchmark {
             try await measure("raw libzmq REQ/REP, 1 in flight") { try rawRequestReply(requests: requests / 4, deadline: deadline) }
             try await measure("raw libzmq DEALER/ROUTER, 64 in flight") { try rawPipelined(requests: requests, inFlight: 64, deadline: deadline) }
             try await measure("raw libzmq via a forwarder, 1 in flight") {
-                try rawPipelined(requests: requests / 4, inFlight: 1, viaForwarder: true, deadline: deadline)
+                try rawPipelined(requests: requests / 4, inFlight: 1, path: .forwarderThread, deadline: deadline)
             }
             try await measure("raw libzmq via a forwarder, 64 in flight") {
-                try rawPipelined(requests: requests, inFlight: 64, viaForwarder: true, deadline: deadline)
+                try rawPipelined(requests: requests, inFlight: 64, path: .forwarderThread, deadline: deadline)
+            }
+            try await measure("raw libzmq via forwarder processes, 1 in flight") {
+                try rawPipelined(requests: requests / 4, inFlight: 1, path: .forwarderProcesses, deadline: deadline)
+            }
+            try await measure("raw libzmq via forwarder processes, 64 in flight") {
+                try rawPipelined(requests: requests, inFlight: 64, path: .forwarderProcesses, deadline: deadline)
             }
             print("run \(run) done")
         }
         let names = ["raw libzmq REQ/REP, 1 in flight", "raw libzmq DEALER/ROUTER, 64 in flight", "raw libzmq via a forwarder, 1 in flight",
-                     "raw libzmq via a forwarder, 64 in flight", "bus, 1 in flight", "bus, 64 in flight",
+                     "raw libzmq via a forwarder, 64 in flight", "raw libzmq via forwarder processes, 1 in flight",
+                     "raw libzmq via forwarder processes, 64 in flight", "bus, 1 in flight", "bus, 64 in flight",
                      "bus with CURVE, 1 in flight", "bus with CURVE, 64 in flight", "one process, tcp, 1 in flight", "one process, tcp, 64 in flight",
                      "one process, inproc, 1 in flight", "one process, inproc, 64 in flight"]
         for name in names where table[name] != nil {
@@ -262,133 +269,5 @@ struct BusBenchmark {
             return try await group.reduce(into: [Duration]()) { $0 += $1 }
         }
         return Result(latencies: latencies, elapsed: start.duration(to: clock.now))
-    }
-
-    /// A REP thread and a REQ caller over tcp loopback: the floor under any broker round trip.
-    static func rawRequestReply(requests: Int, deadline: Duration) throws -> Result {
-        let context = try ZMQContext()
-        let server = try echoServer(context, type: .rep, requests: requests, deadline: deadline)
-        let client = try ZMQSocket(context, type: .req)
-        try client.set(.receiveTimeout, Int32(deadline.milliseconds))
-        try client.connect(server.endpoint)
-        let payload = [UInt8](repeating: 0x6D, count: 300)  // about the size of an echo envelope
-        let clock = ContinuousClock()
-        var latencies: [Duration] = []
-        latencies.reserveCapacity(requests)
-        let start = clock.now
-        for _ in 0..<requests {
-            let sent = clock.now
-            try client.send([payload], dontWait: false)
-            guard try client.receive(dontWait: false) != nil else { throw Failure(description: "no echo within \(deadline.components.seconds) s") }
-            latencies.append(sent.duration(to: clock.now))
-        }
-        let elapsed = start.duration(to: clock.now)
-        _ = server.done.wait(timeout: .now() + .seconds(Int(deadline.components.seconds)))
-        client.close()
-        return Result(latencies: latencies, elapsed: elapsed)
-    }
-
-    /// A thread that answers `requests` messages on a bound socket of `type` with the same frames.
-    static func echoServer(
-        _ context: ZMQContext, type: SocketType, requests: Int, deadline: Duration
-    ) throws -> (endpoint: String, done: DispatchSemaphore) {
-        let server = try ZMQSocket(context, type: type)
-        try server.set(.receiveTimeout, Int32(deadline.milliseconds))
-        try server.bind("tcp://127.0.0.1:*")
-        let endpoint = server.lastEndpoint
-        let done = DispatchSemaphore(value: 0)
-        let handoff = Handoff(server)
-        Thread {
-            let server = handoff.take()!
-            for _ in 0..<requests {
-                guard let frames = try? server.receive(dontWait: false) else { break }
-                _ = try? server.send(frames, dontWait: false)
-            }
-            // Linger: a close without it drops the last echoes if they are still queued.
-            server.close(linger: deadline)
-            done.signal()
-        }.start()
-        return (endpoint, done)
-    }
-
-    /// A ROUTER echo thread and a DEALER keeping `inFlight` requests outstanding over tcp loopback:
-    /// one hop, no broker, no JSON, no Swift concurrency; the floor under the pipelined bus figure.
-    /// With `viaForwarder`, the least a broker does sits between them: a thread that moves each
-    /// message from a ROUTER to a DEALER and back, and the caller, the forwarder and the echo each
-    /// have their own libzmq context (their own I/O thread), as separate processes would; the floor
-    /// under a brokered call, with no code of ours in it.
-    static func rawPipelined(requests: Int, inFlight: Int, viaForwarder: Bool = false, deadline: Duration) throws -> Result {
-        let context = try ZMQContext()
-        let server = try echoServer(viaForwarder ? ZMQContext() : context, type: .router, requests: requests, deadline: deadline)
-        let forwarder = viaForwarder ? try self.forwarder(to: server.endpoint, requests: requests, deadline: deadline) : nil
-        let client = try ZMQSocket(context, type: .dealer)
-        // A blocking receive that waited forever once hung the whole run here.
-        try client.set(.receiveTimeout, Int32(deadline.milliseconds))
-        try client.connect(forwarder?.endpoint ?? server.endpoint)
-        let clock = ContinuousClock()
-        let origin = clock.now
-        var latencies: [Duration] = []
-        latencies.reserveCapacity(requests)
-        func nanoseconds() -> Int64 {
-            let (seconds, attoseconds) = origin.duration(to: clock.now).components
-            return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        }
-        func stamp() -> Frame {
-            withUnsafeBytes(of: nanoseconds()) { Frame($0) } + Frame(repeating: 0x6D, count: 284)
-        }
-        var sent = 0
-        while sent < min(inFlight, requests) {
-            try client.send([stamp()], dontWait: false)
-            sent += 1
-        }
-        let start = clock.now
-        while latencies.count < requests {
-            guard let frames = try client.receive(dontWait: false) else { throw Failure(description: "no echo within \(deadline.components.seconds) s") }
-            let then = frames[0].prefix(8).withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
-            latencies.append(.nanoseconds(nanoseconds() - then))
-            if sent < requests {
-                try client.send([stamp()], dontWait: false)
-                sent += 1
-            }
-        }
-        let elapsed = start.duration(to: clock.now)
-        _ = server.done.wait(timeout: .now() + .seconds(Int(deadline.components.seconds)))
-        _ = forwarder?.done.wait(timeout: .now() + .seconds(Int(deadline.components.seconds)))
-        client.close()
-        return Result(latencies: latencies, elapsed: elapsed)
-    }
-
-    /// A thread with its own context that forwards between a bound ROUTER and a DEALER connected to
-    /// `endpoint` until `requests` replies have gone back, or nothing has moved for `deadline`.
-    static func forwarder(to endpoint: String, requests: Int, deadline: Duration) throws -> (endpoint: String, done: DispatchSemaphore) {
-        let context = try ZMQContext()
-        let front = try ZMQSocket(context, type: .router), back = try ZMQSocket(context, type: .dealer)
-        try front.bind("tcp://127.0.0.1:*")
-        try back.connect(endpoint)
-        let bound = front.lastEndpoint
-        let done = DispatchSemaphore(value: 0)
-        let handoff = Handoff((front, back))
-        Thread {
-            let (front, back) = handoff.take()!
-            var poller = Poller()
-            let frontIndex = poller.add(front, events: .readable), backIndex = poller.add(back, events: .readable)
-            var replies = 0
-            while replies < requests, (try? poller.poll(timeout: deadline)) ?? 0 > 0 {
-                if poller.ready(frontIndex).contains(.readable) {
-                    while let frames = try? front.receive() { _ = try? back.send(frames, dontWait: false) }
-                }
-                if poller.ready(backIndex).contains(.readable) {
-                    while let frames = try? back.receive() {
-                        _ = try? front.send(frames, dontWait: false)
-                        replies += 1
-                    }
-                }
-            }
-            // Linger: the last replies may still be in the socket's queue, and a close without it drops them.
-            front.close(linger: deadline)
-            back.close(linger: deadline)
-            done.signal()
-        }.start()
-        return (bound, done)
     }
 }
