@@ -47,25 +47,20 @@ extension Database {
     /// so both commit or neither does. A repeat gets the stored reply; the same key with another
     /// request is `conflict`. Two identical requests racing wait on the record's row: the second sees
     /// the first's committed reply (or, if the first rolled back, runs itself).
+    /// `body` must let a failed statement's error out: the transaction is aborted then, and storing
+    /// the reply would fail too (and PostgresNIO keeps a statement that could not be prepared on a
+    /// connection as failed on that connection).
     public func once(
         _ record: IdempotencyRecord, fingerprint: [UInt8], on connection: PostgresConnection, _ body: () async throws -> [UInt8]
     ) async throws -> [UInt8] {
         let key = try IdempotencyKey.checked(record.key, field: "idempotencykey")
         let hash = Data(fingerprint)
-        let claimed = try await connection.query(
-            """
-            INSERT INTO idempotency_records (operation, caller, key, fingerprint) VALUES (\(record.operation), \(record.caller), \(key), \(hash))
-            ON CONFLICT DO NOTHING RETURNING key
-            """,
-            logger: logger)
+        let claimed = try await connection.execute(
+            ClaimRecord(operation: record.operation, caller: record.caller, key: key, fingerprint: hash), logger: logger)
         for try await _ in claimed {
             let reply = try await body()
-            try await connection.query(
-                """
-                UPDATE idempotency_records SET reply = \(Data(reply))
-                WHERE operation = \(record.operation) AND caller = \(record.caller) AND key = \(key)
-                """,
-                logger: logger)
+            try await connection.execute(
+                StoreReply(operation: record.operation, caller: record.caller, key: key, reply: Data(reply)), logger: logger)
             return reply
         }
         if let reply = try await storedReply(record, fingerprint: fingerprint, on: connection) { return reply }
@@ -88,4 +83,46 @@ extension Database {
     }
 
     private static let otherRequest = OperationError(.conflict, "this idempotency key was used for a different request")
+}
+
+// Prepared once per connection: every idempotent write runs both, and a prepared statement skips the
+// parse and the plan (a quarter of PostgreSQL's CPU for a small write).
+
+/// Claims the record for this request; a row back means the claim is new.
+private struct ClaimRecord: PostgresPreparedStatement {
+    // A name of our own: the default, the type's reflected name, can pass PostgreSQL's 63-byte limit,
+    // and two names cut to the same prefix would be one statement.
+    static let name = "melon_idempotency_claim"
+    static let sql = """
+        INSERT INTO idempotency_records (operation, caller, key, fingerprint) VALUES ($1, $2, $3, $4)
+        ON CONFLICT DO NOTHING RETURNING key
+        """
+    typealias Row = String
+    var operation: String, caller: String, key: String, fingerprint: Data
+
+    func makeBindings() throws -> PostgresBindings { try recordBindings(operation, caller, key, fingerprint) }
+
+    func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
+}
+
+/// Stores the reply of the claimed record.
+private struct StoreReply: PostgresPreparedStatement {
+    static let name = "melon_idempotency_store_reply"
+    static let sql = "UPDATE idempotency_records SET reply = $4 WHERE operation = $1 AND caller = $2 AND key = $3"
+    typealias Row = ()
+    var operation: String, caller: String, key: String, reply: Data
+
+    func makeBindings() throws -> PostgresBindings { try recordBindings(operation, caller, key, reply) }
+
+    func decodeRow(_ row: PostgresRow) throws {}
+}
+
+/// $1 to $4 of both statements: the record's operation, caller and key, then the bytes they store.
+private func recordBindings(_ operation: String, _ caller: String, _ key: String, _ bytes: Data) throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 4)
+    bindings.append(operation)
+    bindings.append(caller)
+    bindings.append(key)
+    try bindings.append(bytes)
+    return bindings
 }
