@@ -147,13 +147,7 @@ struct AccountPostgresRepository: Sendable {
 
     /// The signed-in account's profile, nil when it no longer exists.
     func profile(of account: UUID, on connection: PostgresConnection) async throws -> Auth.Profile? {
-        let rows = try await connection.query(
-            """
-            SELECT a.email, a.first_name, a.last_name, \(unescaped: UserDirectoryPostgresRepository.publicColumns)
-            FROM \(unescaped: UserDirectoryPostgresRepository.publicTables) WHERE a.id = \(account)
-            """,
-            logger: database.logger)
-        for try await row in rows {
+        for try await row in try await connection.execute(ProfileOf(account: account), logger: database.logger) {
             let (email, first, last) = try row.decode((String, String?, String?).self)
             let (shown, created) = try UserDirectoryPostgresRepository.publicProfile(row, from: 3)
             return Auth.Profile(
@@ -161,6 +155,21 @@ struct AccountPostgresRepository: Sendable {
                 university: shown.university, picture: shown.picture, createdAt: created)
         }
         return nil
+    }
+
+    /// Read on every `GET /v1/me`: the public profile's join, whose plan cost more than its run.
+    private struct ProfileOf: PreparedRows {
+        static let name = "auth_profile_of"
+        static let sql = """
+            SELECT a.email, a.first_name, a.last_name, \(UserDirectoryPostgresRepository.publicColumns)
+            FROM \(UserDirectoryPostgresRepository.publicTables) WHERE a.id = $1
+            """
+        let account: UUID
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(account)
+            return bindings
+        }
     }
 
     /// Sets what is given; an empty first or last name removes it.

@@ -107,10 +107,21 @@ struct SessionPostgresRepository: Sendable {
 
     /// Whether `session` of `account` is live (not ended, the account not deleted).
     func isLive(session: UUID, account: UUID, on connection: PostgresConnection) async throws -> Bool {
-        let rows = try await connection.query(
-            "SELECT 1 FROM sessions WHERE id = \(session) AND account_id = \(account) AND revoked_at IS NULL", logger: database.logger)
-        for try await _ in rows { return true }
+        for try await _ in try await connection.execute(LiveSession(session: session, account: account), logger: database.logger) { return true }
         return false
+    }
+
+    /// Asked by every signed-in call to auth.
+    private struct LiveSession: PreparedRows {
+        static let name = "auth_live_session"
+        static let sql = "SELECT 1 FROM sessions WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL"
+        let session: UUID, account: UUID
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(session)
+            bindings.append(account)
+            return bindings
+        }
     }
 
     /// Ends sessions: one, or every live one of an account but `except`. Returns how many ended.

@@ -1,0 +1,13 @@
+import PostgresNIO
+
+/// A statement PostgreSQL parses and plans once per connection (PostgresNIO prepares it under
+/// `name` on first use), whose rows the caller reads itself. Worth it for the hot queries whose
+/// planning costs more than running them, such as a join looked up by key on every request.
+///
+/// Give each a short `name` of its own: PostgreSQL cuts names at 63 bytes, and two statements cut
+/// to the same name would be one.
+public protocol PreparedRows: PostgresPreparedStatement where Row == PostgresRow {}
+
+extension PreparedRows {
+    public func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
+}
