@@ -5,7 +5,9 @@ import PostgresNIO
 /// planning costs more than running them, such as a join looked up by key on every request.
 ///
 /// Give each a short `name` of its own: PostgreSQL cuts names at 63 bytes, and two statements cut
-/// to the same name would be one.
+/// to the same name would be one. PostgresNIO keeps a statement whose preparation failed on a
+/// connection as failed on that connection, so run one where a failure before it in the same
+/// transaction always ends the transaction (an error let out, not swallowed).
 public protocol PreparedRows: PostgresPreparedStatement where Row == PostgresRow {}
 
 extension PreparedRows {
