@@ -272,7 +272,7 @@ let executables: [Target] = [
     ),
     .executableTarget(
         name: "BusBenchmark",
-        dependencies: ["Bus", "Contracts", "ZeroMQ", "CZeroMQ", "TestSupport", "Envelope", log, lifecycle],
+        dependencies: ["Bus", "Contracts", "ZeroMQ", "TestSupport", "Envelope", log, lifecycle],
         path: "Benchmarks/BusBenchmark",
         swiftSettings: swiftSettings
     ),
