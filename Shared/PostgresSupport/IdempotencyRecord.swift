@@ -23,19 +23,18 @@ extension Database {
     /// without its secret fields); nil when there is none yet. The same key with another request is
     /// `conflict`.
     public func storedReply(_ record: IdempotencyRecord, fingerprint: [UInt8]) async throws -> [UInt8]? {
-        try await transaction { try await storedReply(record, fingerprint: fingerprint, on: $0) }
+        // One statement needs no transaction of its own (BEGIN and COMMIT would be two more round
+        // trips on every idempotent write): it sees what is committed, as a transaction would.
+        try await client.withConnection { try await storedReply(record, fingerprint: fingerprint, on: $0) }
     }
 
     /// The reply stored under `record` by the request with `fingerprint`, on `connection`; nil when
     /// there is none (or it is not committed yet); `conflict` when another request used the key.
     private func storedReply(_ record: IdempotencyRecord, fingerprint: [UInt8], on connection: PostgresConnection) async throws -> [UInt8]? {
-        let rows = try await connection.query(
-            """
-            SELECT fingerprint, reply FROM idempotency_records
-            WHERE operation = \(record.operation) AND caller = \(record.caller) AND key = \(record.key)
-            """,
-            logger: logger)
-        for try await (stored, reply) in rows.decode((Data, Data?).self) {
+        let rows = try await connection.execute(
+            FindReply(operation: record.operation, caller: record.caller, key: record.key), logger: logger)
+        for try await row in rows {
+            let (stored, reply) = try row.decode((Data, Data?).self)
             guard stored == Data(fingerprint) else { throw Self.otherRequest }
             return reply.map { [UInt8]($0) }
         }
@@ -85,7 +84,7 @@ extension Database {
     private static let otherRequest = OperationError(.conflict, "this idempotency key was used for a different request")
 }
 
-// Prepared once per connection: every idempotent write runs both, and a prepared statement skips the
+// Prepared once per connection: every idempotent write runs these, and a prepared statement skips the
 // parse and the plan (a quarter of PostgreSQL's CPU for a small write).
 
 /// Claims the record for this request; a row back means the claim is new.
@@ -117,7 +116,22 @@ private struct StoreReply: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws {}
 }
 
-/// $1 to $4 of both statements: the record's operation, caller and key, then the bytes they store.
+/// The fingerprint and the reply stored under a record; asked before every idempotent write.
+private struct FindReply: PreparedRows {
+    static let name = "melon_idempotency_find_reply"
+    static let sql = "SELECT fingerprint, reply FROM idempotency_records WHERE operation = $1 AND caller = $2 AND key = $3"
+    var operation: String, caller: String, key: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(operation)
+        bindings.append(caller)
+        bindings.append(key)
+        return bindings
+    }
+}
+
+/// $1 to $4 of the claim and the stored reply: the record's operation, caller and key, then the bytes they store.
 private func recordBindings(_ operation: String, _ caller: String, _ key: String, _ bytes: Data) throws -> PostgresBindings {
     var bindings = PostgresBindings(capacity: 4)
     bindings.append(operation)
