@@ -88,7 +88,7 @@ extension Database {
 // parse and the plan (a quarter of PostgreSQL's CPU for a small write).
 
 /// Claims the record for this request; a row back means the claim is new.
-private struct ClaimRecord: PostgresPreparedStatement {
+private struct ClaimRecord: PreparedRows {
     // A name of our own: the default, the type's reflected name, can pass PostgreSQL's 63-byte limit,
     // and two names cut to the same prefix would be one statement.
     static let name = "melon_idempotency_claim"
@@ -96,12 +96,9 @@ private struct ClaimRecord: PostgresPreparedStatement {
         INSERT INTO idempotency_records (operation, caller, key, fingerprint) VALUES ($1, $2, $3, $4)
         ON CONFLICT DO NOTHING RETURNING key
         """
-    typealias Row = String
     var operation: String, caller: String, key: String, fingerprint: Data
 
     func makeBindings() throws -> PostgresBindings { try recordBindings(operation, caller, key, fingerprint) }
-
-    func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
 }
 
 /// Stores the reply of the claimed record.
