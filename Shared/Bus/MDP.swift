@@ -2,6 +2,13 @@ import ZeroMQ
 
 /// ZeroMQ RFC 7 (Majordomo Protocol 0.1) and RFC 8 (MMI) framing, byte for byte.
 ///
+/// One extension: a worker's READY may carry one frame more, after the service name, the number of
+/// requests the connection takes at once (`capacity`, ASCII digits, 1 to 1024). A broker that knows
+/// it keeps that many REQUESTs outstanding on the connection, each with a client address frame of its
+/// own (the client's address and a tag), which the worker hands back in the REPLY as RFC 7 has it. A
+/// broker that does not know it reads the service name only and sends one request at a time; a
+/// worker without it is a worker of capacity 1.
+///
 /// Frames are shown as the peer's socket sees them after the ROUTER address (if any):
 /// client request `["", "MDPC01", service, body...]`, worker command `["", "MDPW01", command, ...]`.
 public enum MDP {
@@ -40,9 +47,21 @@ public enum MDP {
 
     // MARK: Worker side
 
-    /// Worker to broker: ready to serve `service`.
-    public static func ready(service: String) -> [Frame] {
-        [empty, worker, Command.ready.frame, Array(service.utf8)]
+    /// Worker to broker: ready to serve `service`, up to `capacity` requests at once.
+    public static func ready(service: String, capacity: Int = 1) -> [Frame] {
+        let ready = [empty, worker, Command.ready.frame, Array(service.utf8)]
+        return capacity == 1 ? ready : ready + [Array(String(capacity).utf8)]
+    }
+
+    /// The most requests a worker connection may take at once.
+    public static let maxCapacity = 1024
+
+    /// The capacity frame of a READY: 1 to `maxCapacity` in ASCII digits, no leading zero; nil otherwise.
+    public static func capacity(_ frame: Frame) -> Int? {
+        guard (1...4).contains(frame.count), frame.first != UInt8(ascii: "0"), frame.allSatisfy({ (0x30...0x39).contains($0) }),
+            let value = Int(String(decoding: frame, as: UTF8.self)), (1...maxCapacity).contains(value)
+        else { return nil }
+        return value
     }
 
     /// Broker to worker: a request from the client at `clientAddress`.

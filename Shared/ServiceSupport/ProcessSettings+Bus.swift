@@ -15,6 +15,7 @@ extension ProcessSettings {
         WorkerConfiguration(
             endpoint: try requiredString(.brokerEndpoint),
             workers: try int(.workers),
+            connections: try int(.workerConnections),
             heartbeat: try heartbeat(),
             gracePeriod: try milliseconds(.gracePeriod),
             credentials: try busCredentials())

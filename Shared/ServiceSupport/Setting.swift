@@ -82,7 +82,11 @@ extension Setting {
     public static let busMaxMessageBytes = Setting(
         "bus.max.message.bytes", default: "8388608", help: "Largest envelope in bytes; larger ones are refused as too_large.", kind: .integer(1024...(1 << 30)))
     public static let workers = Setting(
-        "workers", default: "16", help: "Worker connections, so requests served at once, of this service process.", kind: .integer(1...1024))
+        "workers", default: "16", help: "Requests this service process serves at once.", kind: .integer(1...1024))
+    public static let workerConnections = Setting(
+        "worker.connections", default: "16",
+        help: "Connections to the broker those requests are spread over (at most WORKERS); fewer carry several requests each, in fewer writes.",
+        kind: .integer(1...1024))
     public static let gracePeriod = Setting(
         "grace.period", default: "20000",
         help: "Milliseconds in-flight requests may take to finish after SIGTERM before they are cancelled.", kind: .milliseconds(0...3_600_000))

@@ -15,9 +15,9 @@ import ZeroMQ
     /// (that heartbeats only while it waits) ample time to answer, even on a loaded machine.
     let mortal = Heartbeat(interval: .milliseconds(100), liveness: 10)
 
-    private func worker(_ broker: Broker, _ identity: String, service: String = "svc") async throws -> RawPeer {
+    private func worker(_ broker: Broker, _ identity: String, service: String = "svc", capacity: Int? = nil) async throws -> RawPeer {
         let peer = try RawPeer(connectingTo: broker.endpoint, identity: identity, context: context)
-        try peer.send([Golden.empty, Golden.worker, Golden.ready, Golden.bytes(service)])
+        try peer.send([Golden.empty, Golden.worker, Golden.ready, Golden.bytes(service)] + (capacity.map { [Golden.bytes(String($0))] } ?? []))
         return peer
     }
 
@@ -104,6 +104,69 @@ import ZeroMQ
             #expect(try await client.receive()?.last == Golden.bytes("kept"))
             // The expired worker was told to go.
             #expect(try await doomed.receive { $0.count == 3 && $0[2] == Golden.disconnect } != nil)
+        }
+    }
+
+    /// A worker whose READY carries a capacity holds that many requests at once, each sent with a
+    /// client address frame of its own, and its replies, in any order, reach the right requests.
+    @Test func aWorkerHoldsAsManyRequestsAsItsCapacityAndRepliesFindTheirRequests() async throws {
+        let broker = try BusHarness.broker(heartbeat: patient)
+        try await BusHarness.with([broker]) {
+            let wide = try await worker(broker, "W", capacity: 3)
+            let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
+            try await Task.sleep(for: .milliseconds(50))
+            for body in ["one", "two", "three", "four"] {
+                try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), Golden.bytes(body)])
+            }
+            var held: [[Frame]] = []
+            for _ in 0..<3 { held.append(try #require(try await nextRequest(wide))) }
+            #expect(held.map { $0.last } == ["one", "two", "three"].map(Golden.bytes))
+            #expect(Set(held.map { $0[3] }).count == 3)
+            #expect(held.allSatisfy { $0[3].starts(with: Golden.bytes("C")) })
+            // The fourth waits for room.
+            #expect(try await nextRequest(wide, timeout: .milliseconds(300)) == nil)
+            try answer(wide, held[1], body: "2")
+            #expect(try await client.receive()?.last == Golden.bytes("2"))
+            let fourth = try #require(try await nextRequest(wide))
+            #expect(fourth.last == Golden.bytes("four"))
+            for (request, body) in [(held[2], "3"), (held[0], "1"), (fourth, "4")] {
+                try answer(wide, request, body: body)
+                #expect(try await client.receive()?.last == Golden.bytes(body))
+            }
+            // A reply to a request it no longer holds gets it cut off.
+            try answer(wide, held[0], body: "again")
+            #expect(try await wide.receive { $0.count == 3 && $0[2] == Golden.disconnect } != nil)
+        }
+    }
+
+    @Test func everyRequestHeldByAWorkerThatDiesGoesToAnother() async throws {
+        let broker = try BusHarness.broker(heartbeat: mortal)
+        try await BusHarness.with([broker]) {
+            let doomed = try await worker(broker, "W1", capacity: 2)
+            let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
+            try await Task.sleep(for: .milliseconds(50))
+            for body in ["a", "b"] { try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), Golden.bytes(body)]) }
+            _ = try #require(try await nextRequest(doomed))
+            _ = try #require(try await nextRequest(doomed))
+            let survivor = try await worker(broker, "W2")
+            var answered: Set<String> = []
+            for _ in 0..<2 {
+                let handed = try #require(try await nextRequest(survivor, timeout: .seconds(5)))
+                #expect(handed[3] == Golden.bytes("C"))
+                try answer(survivor, handed, body: "kept " + String(decoding: handed.last!, as: UTF8.self))
+                answered.insert(String(decoding: try #require(try await client.receive()?.last), as: UTF8.self))
+            }
+            #expect(answered == ["kept a", "kept b"])
+        }
+    }
+
+    @Test(arguments: ["0", "01", "abc", "1025", "99999", ""])
+    func aReadyWithAnUnreadableCapacityIsRefused(_ capacity: String) async throws {
+        let broker = try BusHarness.broker(heartbeat: patient)
+        try await BusHarness.with([broker]) {
+            let peer = try RawPeer(connectingTo: broker.endpoint, identity: "W", context: context)
+            try peer.send([Golden.empty, Golden.worker, Golden.ready, Golden.bytes("svc"), Golden.bytes(capacity)])
+            #expect(try await peer.receive { $0.count == 3 && $0[2] == Golden.disconnect } != nil)
         }
     }
 

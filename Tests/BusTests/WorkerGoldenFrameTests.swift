@@ -68,6 +68,34 @@ import ZeroMQ
         }
     }
 
+    /// Three requests at once over one connection: READY says so, and each reply goes back with the
+    /// client address frame its request came with, as soon as its handler ends.
+    @Test func aConnectionOfCapacityTakesThatManyRequestsAtOnce() async throws {
+        let broker = try RawPeer(routerOn: context)
+        let worker = try BusHarness.echoWorker(broker.endpoint, workers: 3, connections: 1, heartbeat: Heartbeat(interval: .milliseconds(200), liveness: 50))
+        let group = ServiceGroup(services: [worker], logger: .init(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let ready = try #require(try await broker.receive())
+            #expect(Array(ready.dropFirst()) == [Golden.empty, Golden.worker, Golden.ready, Golden.bytes("echo"), Golden.bytes("3")])
+            let address = ready[0]
+            for (tag, delay) in [("A", 600), ("B", 300), ("C", 0)] {
+                try broker.send([address, Golden.empty, Golden.worker, Golden.request, Golden.bytes("CLIENT" + tag), Golden.empty,
+                                 try envelope(id: "req-" + tag, text: tag, delay: delay)])
+            }
+            var order: [Frame] = []
+            for _ in 0..<3 {
+                let answer = try #require(try await broker.receive { $0.count > 4 })
+                #expect(try reply(answer[6]).result.get().text == String(decoding: answer[4].dropFirst(6), as: UTF8.self))
+                order.append(answer[4])
+            }
+            // Side by side, the quickest answers first.
+            #expect(order == ["CLIENTC", "CLIENTB", "CLIENTA"].map(Golden.bytes))
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+
     @Test func clientSpeaksRFC7() async throws {
         let broker = try RawPeer(routerOn: context)
         let client = try BusHarness.client(broker.endpoint)

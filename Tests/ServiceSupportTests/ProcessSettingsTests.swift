@@ -6,7 +6,7 @@ import ZeroMQ
 
 @Suite(.timeLimit(.minutes(2))) struct ProcessSettingsTests {
     private func settings(_ arguments: [String] = [], _ environment: [String: String] = [:]) -> ProcessSettings {
-        ProcessSettings(process: "test", settings: Setting.brokerSettings + [.workers, .gracePeriod], arguments: ["test"] + arguments, environment: environment)
+        ProcessSettings(process: "test", settings: Setting.brokerSettings + [.workers, .workerConnections, .gracePeriod], arguments: ["test"] + arguments, environment: environment)
     }
 
     static let noRights: @Sendable (String) -> BusRights = { _ in BusRights(serves: [], calls: { _ in false }, actsForUsers: false, publishes: false) }
@@ -67,6 +67,16 @@ import ZeroMQ
         #expect(configuration.heartbeat == Heartbeat(interval: .milliseconds(250), liveness: 3))
         #expect(configuration.eventsEndpoint == nil)
         #expect(configuration.maxMessageBytes == 8 << 20)
+    }
+
+    /// WORKERS requests spread over WORKER_CONNECTIONS connections as evenly as they go; by default
+    /// (16 of each) one request per connection, and never more connections than requests.
+    @Test func workerRequestsAreSpreadOverTheWorkerConnections() throws {
+        let clear = ["BUS_CURVE": "off"]
+        #expect(try settings([], clear).workerConfiguration().capacities == Array(repeating: 1, count: 16))
+        #expect(try settings([], clear.merging(["WORKERS": "10", "WORKER_CONNECTIONS": "4"]) { $1 }).workerConfiguration().capacities == [3, 3, 2, 2])
+        #expect(try settings(["--worker-connections", "1"], clear.merging(["WORKERS": "64"]) { $1 }).workerConfiguration().capacities == [64])
+        #expect(try settings([], clear.merging(["WORKERS": "3"]) { $1 }).workerConfiguration().capacities == [1, 1, 1])
     }
 
     @Test func badValuesNameTheSettingAndTheExpectedForm() {

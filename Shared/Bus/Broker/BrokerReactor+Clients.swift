@@ -83,14 +83,22 @@ extension BrokerReactor {
         send([address] + MDP.clientReply(service: serviceFrame, body: body.dropLast() + [Array(code.utf8)]))
     }
 
-    /// Hands queued jobs to idle workers, least recently used first.
+    /// Hands queued jobs to workers with room, in turn: a worker that still has room after a job
+    /// goes to the back of the line.
     func dispatch(_ service: ServiceState) {
-        while !service.queue.isEmpty, let address = service.idle.popFirst() {
+        while !service.queue.isEmpty, let address = service.ready.popFirst() {
+            guard let capacity = workers[address]?.capacity else { continue }
             var job = service.queue.removeFirst()
             job.dispatches += 1
-            workers[address]?.job = job
-            workers[address]?.lastSent = clock.now
-            send([address] + MDP.request(clientAddress: job.client, body: job.body))
+            var sentAs = job.client
+            if capacity > 1 {
+                withUnsafeBytes(of: workers[address]!.nextTag.bigEndian) { sentAs.append(contentsOf: $0) }
+                workers[address]!.nextTag &+= 1
+            }
+            workers[address]!.jobs[sentAs] = job
+            workers[address]!.lastSent = clock.now
+            if workers[address]!.hasRoom { service.ready.append(address) }
+            send([address] + MDP.request(clientAddress: sentAs, body: job.body))
         }
         service.metrics.queueDepth.record(service.queue.count)
     }

@@ -13,8 +13,9 @@ extension BrokerReactor {
         if known { workers[address]?.expiry = now + configuration.heartbeat.expiry }
         switch message.command {
         case .ready:
-            guard !known, message.arguments.count == 1, let name = Self.serviceName(message.arguments[0]),
-                !name.hasPrefix("mmi.")
+            let arguments = message.arguments
+            guard !known, (1...2).contains(arguments.count), let name = Self.serviceName(arguments[0]), !name.hasPrefix("mmi."),
+                let capacity = arguments.count == 1 ? 1 : MDP.capacity(arguments[1])
             else {
                 rejectPeer(address, reason: "an unexpected or malformed READY")
                 return
@@ -30,25 +31,25 @@ extension BrokerReactor {
                 return
             }
             let service = serviceState(name)
-            workers[address] = WorkerState(service: service, expiry: now + configuration.heartbeat.expiry, lastSent: now)
+            workers[address] = WorkerState(service: service, capacity: capacity, expiry: now + configuration.heartbeat.expiry, lastSent: now)
             service.workerCount += 1
             service.metrics.workers.record(service.workerCount)
-            service.idle.append(address)
+            service.ready.append(address)
             logger.debug("worker ready", metadata: ["service": "\(name)"])
             dispatch(service)
         case .reply:
             let arguments = message.arguments
-            guard let worker = workers[address], let job = worker.job, arguments.count >= 3,
-                arguments[0] == job.client, arguments[1].isEmpty
+            guard arguments.count >= 3, arguments[1].isEmpty, let wasFull = workers[address].map({ !$0.hasRoom }),
+                let job = workers[address]!.jobs.removeValue(forKey: arguments[0])
             else {
                 rejectPeer(address, reason: "a REPLY from a worker that holds no such request")
                 return
             }
-            send([job.client] + MDP.clientReply(service: worker.service.nameFrame, body: Array(arguments[2...])))
-            worker.service.metrics.replies.increment()
-            workers[address]?.job = nil
-            worker.service.idle.append(address)
-            dispatch(worker.service)
+            let service = workers[address]!.service
+            send([job.client] + MDP.clientReply(service: service.nameFrame, body: Array(arguments[2...])))
+            service.metrics.replies.increment()
+            if wasFull { service.ready.append(address) }
+            dispatch(service)
         case .heartbeat:
             if !known { rejectPeer(address, reason: "a HEARTBEAT from an unknown worker") }
         case .disconnect:
@@ -60,16 +61,16 @@ extension BrokerReactor {
         }
     }
 
-    /// Removes a worker; a request it held goes back to the front of its service's queue, counted
-    /// as a failed dispatch unless the worker left without working on it.
+    /// Removes a worker; the requests it held go back to the front of their service's queue, each
+    /// counted as a failed dispatch unless the worker left without working on them.
     func deleteWorker(_ address: Frame, notify: Bool, workedOnJob: Bool = true) {
         guard let worker = workers.removeValue(forKey: address) else { return }
         if notify { send([address] + MDP.disconnect) }
         let service = worker.service
         service.workerCount -= 1
         service.metrics.workers.record(service.workerCount)
-        if let index = service.idle.firstIndex(of: address) { service.idle.remove(at: index) }
-        if var job = worker.job {
+        if let index = service.ready.firstIndex(of: address) { service.ready.remove(at: index) }
+        for var job in worker.jobs.values {
             if !workedOnJob { job.dispatches -= 1 }
             if job.dispatches >= configuration.maxDispatches {
                 let error = OperationError(.unavailable, "the request was handed to \(job.dispatches) workers of the \(service.name) service and none of them answered")
@@ -77,9 +78,9 @@ extension BrokerReactor {
             } else {
                 BrokerMetrics.redispatches.increment()
                 service.queue.prepend(job)
-                dispatch(service)
             }
         }
+        dispatch(service)
     }
 
     /// Expires silent workers, sends heartbeats to those the broker has not written to lately, and

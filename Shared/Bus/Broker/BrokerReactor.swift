@@ -22,12 +22,13 @@ final class BrokerReactor {
         var dispatches = 0
     }
 
-    /// One service: its queue and its idle workers, least recently used first.
+    /// One service: its queue and its workers with room for a request, in turn.
     final class ServiceState {
         let name: String
         let nameFrame: Frame
         var queue = Deque<Job>()
-        var idle = Deque<Frame>()
+        /// Each worker that holds fewer requests than its capacity, once; the least recently served first.
+        var ready = Deque<Frame>()
         var workerCount = 0
         /// Since when the service has had no worker and no queued request; nil while it has either.
         var unusedSince: ContinuousClock.Instant?
@@ -42,9 +43,17 @@ final class BrokerReactor {
 
     struct WorkerState {
         let service: ServiceState
+        /// Requests the connection takes at once (its READY's capacity frame; 1 without it).
+        let capacity: Int
         var expiry: ContinuousClock.Instant
         var lastSent: ContinuousClock.Instant
-        var job: Job?
+        /// The requests it holds, by the client address frame each was sent with: the client's
+        /// address, and with a capacity above 1 a tag after it, so that replies to one client tell
+        /// apart.
+        var jobs: [Frame: Job] = [:]
+        var nextTag: UInt32 = 0
+
+        var hasRoom: Bool { jobs.count < capacity }
     }
 
     /// A queued deadline to check; stale entries (job already served) are skipped when popped.

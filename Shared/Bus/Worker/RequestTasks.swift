@@ -12,7 +12,7 @@ import Synchronization
 /// A handler must not compute for long before its first suspension, since the I/O thread also keeps
 /// every connection's heartbeat: hashing a password or filling a PDF runs on `NIOThreadPool`.
 final class RequestTasks: Sendable {
-    /// A connection's handler: running its first steps on the I/O thread (`starting`), finished while
+    /// A request's handler: running its first steps on the I/O thread (`starting`), finished while
     /// `start` was still on the stack (`answered`), or continuing elsewhere (`running`).
     private enum Slot {
         case starting
@@ -41,8 +41,8 @@ final class RequestTasks: Sendable {
     /// global executor. Returns its reply if the handler finished before this returns; otherwise the
     /// reply is posted to the mailbox as `.reply` when it is ready.
     func start(_ request: IncomingRequest, onThisThread: Bool) -> [UInt8]? {
-        let connection = request.connection
-        state.withLock { $0.slots[connection] = .starting }
+        let serial = request.serial
+        state.withLock { $0.slots[serial] = .starting }
         let operation: @Sendable () async -> Void = { [self] in
             let reply = await handle(request)
             complete(request, reply)
@@ -51,15 +51,15 @@ final class RequestTasks: Sendable {
         // Nothing that touches the concurrency runtime (resuming, cancelling) happens under the lock:
         // a cancellation handler holds a task's status lock while it takes this one.
         let (reply, idle, cancel) = state.withLock { state -> ([UInt8]?, [CheckedContinuation<Void, Never>], Bool) in
-            switch state.slots[connection] {
+            switch state.slots[serial] {
             case .answered(let reply):
-                state.slots[connection] = nil
+                state.slots[serial] = nil
                 return (reply, Self.idleWaiters(&state), false)
             case .starting:
-                state.slots[connection] = .running(task)
+                state.slots[serial] = .running(task)
                 return (nil, [], state.cancelled)
             case .running, nil:
-                preconditionFailure("connection \(connection) started a second handler")
+                preconditionFailure("request \(serial) started a second handler")
             }
         }
         for waiter in idle { waiter.resume() }
@@ -70,15 +70,15 @@ final class RequestTasks: Sendable {
     /// The handler's task, when it has its reply.
     private func complete(_ request: IncomingRequest, _ reply: [UInt8]) {
         let idle = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            if case .starting = state.slots[request.connection] {
-                state.slots[request.connection] = .answered(reply)
+            if case .starting = state.slots[request.serial] {
+                state.slots[request.serial] = .answered(reply)
                 return []
             }
             // Posted before the slot is freed: once it is free, the runtime may see every handler done
             // and post `.stop`, which must not overtake this reply. (Posting takes only the mailbox's
             // own lock, which is never held while this one is taken.)
             mailbox.post(.reply(connection: request.connection, generation: request.generation, client: request.client, body: reply))
-            state.slots[request.connection] = nil
+            state.slots[request.serial] = nil
             return Self.idleWaiters(&state)
         }
         for waiter in idle { waiter.resume() }

@@ -2,8 +2,12 @@
 public struct WorkerConfiguration: Sendable {
     /// The broker endpoint to connect to.
     public var endpoint: String
-    /// Worker connections, and so requests served at once, by this process (`WORKERS`).
+    /// Requests served at once by this process (`WORKERS`).
     public var workers: Int
+    /// The connections to the broker those requests are spread over (`WORKER_CONNECTIONS`, at most
+    /// `workers`). With fewer connections than requests each carries several at once (the READY
+    /// capacity of `MDP`), and a burst crosses the wire in fewer, larger writes.
+    public var connections: Int
     public var heartbeat: Heartbeat
     /// How long in-flight requests may take to finish after SIGTERM before they are cancelled.
     public var gracePeriod: Duration
@@ -13,15 +17,26 @@ public struct WorkerConfiguration: Sendable {
     public init(
         endpoint: String = "tcp://127.0.0.1:5555",
         workers: Int = 16,
+        connections: Int? = nil,
         heartbeat: Heartbeat = Heartbeat(),
         gracePeriod: Duration = .seconds(20),
         credentials: BusCredentials? = nil
     ) {
         self.credentials = credentials
-        precondition(workers > 0, "a worker runtime needs at least one connection")
+        precondition(workers > 0, "a worker runtime needs to serve at least one request at a time")
         self.endpoint = endpoint
         self.workers = workers
+        self.connections = min(workers, max(1, connections ?? workers))
         self.heartbeat = heartbeat
         self.gracePeriod = gracePeriod
+    }
+}
+
+extension WorkerConfiguration {
+    /// How many requests each connection takes: `workers` spread over `connections` as evenly as
+    /// they go (the first ones take one more when they do not divide).
+    public var capacities: [Int] {
+        let count = min(connections, workers)
+        return (0..<count).map { workers / count + ($0 < workers % count ? 1 : 0) }
     }
 }

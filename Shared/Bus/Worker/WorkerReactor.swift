@@ -14,6 +14,8 @@ enum WorkerCommand: Sendable {
 
 /// A request taken off a worker connection, for its handler.
 struct IncomingRequest: Sendable {
+    /// Tells this request apart from every other this process has received.
+    let serial: Int
     let connection: Int
     let generation: Int
     let client: Frame
@@ -22,15 +24,18 @@ struct IncomingRequest: Sendable {
 
 /// The worker connections of one service process, owned by one I/O thread.
 ///
-/// Each connection is a DEALER speaking the MDP worker protocol and holds at most one request. The
-/// thread sends heartbeats whatever the handlers are doing, and replaces a connection's socket (and
-/// sends READY again) when the broker goes silent or says DISCONNECT; a reply produced for a replaced
-/// socket is dropped, because the broker has handed that request on or lost it with its restart.
+/// Each connection is a DEALER speaking the MDP worker protocol and holds at most its capacity of
+/// requests (one, or what its READY announced). The thread sends heartbeats whatever the handlers
+/// are doing, and replaces a connection's socket (and sends READY again) when the broker goes silent
+/// or says DISCONNECT; a reply produced for a replaced socket is dropped, because the broker has
+/// handed that request on or lost it with its restart.
 final class WorkerReactor {
     struct Connection {
         var socket: ZMQSocket?
         var generation = 0
-        var handlerRunning = false
+        /// Requests the connection takes at once, and those whose handlers are running.
+        let capacity: Int
+        var running = 0
         var lastReceived: ContinuousClock.Instant
         var lastSent: ContinuousClock.Instant
         /// The broker has spoken on this socket (counted in `health`).
@@ -62,9 +67,10 @@ final class WorkerReactor {
     static let inlineBudget = Duration.microseconds(100)
     /// Requests read in this wake-up, started together by `startReceived`.
     private var received: [IncomingRequest] = []
+    private var nextSerial = 0
 
     init(
-        service: String, endpoint: String, credentials: BusCredentials?, count: Int, heartbeat: Heartbeat, context: ZMQContext,
+        service: String, endpoint: String, credentials: BusCredentials?, capacities: [Int], heartbeat: Heartbeat, context: ZMQContext,
         mailbox: Mailbox<WorkerCommand>, requests: RequestTasks, health: WorkerHealth, logger: Logger
     ) {
         self.health = health
@@ -77,7 +83,7 @@ final class WorkerReactor {
         self.requests = requests
         self.logger = logger
         let now = ContinuousClock.now
-        connections = Array(repeating: Connection(lastReceived: now, lastSent: now), count: count)
+        connections = capacities.map { Connection(capacity: $0, lastReceived: now, lastSent: now) }
     }
 
     func run() {
@@ -111,7 +117,7 @@ final class WorkerReactor {
         case .drain:
             draining = true
             requests.finish()
-            for index in connections.indices where !connections[index].handlerRunning { retire(index) }
+            for index in connections.indices where connections[index].running == 0 { retire(index) }
         case .stop:
             stopping = true
         }
@@ -142,13 +148,14 @@ final class WorkerReactor {
             switch message.command {
             case .request:
                 let arguments = message.arguments
-                guard arguments.count == 3, arguments[1].isEmpty, !connections[index].handlerRunning, !draining, !stopping else {
+                guard arguments.count == 3, arguments[1].isEmpty, connections[index].running < connections[index].capacity, !draining, !stopping else {
                     logger.warning("worker ignored an unexpected REQUEST")
                     continue
                 }
-                connections[index].handlerRunning = true
+                connections[index].running += 1
+                nextSerial += 1
                 received.append(IncomingRequest(
-                    connection: index, generation: connections[index].generation, client: arguments[0], body: arguments[2]))
+                    serial: nextSerial, connection: index, generation: connections[index].generation, client: arguments[0], body: arguments[2]))
             case .heartbeat:
                 break
             case .disconnect where !connections[index].confirmed:
@@ -193,14 +200,16 @@ final class WorkerReactor {
     }
 
     /// Sends a handler's reply on its connection, unless the socket was replaced while it ran; then
-    /// frees the connection for the next request (or retires it while draining).
+    /// makes room on the connection for the next request. Once its last handler has answered, a
+    /// draining connection retires and a replaced one connects again.
     private func answer(_ index: Int, generation: Int, client: Frame, body: [UInt8]) {
-        connections[index].handlerRunning = false
+        connections[index].running -= 1
         if generation == connections[index].generation, connections[index].socket != nil {
             send(index, MDP.reply(clientAddress: client, body: [body]))
         } else {
             logger.info("dropped a reply for a replaced connection; the broker has handed the request on")
         }
+        guard connections[index].running == 0 else { return }
         if draining {
             retire(index)
         } else if connections[index].socket == nil {
@@ -213,7 +222,7 @@ final class WorkerReactor {
         for index in connections.indices where connections[index].socket == nil {
             guard let retryAt = connections[index].retryAt, retryAt <= now else { continue }
             connections[index].retryAt = nil
-            if !connections[index].handlerRunning && !draining && !stopping { connect(index) }
+            if connections[index].running == 0 && !draining && !stopping { connect(index) }
         }
         for index in connections.indices where connections[index].socket != nil {
             if connections[index].lastReceived.duration(to: now) > heartbeat.expiry {
@@ -248,20 +257,20 @@ final class WorkerReactor {
             connections[index].generation += 1
             connections[index].lastReceived = now
             pollerIsStale = true
-            send(index, MDP.ready(service: service))
+            send(index, MDP.ready(service: service, capacity: connections[index].capacity))
         } catch {
             logger.error("worker could not open a connection", metadata: ["error": "\(String(reflecting: error))"])
         }
     }
 
-    /// Drops a connection's socket without telling the broker, then reconnects unless a handler is
-    /// still running on it (the new socket waits for that reply) or the process is draining.
+    /// Drops a connection's socket without telling the broker, then reconnects unless handlers are
+    /// still running on it (the new socket waits for their replies) or the process is draining.
     private func replace(_ index: Int) {
         connections[index].socket?.close(linger: .zero)
         connections[index].socket = nil
         unconfirm(index)
         pollerIsStale = true
-        if !connections[index].handlerRunning && !draining && !stopping { connect(index) }
+        if connections[index].running == 0 && !draining && !stopping { connect(index) }
     }
 
     /// Says DISCONNECT and closes, letting queued messages (a last reply) go out first.

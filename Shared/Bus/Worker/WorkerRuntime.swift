@@ -3,9 +3,9 @@ import Logging
 import ServiceLifecycle
 import ZeroMQ
 
-/// Serves a service's operations over the bus: WORKERS Majordomo connections from one process, one
-/// I/O thread for all of them, and each request in a task of its own that starts on that thread
-/// (`RequestTasks`), one at a time per connection.
+/// Serves a service's operations over the bus: WORKERS requests at once over WORKER_CONNECTIONS
+/// Majordomo connections from one process, one I/O thread for all of them, and each request in a
+/// task of its own that starts on that thread (`RequestTasks`).
 ///
 /// Graceful shutdown (SIGTERM through ServiceGroup): idle connections DISCONNECT at once, so the
 /// broker sends them nothing more; in-flight requests get `gracePeriod` to finish and reply; then
@@ -38,10 +38,10 @@ public final class WorkerRuntime: Service {
         let requests = RequestTasks(mailbox: mailbox) { await registry.handle($0.body, logger: logger, bus: bus) }
         let (drainStarted, startDrain) = AsyncStream.makeStream(of: Never.self)
         let reactor = WorkerReactor(
-            service: registry.service, endpoint: configuration.endpoint, credentials: configuration.credentials, count: configuration.workers,
+            service: registry.service, endpoint: configuration.endpoint, credentials: configuration.credentials, capacities: configuration.capacities,
             heartbeat: configuration.heartbeat, context: context, mailbox: mailbox, requests: requests, health: health, logger: logger)
         logger.info("worker runtime starting", metadata: [
-            "service": "\(registry.service)", "workers": "\(configuration.workers)", "broker": "\(configuration.endpoint)",
+            "service": "\(registry.service)", "workers": "\(configuration.workers)", "connections": "\(configuration.capacities.count)", "broker": "\(configuration.endpoint)",
         ])
         // Handlers start on this thread: give it the stack a thread of the global executor has.
         async let thread: Void = IOThread.run(name: "worker-\(registry.service)", owning: reactor, stackSize: 8 << 20) { $0.run() }
