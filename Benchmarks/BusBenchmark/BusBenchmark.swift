@@ -14,7 +14,7 @@ import ZeroMQ
 @main
 struct BusBenchmark {
     static let usage = """
-        usage: bus-benchmark [--runs N] [--requests N] [--workers N] [--phase-deadline SECONDS]
+        usage: bus-benchmark [--runs N] [--requests N] [--workers N] [--connections N] [--phase-deadline SECONDS]
                bus-benchmark --codec [--requests N]      the envelope work of one call
                bus-benchmark --handoff [--runs N] [--requests N]   a task -> I/O thread -> task round trip
 
@@ -25,7 +25,8 @@ struct BusBenchmark {
         broker), in the same run; medians over the runs and CURVE's cost as a ratio.
           --runs N               measurement rounds (default 3)
           --requests N           calls per 64-in-flight measurement (default 20000; a quarter with 1 in flight)
-          --workers N            worker connections of the echo-worker (default 16)
+          --workers N            requests the echo-worker serves at once (default 16)
+          --connections N        worker connections they are spread over (default: one per request)
           --phase-deadline S     seconds any one phase may take before the run stops naming it (default 120)
           --only NAME            run only the measurements whose name contains NAME, without warm-up (for
                                  perf stat: the difference of two runs with different --requests is per call)
@@ -55,6 +56,7 @@ struct BusBenchmark {
             return value
         }
         let runs = try option("--runs", 3), requests = try option("--requests", 20_000), workers = try option("--workers", 16)
+        let connections = try option("--connections", workers)
         let deadline = Duration.seconds(try option("--phase-deadline", 120))
         let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
         if let index = arguments.firstIndex(of: "--serve-raw") { try serveRaw(Array(arguments[(index + 1)...])) }
@@ -73,8 +75,8 @@ struct BusBenchmark {
         }
 
         // The same broker and worker twice: in the clear, and with CurveZMQ as separate processes run it.
-        let clear = try Stack(workers: workers, curve: false)
-        let curve = try Stack(workers: workers, curve: true)
+        let clear = try Stack(workers: workers, connections: connections, curve: false)
+        let curve = try Stack(workers: workers, connections: connections, curve: true)
         defer {
             clear.stop()
             curve.stop()
@@ -86,8 +88,8 @@ struct BusBenchmark {
         }
         // The broker, the worker and the client in this one process, as `melon` runs them: over tcp
         // loopback, and over inproc (one shared libzmq context, no libzmq I/O thread in the path).
-        let inProcessTCP = try InProcessStack(endpoint: "tcp://127.0.0.1:*", workers: workers)
-        let inProcess = try InProcessStack(endpoint: "inproc://bus-benchmark", workers: workers)
+        let inProcessTCP = try InProcessStack(endpoint: "tcp://127.0.0.1:*", workers: workers, connections: connections)
+        let inProcess = try InProcessStack(endpoint: "inproc://bus-benchmark", workers: workers, connections: connections)
         let inProcessTasks = [inProcessTCP, inProcess].map { stack in Task { try await BusHarness.with(stack.services) { try await Task.sleep(for: .seconds(86_400)) } } }
         defer { for task in inProcessTasks { task.cancel() } }
         for stack in [inProcessTCP, inProcess] {
@@ -95,8 +97,8 @@ struct BusBenchmark {
                 throw Failure(description: "the in-process echo worker did not register within 10 s")
             }
         }
-        print("bus benchmark: \(requests) requests per measurement, \(runs) runs, echo of a 64-byte text, \(workers) worker connections")
-        print("measurement                                       req/s      p50 us     p99 us")
+        print("bus benchmark: \(requests) requests per measurement, \(runs) runs, echo of a 64-byte text, \(workers) at once over \(connections) worker connections")
+        print("measurement                                                 req/s      p50 us     p99 us")
         var table: [String: [Result]] = [:]
         func measure(_ name: String, _ body: @escaping @Sendable () async throws -> Result) async throws {
             guard only.map(name.contains) ?? true else { return }
@@ -125,11 +127,14 @@ struct BusBenchmark {
             try await measure("raw libzmq via forwarder processes, 64 in flight") {
                 try rawPipelined(requests: requests, inFlight: 64, path: .forwarderProcesses, deadline: deadline)
             }
+            try await measure("raw libzmq via balancing processes, 64 in flight") {
+                try rawPipelined(requests: requests, inFlight: 64, path: .balancingProcesses(connections: workers), deadline: deadline)
+            }
             print("run \(run) done")
         }
         let names = ["raw libzmq REQ/REP, 1 in flight", "raw libzmq DEALER/ROUTER, 64 in flight", "raw libzmq via a forwarder, 1 in flight",
                      "raw libzmq via a forwarder, 64 in flight", "raw libzmq via forwarder processes, 1 in flight",
-                     "raw libzmq via forwarder processes, 64 in flight", "bus, 1 in flight", "bus, 64 in flight",
+                     "raw libzmq via forwarder processes, 64 in flight", "raw libzmq via balancing processes, 64 in flight", "bus, 1 in flight", "bus, 64 in flight",
                      "bus with CURVE, 1 in flight", "bus with CURVE, 64 in flight", "one process, tcp, 1 in flight", "one process, tcp, 64 in flight",
                      "one process, inproc, 1 in flight", "one process, inproc, 64 in flight"]
         for name in names where table[name] != nil {
@@ -167,14 +172,14 @@ struct BusBenchmark {
         let services: [any Service]
         let client: BusClient
 
-        init(endpoint: String, workers: Int) throws {
+        init(endpoint: String, workers: Int, connections: Int) throws {
             let context = try ZMQContext()
             let broker = try Broker(
                 configuration: BrokerConfiguration(endpoint: endpoint, eventsEndpoint: nil, eventsPublishEndpoint: nil), context: context,
                 logger: Logger(label: "broker", factory: { _ in SwiftLogNoOpLogHandler() }))
             let bound = broker.endpoint
             let worker = try WorkerRuntime(
-                registry: EchoService.registry(), configuration: WorkerConfiguration(endpoint: bound, workers: workers), context: context,
+                registry: EchoService.registry(), configuration: WorkerConfiguration(endpoint: bound, workers: workers, connections: connections), context: context,
                 logger: Logger(label: "echo", factory: { _ in SwiftLogNoOpLogHandler() }))
             client = try BusClient(configuration: ClientConfiguration(endpoint: bound, processName: "bus-benchmark"), context: context)
             services = [broker, worker, client]
@@ -189,10 +194,10 @@ struct BusBenchmark {
         let client: BusClient
         let clientTask: Task<Void, any Error>
 
-        init(workers: Int, curve: Bool) throws {
+        init(workers: Int, connections: Int, curve: Bool) throws {
             let endpoint = Ports.freeEndpoint()
             let environment = ["BROKER_ENDPOINT": endpoint, "EVENTS_ENDPOINT": "", "LOG_LEVEL": "warning", "BUS_CURVE": curve ? "on" : "off"]
-            var brokerEnvironment = environment, workerEnvironment = environment.merging(["WORKERS": "\(workers)"]) { $1 }
+            var brokerEnvironment = environment, workerEnvironment = environment.merging(["WORKERS": "\(workers)", "WORKER_CONNECTIONS": "\(connections)"]) { $1 }
             var credentials: BusCredentials?
             if curve {
                 let brokerKeys = try CurveKeyPair.generate(), echoKeys = try CurveKeyPair.generate(), clientKeys = try CurveKeyPair.generate()
@@ -223,7 +228,7 @@ struct BusBenchmark {
         var p99: Double
 
         func row(_ name: String) -> String {
-            name.padding(toLength: 48, withPad: " ", startingAt: 0)
+            name.padding(toLength: 58, withPad: " ", startingAt: 0)
                 + String(format: "%9.0f  %10.1f %10.1f", perSecond, p50, p99)
         }
 

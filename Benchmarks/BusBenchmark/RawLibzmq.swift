@@ -52,13 +52,17 @@ extension BusBenchmark {
     }
 
     /// Where the raw pipelined echo's messages go between the DEALER and the ROUTER echo.
-    enum RawPath {
+    enum RawPath: Equatable {
         /// Straight to the echo thread, on the caller's context.
         case direct
         /// Through a forwarding thread; caller, forwarder and echo each on a context of its own.
         case forwarderThread
         /// Through a forwarder and an echo that are processes of their own, as a broker and a worker are.
         case forwarderProcesses
+        /// As `forwarderProcesses`, but the echo process has `connections` connections to the
+        /// forwarder and each holds one message at a time, as an MDP worker connection holds one
+        /// request: the forwarder keeps the idle ones and hands each the next message in turn.
+        case balancingProcesses(connections: Int)
     }
 
     /// A ROUTER echo and a DEALER keeping `inFlight` requests outstanding over tcp loopback: one hop,
@@ -89,12 +93,20 @@ extension BusBenchmark {
                 try ChildProcess(executable: executable, arguments: ["--serve-raw", "echo", echo], name: "raw-echo"),
                 try ChildProcess(executable: executable, arguments: ["--serve-raw", "forwarder", endpoint, echo], name: "raw-forwarder"),
             ]
+        case .balancingProcesses(let connections):
+            let back = Ports.freeEndpoint()
+            endpoint = Ports.freeEndpoint()
+            let executable = BuildProducts.path("bus-benchmark")
+            processes = [
+                try ChildProcess(executable: executable, arguments: ["--serve-raw", "balancer", endpoint, back], name: "raw-balancer"),
+                try ChildProcess(executable: executable, arguments: ["--serve-raw", "echoes", back, "\(connections)"], name: "raw-echoes"),
+            ]
         }
         let client = try ZMQSocket(context, type: .dealer)
         // A blocking receive that waited forever once hung the whole run here.
         try client.set(.receiveTimeout, Int32(deadline.milliseconds))
         try client.connect(endpoint)
-        if path == .forwarderProcesses {
+        if path != .direct && path != .forwarderThread {
             // The processes bind while the caller connects: one echo first, outside the measurement.
             try client.send([[0]], dontWait: false)
             guard try client.receive(dontWait: false) != nil else { throw Failure(description: "the raw forwarder processes did not echo") }
@@ -171,8 +183,58 @@ extension BusBenchmark {
         }
     }
 
-    /// `bus-benchmark --serve-raw echo BIND` and `--serve-raw forwarder BIND CONNECT`: the raw peers
-    /// as processes of their own, each on its own context; they run until killed.
+    /// Hands each message from `front` to an idle connection of `back` (which each announce with an
+    /// empty frame, then hold one message at a time) and each answer back, for ever: the least an
+    /// MDP broker does, with no code of ours, no JSON and no Swift concurrency.
+    static func balance(front: ZMQSocket, back: ZMQSocket) throws -> Never {
+        var poller = Poller()
+        let frontIndex = poller.add(front, events: .readable), backIndex = poller.add(back, events: .readable)
+        var idle: [Frame] = [], waiting: [[Frame]] = []
+        idle.reserveCapacity(1024)
+        while true {
+            _ = try poller.poll(timeout: nil)
+            if poller.ready(backIndex).contains(.readable) {
+                // [connection, "" (ready)] or [connection, caller, payload].
+                while let frames = try back.receive() {
+                    idle.append(frames[0])
+                    if frames.count == 3 { _ = try front.send(Array(frames[1...]), dontWait: false) }
+                }
+            }
+            if poller.ready(frontIndex).contains(.readable) {
+                while let frames = try front.receive() { waiting.append(frames) }
+            }
+            var next = 0
+            while next < waiting.count, let connection = idle.popLast() {
+                _ = try back.send([connection] + waiting[next], dontWait: false)
+                next += 1
+            }
+            waiting.removeFirst(next)
+        }
+    }
+
+    /// `connections` DEALERs to the balancer at `endpoint`, on one thread, each echoing one message
+    /// at a time, as a worker process's connections serve one request each.
+    static func echoes(connecting endpoint: String, connections: Int, context: ZMQContext) throws -> Never {
+        var poller = Poller()
+        var sockets: [ZMQSocket] = []
+        for _ in 0..<connections {
+            let socket = try ZMQSocket(context, type: .dealer)
+            try socket.connect(endpoint)
+            _ = try socket.send([[]], dontWait: false)
+            _ = poller.add(socket, events: .readable)
+            sockets.append(socket)
+        }
+        while true {
+            _ = try poller.poll(timeout: nil)
+            for (index, socket) in sockets.enumerated() where poller.ready(index).contains(.readable) {
+                while let frames = try socket.receive() { _ = try socket.send(frames, dontWait: false) }
+            }
+        }
+    }
+
+    /// `bus-benchmark --serve-raw echo BIND`, `--serve-raw forwarder BIND CONNECT`, `--serve-raw
+    /// balancer BIND BIND-BACK` and `--serve-raw echoes CONNECT N`: the raw peers as processes of
+    /// their own, each on its own context; they run until killed.
     static func serveRaw(_ arguments: [String]) throws -> Never {
         let context = try ZMQContext()
         switch arguments.count {
@@ -188,8 +250,16 @@ extension BusBenchmark {
             try back.connect(arguments[2])
             forward(front: front, back: back, replies: .max, idle: nil)
             exit(1)
+        case 3 where arguments[0] == "balancer":
+            let front = try ZMQSocket(context, type: .router), back = try ZMQSocket(context, type: .router)
+            try front.bind(arguments[1])
+            try back.bind(arguments[2])
+            try balance(front: front, back: back)
+        case 3 where arguments[0] == "echoes":
+            guard let connections = Int(arguments[2]), connections > 0 else { throw Failure(description: "--serve-raw echoes takes a number of connections") }
+            try echoes(connecting: arguments[1], connections: connections, context: context)
         default:
-            throw Failure(description: "--serve-raw takes echo BIND or forwarder BIND CONNECT")
+            throw Failure(description: "--serve-raw takes echo BIND, forwarder BIND CONNECT, balancer BIND BIND-BACK or echoes CONNECT N")
         }
     }
 }
