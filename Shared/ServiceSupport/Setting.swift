@@ -84,8 +84,8 @@ extension Setting {
     public static let workers = Setting(
         "workers", default: "16", help: "Requests this service process serves at once.", kind: .integer(1...1024))
     public static let workerConnections = Setting(
-        "worker.connections", default: "16",
-        help: "Connections to the broker those requests are spread over (at most WORKERS); fewer carry several requests each, in fewer writes.",
+        "worker.connections", default: "2",
+        help: "Connections to the broker those requests are spread over (at most WORKERS); each carries several at once, in fewer, larger writes.",
         kind: .integer(1...1024))
     public static let gracePeriod = Setting(
         "grace.period", default: "20000",

@@ -69,14 +69,14 @@ import ZeroMQ
         #expect(configuration.maxMessageBytes == 8 << 20)
     }
 
-    /// WORKERS requests spread over WORKER_CONNECTIONS connections as evenly as they go; by default
-    /// (16 of each) one request per connection, and never more connections than requests.
+    /// WORKERS requests spread over WORKER_CONNECTIONS connections as evenly as they go (by default
+    /// 16 over 2), and never more connections than requests.
     @Test func workerRequestsAreSpreadOverTheWorkerConnections() throws {
         let clear = ["BUS_CURVE": "off"]
-        #expect(try settings([], clear).workerConfiguration().capacities == Array(repeating: 1, count: 16))
+        #expect(try settings([], clear).workerConfiguration().capacities == [8, 8])
         #expect(try settings([], clear.merging(["WORKERS": "10", "WORKER_CONNECTIONS": "4"]) { $1 }).workerConfiguration().capacities == [3, 3, 2, 2])
         #expect(try settings(["--worker-connections", "1"], clear.merging(["WORKERS": "64"]) { $1 }).workerConfiguration().capacities == [64])
-        #expect(try settings([], clear.merging(["WORKERS": "3"]) { $1 }).workerConfiguration().capacities == [1, 1, 1])
+        #expect(try settings([], clear.merging(["WORKERS": "3", "WORKER_CONNECTIONS": "16"]) { $1 }).workerConfiguration().capacities == [1, 1, 1])
     }
 
     @Test func badValuesNameTheSettingAndTheExpectedForm() {

@@ -32,7 +32,7 @@ public enum BusHarness {
 
     /// An echo worker runtime with `workers` connections.
     public static func echoWorker(
-        _ endpoint: String, workers: Int = 2, connections: Int? = nil, heartbeat: Heartbeat = fastHeartbeat, gracePeriod: Duration = .seconds(5)
+        _ endpoint: String, workers: Int = 2, connections: Int = 2, heartbeat: Heartbeat = fastHeartbeat, gracePeriod: Duration = .seconds(5)
     ) throws -> WorkerRuntime {
         let configuration = WorkerConfiguration(endpoint: endpoint, workers: workers, connections: connections, heartbeat: heartbeat, gracePeriod: gracePeriod)
         return try WorkerRuntime(registry: EchoService.registry(), configuration: configuration, logger: logger("echo \(endpoint)"))

@@ -148,8 +148,14 @@ final class WorkerReactor {
             switch message.command {
             case .request:
                 let arguments = message.arguments
-                guard arguments.count == 3, arguments[1].isEmpty, connections[index].running < connections[index].capacity, !draining, !stopping else {
+                guard arguments.count == 3, arguments[1].isEmpty, connections[index].running < connections[index].capacity else {
                     logger.warning("worker ignored an unexpected REQUEST")
+                    continue
+                }
+                guard !draining, !stopping else {
+                    // A connection still busy while draining may be handed more; the broker hands
+                    // them on when the connection's DISCONNECT follows its last reply.
+                    logger.debug("worker left a request to the broker while draining")
                     continue
                 }
                 connections[index].running += 1
