@@ -26,7 +26,7 @@ struct BusBenchmark {
           --runs N               measurement rounds (default 3)
           --requests N           calls per 64-in-flight measurement (default 20000; a quarter with 1 in flight)
           --workers N            requests the echo-worker serves at once (default 16)
-          --connections N        worker connections they are spread over (default: one per request)
+          --connections N        worker connections they are spread over (default 2, as WORKER_CONNECTIONS)
           --phase-deadline S     seconds any one phase may take before the run stops naming it (default 120)
           --only NAME            run only the measurements whose name contains NAME, without warm-up (for
                                  perf stat: the difference of two runs with different --requests is per call)
@@ -56,7 +56,7 @@ struct BusBenchmark {
             return value
         }
         let runs = try option("--runs", 3), requests = try option("--requests", 20_000), workers = try option("--workers", 16)
-        let connections = try option("--connections", workers)
+        let connections = try option("--connections", 2)
         let deadline = Duration.seconds(try option("--phase-deadline", 120))
         let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
         if let index = arguments.firstIndex(of: "--serve-raw") { try serveRaw(Array(arguments[(index + 1)...])) }
