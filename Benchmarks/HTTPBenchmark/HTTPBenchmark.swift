@@ -18,7 +18,7 @@ import ZeroMQ
 /// whole path (HTTP, gateway, broker, worker, PostgreSQL), measured by wrk, beside the same handlers
 /// called in-process without HTTP or the bus, in the same run. Run it with deploy/bench-http.sh.
 ///
-///   http-benchmark [--runs 3] [--duration 10] [--connections 32] [--only SERIES]   (DATABASE_URL must be set)
+///   http-benchmark [--runs 3] [--duration 10] [--connections 32] [--only SERIES[,SERIES...]]   (DATABASE_URL must be set)
 @main
 struct HTTPBenchmark {
     static func main() async throws {
@@ -86,14 +86,15 @@ struct Options: Sendable {
     var runs = 3
     var duration = 10
     var connections = 32
-    /// Runs only the series whose name contains this (for perf: one series, nothing else in the profile).
-    var only: String?
+    /// Runs only the series whose name contains one of these (for perf: one series, nothing else in
+    /// the profile; or two, to see whether one slows the other).
+    var only: [String]?
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
         while let flag = iterator.next() {
             if flag == "--only" {
-                only = iterator.next()
+                only = iterator.next()?.split(separator: ",").map(String.init)
                 continue
             }
             let value = iterator.next().flatMap(Int.init) ?? 0
@@ -106,5 +107,5 @@ struct Options: Sendable {
         }
     }
 
-    func wants(_ series: String) -> Bool { only.map(series.contains) ?? true }
+    func wants(_ series: String) -> Bool { only.map { $0.contains(where: series.contains) } ?? true }
 }

@@ -63,6 +63,7 @@ struct Measurement: Service {
             let put = BenchNotes.put(database)
             func measure(_ name: String, _ series: () async throws -> Figures) async rethrows {
                 guard options.wants(name) else { return }
+                await settle(before: name)
                 results[name, default: []].append(try await series())
             }
             // The path on its own, to tell what the read over HTTP could reach: HTTP and the gateway's
@@ -162,15 +163,37 @@ struct Measurement: Service {
             let http = median(overHTTP.map(\.rate)), local = median(inProcess.map(\.rate))
             say(String(format: "%@: HTTP through the bus serves %.2f of the in-process rate (%.1fx slower)", kind, http / local, local / http))
         }
-        if let path = results["ping over HTTP"], let inProcess = results["read in-process"] {
-            // Were a read over HTTP the path's cost plus the read's, one after the other on the same cores:
-            let path = median(path.map(\.rate)), local = median(inProcess.map(\.rate))
+        for kind in ["read", "write"] {
+            guard let ping = results["ping over HTTP"], let inProcess = results["\(kind) in-process"] else { continue }
+            // Were a call over HTTP the path's cost plus the handler's, one after the other on the same cores:
+            let path = median(ping.map(\.rate)), local = median(inProcess.map(\.rate))
             let bound = 1 / (1 / path + 1 / local)
-            say(String(format: "the path alone (ping over HTTP) %.0f req/s: with the read's cost added, a read over HTTP reaches at most %.0f req/s, %.2f of in-process", path, bound, bound / local))
+            say(String(format: "the path alone (ping over HTTP) %.0f req/s: with the %@'s cost added, a %@ over HTTP reaches at most %.0f req/s, %.2f of in-process",
+                       path, kind, kind, bound, bound / local))
         }
         guard let anonymous = results["read over HTTP"], let signedIn = results["signed-in read"] else { return }
         let open = median(anonymous.map(\.rate)), guarded = median(signedIn.map(\.rate))
         say(String(format: "the gateway's token check: the signed-in read serves %.2f of the anonymous read's rate", guarded / open))
+    }
+
+    /// Waits until the machine is quiet (at least 80% idle over 200 ms; 30 s at most), so that work a
+    /// series leaves behind is not billed to the next: the server goes on filling the PDFs still
+    /// queued when wrk stops, about 2 s of both cores, which halved the series after it.
+    private func settle(before name: String) async {
+        func ticks() -> (idle: Int, total: Int)? {
+            // The first line of /proc/stat: cpu user nice system idle iowait irq softirq steal ...
+            guard let line = (try? String(contentsOfFile: "/proc/stat", encoding: .utf8))?.split(separator: "\n").first else { return nil }
+            let fields = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+            return fields.count >= 5 ? (fields[3] + fields[4], fields.reduce(0, +)) : nil
+        }
+        let start = ContinuousClock.now
+        while start.duration(to: .now) < .seconds(30), let before = ticks() {
+            try? await Task.sleep(for: .milliseconds(200))
+            guard let after = ticks() else { return }
+            if after.total > before.total, Double(after.idle - before.idle) / Double(after.total - before.total) >= 0.8 { break }
+        }
+        let waited = start.duration(to: .now)
+        if waited > .seconds(1) { say("waited \(waited.components.seconds) s for the machine to settle before \(name)") }
     }
 
     /// The rate over the run and the percentiles of sorted `latencies` (µs).
