@@ -125,13 +125,18 @@ struct InterviewStore: Sendable {
         return years
     }
 
-    /// The account's data key, made (once, whoever races) when `create` says so.
+    /// The account's data key, made (once, whoever races) when `create` says so. An account has one
+    /// from its first save on, so a save usually reads it and writes nothing.
     func dataKey(account: UUID, create: Bool, on connection: PostgresConnection) async throws -> SymmetricKey? {
-        if create {
-            let wrapped = try seal(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, key: keyEncryptionKey, context: account.uuidString)
-            _ = try await connection.query(
-                "INSERT INTO data_keys (account_id, wrapped) VALUES (\(account), \(wrapped)) ON CONFLICT (account_id) DO NOTHING", logger: database.logger)
-        }
+        if let key = try await readDataKey(account: account, on: connection) { return key }
+        guard create else { return nil }
+        let wrapped = try seal(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, key: keyEncryptionKey, context: account.uuidString)
+        _ = try await connection.query(
+            "INSERT INTO data_keys (account_id, wrapped) VALUES (\(account), \(wrapped)) ON CONFLICT (account_id) DO NOTHING", logger: database.logger)
+        return try await readDataKey(account: account, on: connection)
+    }
+
+    private func readDataKey(account: UUID, on connection: PostgresConnection) async throws -> SymmetricKey? {
         let rows = try await connection.query("SELECT wrapped FROM data_keys WHERE account_id = \(account)", logger: database.logger)
         for try await wrapped in rows.decode(Data.self) {
             return SymmetricKey(data: try open(wrapped, key: keyEncryptionKey, context: account.uuidString))
