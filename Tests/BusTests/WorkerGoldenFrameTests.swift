@@ -96,6 +96,29 @@ import ZeroMQ
         }
     }
 
+    /// A broker gone silent while a handler runs: the connection comes back at once on a new
+    /// socket (the process stays in service), and the late reply is dropped, never sent to a broker
+    /// that did not hand out the request.
+    @Test func aConnectionReplacedWhileAHandlerRunsComesBackAtOnce() async throws {
+        let broker = try RawPeer(routerOn: context)
+        let worker = try BusHarness.echoWorker(broker.endpoint, workers: 2, connections: 1, heartbeat: Heartbeat(interval: .milliseconds(100), liveness: 3))
+        let group = ServiceGroup(services: [worker], logger: .init(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let ready = try #require(try await broker.receive())
+            try broker.send([ready[0], Golden.empty, Golden.worker, Golden.request, Golden.bytes("CLIENT"), Golden.empty,
+                             try envelope(id: "req-slow", text: "slow", delay: 2500)])
+            // Silence from here on: after 3 missed heartbeats the worker replaces its socket.
+            let started = ContinuousClock.now
+            let again = try #require(try await broker.receive(timeout: .seconds(5)) { $0.count > 4 && $0[3] == Golden.ready && $0[0] != ready[0] })
+            #expect(started.duration(to: .now) < .milliseconds(2000), "READY again only after the handler ended")
+            #expect(Array(again.dropFirst()) == [Golden.empty, Golden.worker, Golden.ready, Golden.bytes("echo"), Golden.bytes("2")])
+            #expect(try await broker.receive(timeout: .seconds(3)) { $0.count > 4 && $0[3] == Golden.reply } == nil)
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+
     @Test func clientSpeaksRFC7() async throws {
         let broker = try RawPeer(routerOn: context)
         let client = try BusHarness.client(broker.endpoint)

@@ -33,9 +33,12 @@ final class WorkerReactor {
     struct Connection {
         var socket: ZMQSocket?
         var generation = 0
-        /// Requests the connection takes at once, and those whose handlers are running.
+        /// Requests the connection takes at once, and those of its current socket whose handlers
+        /// are running.
         let capacity: Int
         var running = 0
+        /// Handlers still running for a socket since replaced: their replies are dropped.
+        var stale = 0
         var lastReceived: ContinuousClock.Instant
         var lastSent: ContinuousClock.Instant
         /// The broker has spoken on this socket (counted in `health`).
@@ -173,9 +176,7 @@ final class WorkerReactor {
                     logger.warning("the broker refused this worker connection's READY (is its key a member, and may it serve the service?)",
                                    metadata: ["service": "\(service)", "refusals": "\(refused)", "retry_in_ms": "\(wait.milliseconds)"])
                 }
-                connections[index].socket?.close(linger: .zero)
-                connections[index].socket = nil
-                pollerIsStale = true
+                dropSocket(index)
                 connections[index].retryAt = clock.now + wait
                 return
             case .disconnect:
@@ -207,20 +208,16 @@ final class WorkerReactor {
 
     /// Sends a handler's reply on its connection, unless the socket was replaced while it ran; then
     /// makes room on the connection for the next request. Once its last handler has answered, a
-    /// draining connection retires and a replaced one connects again.
+    /// draining connection retires.
     private func answer(_ index: Int, generation: Int, client: Frame, body: [UInt8]) {
-        connections[index].running -= 1
-        if generation == connections[index].generation, connections[index].socket != nil {
-            send(index, MDP.reply(clientAddress: client, body: [body]))
-        } else {
+        guard generation == connections[index].generation, connections[index].socket != nil else {
+            connections[index].stale -= 1
             logger.info("dropped a reply for a replaced connection; the broker has handed the request on")
+            return
         }
-        guard connections[index].running == 0 else { return }
-        if draining {
-            retire(index)
-        } else if connections[index].socket == nil {
-            connect(index)
-        }
+        connections[index].running -= 1
+        send(index, MDP.reply(clientAddress: client, body: [body]))
+        if draining && connections[index].running == 0 { retire(index) }
     }
 
     /// Sends heartbeats where nothing was sent for an interval; replaces connections gone silent.
@@ -265,18 +262,28 @@ final class WorkerReactor {
             pollerIsStale = true
             send(index, MDP.ready(service: service, capacity: connections[index].capacity))
         } catch {
-            logger.error("worker could not open a connection", metadata: ["error": "\(String(reflecting: error))"])
+            logger.error("worker could not open a connection; trying again in a second", metadata: ["error": "\(String(reflecting: error))"])
+            connections[index].retryAt = clock.now + .seconds(1)
         }
     }
 
-    /// Drops a connection's socket without telling the broker, then reconnects unless handlers are
-    /// still running on it (the new socket waits for their replies) or the process is draining.
+    /// Drops a connection's socket without telling the broker and, unless the process is draining,
+    /// connects again at once: the broker that handed out the requests still running on it has gone
+    /// or given up on this socket, so their replies will be dropped, and the new socket takes its
+    /// full capacity meanwhile (for that while the process may run more than WORKERS handlers).
     private func replace(_ index: Int) {
+        dropSocket(index)
+        unconfirm(index)
+        if !draining && !stopping { connect(index) }
+    }
+
+    /// Closes a connection's socket at once; the handlers still running for it become stale.
+    private func dropSocket(_ index: Int) {
         connections[index].socket?.close(linger: .zero)
         connections[index].socket = nil
-        unconfirm(index)
         pollerIsStale = true
-        if connections[index].running == 0 && !draining && !stopping { connect(index) }
+        connections[index].stale += connections[index].running
+        connections[index].running = 0
     }
 
     /// Says DISCONNECT and closes, letting queued messages (a last reply) go out first.
