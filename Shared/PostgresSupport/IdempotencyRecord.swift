@@ -98,7 +98,7 @@ private struct ClaimRecord: PreparedRows {
         """
     var operation: String, caller: String, key: String, fingerprint: Data
 
-    func makeBindings() throws -> PostgresBindings { try recordBindings(operation, caller, key, fingerprint) }
+    func makeBindings() throws -> PostgresBindings { try .values(operation, caller, key, fingerprint) }
 }
 
 /// Stores the reply of the claimed record.
@@ -108,7 +108,7 @@ private struct StoreReply: PostgresPreparedStatement {
     typealias Row = ()
     var operation: String, caller: String, key: String, reply: Data
 
-    func makeBindings() throws -> PostgresBindings { try recordBindings(operation, caller, key, reply) }
+    func makeBindings() throws -> PostgresBindings { try .values(operation, caller, key, reply) }
 
     func decodeRow(_ row: PostgresRow) throws {}
 }
@@ -119,21 +119,5 @@ private struct FindReply: PreparedRows {
     static let sql = "SELECT fingerprint, reply FROM idempotency_records WHERE operation = $1 AND caller = $2 AND key = $3"
     var operation: String, caller: String, key: String
 
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 3)
-        bindings.append(operation)
-        bindings.append(caller)
-        bindings.append(key)
-        return bindings
-    }
-}
-
-/// $1 to $4 of the claim and the stored reply: the record's operation, caller and key, then the bytes they store.
-private func recordBindings(_ operation: String, _ caller: String, _ key: String, _ bytes: Data) throws -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 4)
-    bindings.append(operation)
-    bindings.append(caller)
-    bindings.append(key)
-    try bindings.append(bytes)
-    return bindings
+    func makeBindings() throws -> PostgresBindings { try .values(operation, caller, key) }
 }

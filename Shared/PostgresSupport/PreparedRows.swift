@@ -13,3 +13,12 @@ public protocol PreparedRows: PostgresPreparedStatement where Row == PostgresRow
 extension PreparedRows {
     public func decodeRow(_ row: PostgresRow) throws -> PostgresRow { row }
 }
+
+extension PostgresBindings {
+    /// A prepared statement's $1, $2, ... in order.
+    public static func values(_ values: any PostgresThrowingDynamicTypeEncodable...) throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values { try bindings.append(value) }
+        return bindings
+    }
+}

@@ -165,11 +165,7 @@ struct AccountPostgresRepository: Sendable {
             FROM \(UserDirectoryPostgresRepository.publicTables) WHERE a.id = $1
             """
         let account: UUID
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(account)
-            return bindings
-        }
+        func makeBindings() throws -> PostgresBindings { try .values(account) }
     }
 
     /// Sets what is given; an empty first or last name removes it.

@@ -116,12 +116,7 @@ struct SessionPostgresRepository: Sendable {
         static let name = "auth_live_session"
         static let sql = "SELECT 1 FROM sessions WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL"
         let session: UUID, account: UUID
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(session)
-            bindings.append(account)
-            return bindings
-        }
+        func makeBindings() throws -> PostgresBindings { try .values(session, account) }
     }
 
     /// Ends sessions: one, or every live one of an account but `except`. Returns how many ended.

@@ -54,11 +54,7 @@ struct UserDirectoryPostgresRepository: Sendable {
         static let name = "auth_public_profile_of"
         static let sql = "SELECT \(publicColumns) FROM \(publicTables) WHERE a.id = $1"
         let account: UUID
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(account)
-            return bindings
-        }
+        func makeBindings() throws -> PostgresBindings { try .values(account) }
     }
 
     /// Up to `limit` members, by username after `after`, whose username or a word of whose display

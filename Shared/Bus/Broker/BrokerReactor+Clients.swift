@@ -87,16 +87,10 @@ extension BrokerReactor {
     /// goes to the back of the line.
     func dispatch(_ service: ServiceState) {
         while !service.queue.isEmpty, let address = service.ready.popFirst() {
-            guard let capacity = workers[address]?.capacity else { continue }
+            guard workers[address] != nil else { continue }
             var job = service.queue.removeFirst()
             job.dispatches += 1
-            var sentAs = job.client
-            if capacity > 1 {
-                withUnsafeBytes(of: workers[address]!.nextTag.bigEndian) { sentAs.append(contentsOf: $0) }
-                workers[address]!.nextTag &+= 1
-            }
-            workers[address]!.jobs[sentAs] = job
-            workers[address]!.lastSent = clock.now
+            let sentAs = workers[address]!.hold(job, now: clock.now)
             if workers[address]!.hasRoom { service.ready.append(address) }
             send([address] + MDP.request(clientAddress: sentAs, body: job.body))
         }

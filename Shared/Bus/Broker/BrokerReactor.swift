@@ -54,6 +54,18 @@ final class BrokerReactor {
         var nextTag: UInt32 = 0
 
         var hasRoom: Bool { jobs.count < capacity }
+
+        /// Takes `job`, sent `now`; returns the client address frame to send it with.
+        mutating func hold(_ job: Job, now: ContinuousClock.Instant) -> Frame {
+            var sentAs = job.client
+            if capacity > 1 {
+                withUnsafeBytes(of: nextTag.bigEndian) { sentAs.append(contentsOf: $0) }
+                nextTag &+= 1
+            }
+            jobs[sentAs] = job
+            lastSent = now
+            return sentAs
+        }
     }
 
     /// A queued deadline to check; stale entries (job already served) are skipped when popped.

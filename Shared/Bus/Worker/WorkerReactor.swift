@@ -225,7 +225,7 @@ final class WorkerReactor {
         for index in connections.indices where connections[index].socket == nil {
             guard let retryAt = connections[index].retryAt, retryAt <= now else { continue }
             connections[index].retryAt = nil
-            if connections[index].running == 0 && !draining && !stopping { connect(index) }
+            if !draining && !stopping { connect(index) }
         }
         for index in connections.indices where connections[index].socket != nil {
             if connections[index].lastReceived.duration(to: now) > heartbeat.expiry {
