@@ -28,6 +28,18 @@ public enum IOThread {
             thread.start()
         }
     }
+
+    /// Starts `body` on a new thread named `name` and returns at once: a helper beside an I/O thread
+    /// (one that wakes on a timer, say), which ends when `body` returns.
+    public static func detach(name: String, stackSize: Int = 256 << 10, body: @escaping @Sendable () -> Void) {
+        let thread = Thread {
+            melon_set_thread_name(name)
+            body()
+        }
+        thread.name = name
+        thread.stackSize = stackSize
+        thread.start()
+    }
 }
 
 /// Carries a non-Sendable owner to the thread that will own it.

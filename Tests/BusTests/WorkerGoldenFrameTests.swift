@@ -11,9 +11,10 @@ import ZeroMQ
 @Suite(.timeLimit(.minutes(2))) struct WorkerGoldenFrameTests {
     let context = try! ZMQContext()
 
-    private func envelope(id: String, text: String, expiry: Date = Date().addingTimeInterval(10), delay: Int? = nil) throws -> Frame {
+    private func envelope(id: String, text: String, expiry: Date = Date().addingTimeInterval(10), delay: Int? = nil, busy: Int? = nil) throws -> Frame {
         let attributes = RequestAttributes(id: id, source: "urn:melon:test", type: Echo.Message.Repeat.type, expiryTime: expiry)
-        return try EnvelopeCodec().encode(RequestEnvelope(attributes: attributes, data: Echo.Message.Repeat.Request(text: text, delayMilliseconds: delay)))
+        return try EnvelopeCodec().encode(RequestEnvelope(
+            attributes: attributes, data: Echo.Message.Repeat.Request(text: text, delayMilliseconds: delay, busyMilliseconds: busy)))
     }
 
     private func reply(_ frame: Frame) throws -> ReplyEnvelope<Echo.Message.Repeat.Response> {
@@ -94,6 +95,30 @@ import ZeroMQ
             // Side by side: the quick ones answer while the slow one still runs.
             #expect(Set(order.prefix(2)) == Set(["CLIENTB", "CLIENTC"].map(Golden.bytes)))
             #expect(order.last == Golden.bytes("CLIENTA"))
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+
+    /// A handler that computes for 2 s without suspending, on the I/O thread itself (the only request
+    /// of its wake-up starts there): the process heartbeats on every connection all the while, so a
+    /// broker never takes it for dead and never hands the request to another worker.
+    @Test func aHandlerThatComputesForLongDoesNotStopTheHeartbeats() async throws {
+        let broker = try RawPeer(routerOn: context)
+        let worker = try BusHarness.echoWorker(broker.endpoint, workers: 2, connections: 2, heartbeat: Heartbeat(interval: .milliseconds(100), liveness: 50))
+        let group = ServiceGroup(services: [worker], logger: .init(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            let first = try #require(try await broker.receive { $0.count > 3 && $0[3] == Golden.ready })
+            let second = try #require(try await broker.receive { $0.count > 3 && $0[3] == Golden.ready && $0[0] != first[0] })
+            try broker.send([first[0], Golden.empty, Golden.worker, Golden.request, Golden.bytes("CLIENT"), Golden.empty,
+                             try envelope(id: "req-busy", text: "busy", busy: 2000)])
+            // Heartbeats from both connections until the reply: about 20 each at 100 ms.
+            var heartbeats: [Frame: Int] = [:]
+            while let message = try await broker.receive(timeout: .seconds(30)), message[3] != Golden.reply {
+                if message[3] == Golden.heartbeat { heartbeats[message[0], default: 0] += 1 }
+            }
+            #expect(heartbeats[first[0], default: 0] >= 5 && heartbeats[second[0], default: 0] >= 5, "heartbeats while the handler computed: \(heartbeats.values)")
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
         }

@@ -31,18 +31,22 @@ public enum Echo: ServiceContract {
                 public var delayMilliseconds: Int?
                 /// When set, the handler fails with this error code instead of answering.
                 public var fail: ErrorCode?
+                /// Milliseconds to compute (0 to 60,000) before anything else, never suspending: a
+                /// handler that keeps its thread busy, as an expensive request does.
+                public var busyMilliseconds: Int?
 
-                public init(text: String, delayMilliseconds: Int? = nil, fail: ErrorCode? = nil) {
+                public init(text: String, delayMilliseconds: Int? = nil, fail: ErrorCode? = nil, busyMilliseconds: Int? = nil) {
                     self.text = text
                     self.delayMilliseconds = delayMilliseconds
                     self.fail = fail
+                    self.busyMilliseconds = busyMilliseconds
                 }
 
                 public static let textLength = 1...65_536
 
                 // The test hooks are not part of the documented API.
                 public static let fieldRules: [String: FieldRule] = [
-                    "text": .text(textLength), "delayMilliseconds": .undocumented, "fail": .undocumented,
+                    "text": .text(textLength), "delayMilliseconds": .undocumented, "fail": .undocumented, "busyMilliseconds": .undocumented,
                 ]
             }
 

@@ -36,6 +36,11 @@ public enum EchoService {
         guard Echo.Message.Repeat.Request.textLength.contains(request.text.unicodeScalars.count) else {
             throw OperationError.invalid(field: "data.text", "must be 1 to 65,536 characters")
         }
+        if let busy = request.busyMilliseconds {
+            guard (0...60_000).contains(busy) else { throw OperationError.invalid(field: "data.busyMilliseconds", "must be 0 to 60,000") }
+            let end = ContinuousClock.now + .milliseconds(busy)
+            while ContinuousClock.now < end {}
+        }
         if let delay = request.delayMilliseconds {
             guard (0...60_000).contains(delay) else {
                 throw OperationError.invalid(field: "data.delayMilliseconds", "must be 0 to 60,000")

@@ -1,5 +1,7 @@
+import Dispatch
 import Envelope
 import Logging
+import Synchronization
 import ZeroMQ
 
 /// Commands the worker I/O thread accepts from the runtime.
@@ -25,10 +27,16 @@ struct IncomingRequest: Sendable {
 /// The worker connections of one service process, owned by one I/O thread.
 ///
 /// Each connection is a DEALER speaking the MDP worker protocol and holds at most its capacity of
-/// requests (one, or what its READY announced). The thread sends heartbeats whatever the handlers
-/// are doing, and replaces a connection's socket (and sends READY again) when the broker goes silent
-/// or says DISCONNECT; a reply produced for a replaced socket is dropped, because the broker has
-/// handed that request on or lost it with its restart.
+/// requests (one, or what its READY announced). The thread replaces a connection's socket (and sends
+/// READY again) when the broker goes silent or says DISCONNECT; a reply produced for a replaced socket
+/// is dropped, because the broker has handed that request on or lost it with its restart.
+///
+/// Heartbeats go out whatever the handlers do. The I/O thread holds `gate` whenever it touches the
+/// reactor (polling, receiving, sending) and lets go of it only while a handler runs on it; a second
+/// thread, the keeper, wakes every half interval and, when the gate is free, sends the heartbeats
+/// that are due. So a handler that computes for seconds before its first suspension holds up this
+/// process's other requests for that long, but the broker never takes the process for dead and
+/// never hands its requests to another worker because one of them is expensive.
 final class WorkerReactor {
     struct Connection {
         var socket: ZMQSocket?
@@ -59,6 +67,9 @@ final class WorkerReactor {
     let logger: Logger
     let health: WorkerHealth
     let clock = ContinuousClock()
+    /// Held by whichever thread touches the state below and the sockets: the I/O thread, or the
+    /// keeper while a handler runs on the I/O thread (see `keepHeartbeats`).
+    let gate = Mutex(())
     var connections: [Connection]
     var draining = false
     var stopping = false
@@ -90,27 +101,62 @@ final class WorkerReactor {
     }
 
     func run() {
-        for index in connections.indices { connect(index) }
-        while !stopping {
-            rebuildPollerIfNeeded()
-            do {
-                _ = try poller.poll(timeout: max(.zero, clock.now.duration(to: nextTimer())))
-            } catch {
-                logger.error("worker poll failed", metadata: ["error": "\(String(reflecting: error))"])
-                break
-            }
-            if poller.ready(0).contains(.readable) {
-                for command in mailbox.take() { handle(command) }
-            }
-            for (entry, index) in polled.enumerated() where poller.ready(entry + 1).contains(.readable) {
-                receive(on: index)
-            }
-            startReceived()
-            tick(now: clock.now)
+        let keeper = keepHeartbeats()
+        defer { keeper.signal() }
+        gate.withLock { _ in
+            for index in connections.indices { connect(index) }
         }
-        for index in connections.indices { retire(index) }
+        // Requests are read (and heartbeats sent) before the ones just received start, so that after a
+        // long inline handler the broker's queued messages count before its silence is judged.
+        while gate.withLock({ _ in turn() }) {
+            startReceived()
+        }
+        gate.withLock { _ in
+            for index in connections.indices { retire(index) }
+        }
         requests.finish()
         _ = mailbox.close()
+    }
+
+    /// One wake-up, under `gate`: waits for the next message or timer, reads the mailbox and the
+    /// connections, and sends what the timers say. False once the reactor stops.
+    private func turn() -> Bool {
+        guard !stopping else { return false }
+        rebuildPollerIfNeeded()
+        do {
+            _ = try poller.poll(timeout: max(.zero, clock.now.duration(to: nextTimer())))
+        } catch {
+            logger.error("worker poll failed", metadata: ["error": "\(String(reflecting: error))"])
+            return false
+        }
+        if poller.ready(0).contains(.readable) {
+            for command in mailbox.take() { handle(command) }
+        }
+        for (entry, index) in polled.enumerated() where poller.ready(entry + 1).contains(.readable) {
+            receive(on: index)
+        }
+        tick(now: clock.now)
+        return true
+    }
+
+    /// Starts the keeper thread, which sends due heartbeats whenever the I/O thread lets go of `gate`
+    /// (it does so only while a handler runs on it); signal the semaphore returned to stop it.
+    private func keepHeartbeats() -> DispatchSemaphore {
+        let stop = DispatchSemaphore(value: 0)
+        let reactor = KeeperReference(self), pause = heartbeat.interval / 2
+        IOThread.detach(name: "keeper-\(service)") {
+            while stop.wait(timeout: .now() + .milliseconds(Int(max(1, pause.milliseconds)))) == .timedOut {
+                reactor.reactor.gate.withLockIfAvailable { _ in reactor.reactor.sendDueHeartbeats(now: reactor.reactor.clock.now) }
+            }
+        }
+        return stop
+    }
+
+    /// Under `gate`: a heartbeat on every connection that has sent nothing for an interval.
+    private func sendDueHeartbeats(now: ContinuousClock.Instant) {
+        for index in connections.indices where connections[index].socket != nil && connections[index].lastSent.duration(to: now) >= heartbeat.interval {
+            send(index, MDP.heartbeat)
+        }
     }
 
     private func handle(_ command: WorkerCommand) {
@@ -199,8 +245,9 @@ final class WorkerReactor {
         let handOffAfter = clock.now + Self.inlineBudget
         for (position, request) in received.enumerated() {
             let onThisThread = position == last || clock.now < handOffAfter
+            // Outside the gate: the handler may compute for long before its first suspension.
             if let reply = requests.start(request, onThisThread: onThisThread) {
-                answer(request.connection, generation: request.generation, client: request.client, body: reply)
+                gate.withLock { _ in answer(request.connection, generation: request.generation, client: request.client, body: reply) }
             }
         }
         received.removeAll(keepingCapacity: true)
@@ -231,10 +278,9 @@ final class WorkerReactor {
             if connections[index].lastReceived.duration(to: now) > heartbeat.expiry {
                 logger.warning("broker silent for \(heartbeat.liveness) heartbeats; reconnecting")
                 replace(index)
-            } else if connections[index].lastSent.duration(to: now) >= heartbeat.interval {
-                send(index, MDP.heartbeat)
             }
         }
+        sendDueHeartbeats(now: now)
     }
 
     private func nextTimer() -> ContinuousClock.Instant {
@@ -329,4 +375,15 @@ final class WorkerReactor {
         }
         pollerIsStale = false
     }
+}
+
+/// The reactor as the keeper thread sees it.
+///
+/// @unchecked Sendable: the keeper touches the reactor only inside `gate.withLockIfAvailable`, and the
+/// I/O thread only while holding `gate` too (but for `startReceived`'s handler starts, which touch
+/// only `received`, a list the keeper never reads), so the two never use a socket or a field at once,
+/// and the mutex's barriers are the full memory barriers ZeroMQ asks for when a socket changes threads.
+private final class KeeperReference: @unchecked Sendable {
+    let reactor: WorkerReactor
+    init(_ reactor: WorkerReactor) { self.reactor = reactor }
 }
