@@ -1,6 +1,7 @@
 """What the Python benchmarks share: their common arguments, a running `melon` with its mail going
 to an SMTP server (aiosmtpd) in this process, JSON over HTTP, and percentiles."""
-import argparse, base64, json, os, socket, subprocess, sys, threading, time, urllib.error, urllib.request
+import argparse, base64, email, json, os, re, socket, subprocess, sys, threading, time, urllib.error, urllib.request, uuid
+from email import policy
 
 from aiosmtpd.controller import Controller
 
@@ -31,6 +32,29 @@ class Mailbox:
                     return None
                 self.lock.wait(left)
             return self.at[address]
+
+
+PASSWORD = "a long bench pass phrase"
+
+
+def code_in(message):
+    text = email.message_from_string(message, policy=policy.default).get_body(("plain",)).get_content()
+    found = re.search(r"\sis ([0-9]{6})\.", text)
+    if not found:
+        sys.exit("phase setup: no code in the mail")
+    return found.group(1)
+
+
+def make_account(melon, address):
+    """Registers and verifies `address` (its code read from the mail), with PASSWORD."""
+    status, reply = melon.post("/v1/auth/register", {
+        "email": address, "password": PASSWORD, "displayName": "Bench", "username": "b" + uuid.uuid4().hex[:20]})
+    if status != 202 or melon.mailbox.wait(address, 30) is None:
+        sys.exit(f"phase setup: registering {address} answered {status}, or its code never came")
+    code = code_in(melon.mailbox.text[address][-1])
+    status, _ = melon.post("/v1/auth/verify-email", {"email": address, "code": code, "registration": reply["registration"]})
+    if status != 200:
+        sys.exit(f"phase setup: verifying {address} answered {status}")
 
 
 def arguments(doc):
@@ -73,7 +97,7 @@ class Melon:
         self.smtp = Controller(self.mailbox, hostname="127.0.0.1", port=smtp_port)
         self.smtp.start()
         environment = dict(os.environ,
-                           HTTP_PORT=str(http_port), BROKER_ENDPOINT=f"tcp://127.0.0.1:{free_port()}", EVENTS_ENDPOINT="",
+                           HTTP_PORT=str(http_port), EVENTS_ENDPOINT="",
                            DATABASE_URL=database_url, SMTP_URL=f"smtp://127.0.0.1:{smtp_port}",
                            MAIL_FROM="Melon <no-reply@melon.example>", REFUND_CONTACT_EMAIL="refunds@melon.example",
                            AUTH_KEY_ENCRYPTION_KEY=base64.b64encode(os.urandom(32)).decode(),

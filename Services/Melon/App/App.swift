@@ -8,8 +8,10 @@ import ZeroMQ
 
 /// `melon`: the broker, every service and the gateway in one process, the local default and the
 /// shape for small installs. The parts still talk over the bus, so they behave exactly as when they
-/// run as separate processes; by default over inproc endpoints in one shared libzmq context, which
-/// takes libzmq's I/O threads out of every hop (a tcp BROKER_ENDPOINT lets other processes join).
+/// run as separate processes, over inproc endpoints in one shared libzmq context, which takes
+/// libzmq's I/O threads out of every hop. Its bus never leaves the process: it has no CurveZMQ, so a
+/// tcp or ipc endpoint would let any local process call any operation as any account; melon refuses
+/// one. To spread the parts over processes, run `broker` and the services with CurveZMQ.
 @main
 struct MelonApp {
     static func main() async throws {
@@ -29,6 +31,7 @@ struct MelonApp {
             process: "melon", summary: "runs the broker, every service and the gateway in one process (`melon openapi` prints the API document).",
             settings: settings)
         func require<T>(_ read: () throws -> T) -> T { ProcessBootstrap.require(read, process: "melon") }
+        require { try process.requireInProcessBus() }
 
         // One context for every part: inproc endpoints only connect within a context.
         let context = require { try ZMQContext() }
@@ -57,5 +60,18 @@ struct MelonApp {
             settings: Setting.gatewaySettings.filter { $0 != .healthPort && $0 != .healthHost }, arguments: arguments)
         let configuration = ProcessBootstrap.require(process.gatewayConfiguration, process: "melon openapi")
         print(openAPIDocument(services: ServiceCatalog.services, configuration: configuration).prettyPrinted())
+    }
+}
+
+extension ProcessSettings {
+    /// Refuses bus endpoints other processes could reach: melon's bus runs without CurveZMQ.
+    func requireInProcessBus() throws {
+        for setting in [Setting.brokerEndpoint, .eventsEndpoint, .eventsPublishEndpoint] {
+            guard let endpoint = string(setting), !endpoint.isEmpty, !endpoint.hasPrefix("inproc://") else { continue }
+            throw InvalidValue(
+                setting: setting, value: endpoint,
+                expected: "an inproc:// endpoint: melon's bus has no CurveZMQ, so any process reaching a tcp or ipc endpoint could act as any account "
+                    + "(run broker and the services as separate processes, with BUS_CURVE, to spread them over hosts)")
+        }
     }
 }
