@@ -129,11 +129,14 @@ struct ServicePackage {
 
 /// A product service in `Services/<name>`: its contract target `<name>Contract` (the messages callers
 /// import, in `Contract/`), its library `<name>Service` (its definition, handlers, repositories,
-/// migrations) and its executable `<product>` (in `App/`, a few lines).
-func service(_ name: String, product: String, dependencies: [Target.Dependency], resources: [Resource] = []) -> ServicePackage {
+/// migrations) and its executable `<product>` (in `App/`, a few lines). `calls` names the services
+/// whose operations it calls: its contract lists them (its call rights on the bus).
+func service(_ name: String, product: String, calls: [String] = [], dependencies: [Target.Dependency], resources: [Resource] = []) -> ServicePackage {
     ServicePackage(
         targets: [
-            .target(name: "\(name)Contract", dependencies: ["Contracts", "Envelope"], path: "Services/\(name)/Contract", swiftSettings: swiftSettings),
+            .target(
+                name: "\(name)Contract", dependencies: ["Contracts", "Envelope"] + calls.map { .target(name: "\($0)Contract") },
+                path: "Services/\(name)/Contract", swiftSettings: swiftSettings),
             .target(
                 name: "\(name)Service", dependencies: [.target(name: "\(name)Contract"), "ServiceKit"] + dependencies, path: "Services/\(name)",
                 exclude: ["App", "Contract", "README.md"], resources: resources, swiftSettings: swiftSettings),
@@ -156,7 +159,7 @@ let productServices: [ServicePackage] = [
         resources: [.copy("Templates"), .copy("Migrations"), .copy("Blanks")]),
     // Accounts, email verification, sessions and the access-token keys.
     service(
-        "Auth", product: "auth",
+        "Auth", product: "auth", calls: ["Notifications", "PdfEmail"],
         dependencies: [
             "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "NotificationsContract", "PdfEmailContract", "PostgresSupport", "ServiceCatalog",
             "ServiceSupport",
@@ -166,7 +169,7 @@ let productServices: [ServicePackage] = [
         resources: [.copy("Migrations"), .copy("Data")]),
     // The Irish PAYE refund estimator: rules as data per tax year, the estimate in integer cents.
     service(
-        "RefundCalculator", product: "refund-calculator",
+        "RefundCalculator", product: "refund-calculator", calls: ["PdfEmail"],
         dependencies: [
             "Bus", "Contracts", "Envelope", "PdfEmailContract", "PostgresSupport", "ServiceSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
@@ -185,7 +188,7 @@ let productServices: [ServicePackage] = [
         resources: [.copy("Migrations")]),
     // The student tax helper: the interview and the rules as data per tax year, residency, the return.
     service(
-        "TaxForm", product: "tax-form",
+        "TaxForm", product: "tax-form", calls: ["Notifications", "PdfEmail"],
         dependencies: [
             "Bus", "Contracts", "Envelope", "NotificationsContract", "PdfEmailContract", "PostgresSupport", "ServiceSupport",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),

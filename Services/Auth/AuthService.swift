@@ -3,6 +3,7 @@ import Bus
 import Contracts
 import Foundation
 import PostgresSupport
+import ServiceCatalog
 import ServiceKit
 import ServiceSupport
 
@@ -10,7 +11,7 @@ extension ServiceDefinition {
     /// `auth`: accounts, email verification, sessions and the access-token keys.
     public static let auth = ServiceDefinition(
         contract: Auth.self, schema: "auth",
-        settings: Setting.authSettings, publishesEvents: true, migrations: { try Migration.load(bundle: .module) }
+        settings: Setting.authSettings, publishesEvents: true, alsoCalls: ServiceCatalog.erasures, migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.authConfiguration()
         let database = environment.requireDatabase()

@@ -8,8 +8,11 @@ import Contracts
 /// - `gateway` serves nothing; it may call the operations clients reach over HTTP, plus the two it
 ///   needs to check tokens (the signing keys and the ended sessions), and it alone sends requests on
 ///   behalf of a signed-in user.
-/// - Any other name is a service of that name: it may serve only its own name, call any operation
-///   but the account erasures (only `auth` sends those), and never speak for a user.
+/// - A service of the catalog may serve only its own name and call only what its contract declares
+///   (`ServiceContract.calls`), plus, for `auth` alone, every account erasure; it never speaks for a
+///   user.
+/// - Any other name (a test's or a benchmark's member) may serve its own name and call only
+///   operations outside the catalog (fixtures such as `echo`), never a product's.
 /// - Only `auth` may publish live events (its session revocations).
 public enum BusPolicy {
     public static let gateway = "gateway"
@@ -20,10 +23,11 @@ public enum BusPolicy {
         if name == gateway {
             return BusRights(serves: [], calls: { gatewayCalls.contains($0) }, actsForUsers: true, publishes: false)
         }
-        let mayErase = name == Auth.name
-        return BusRights(
-            serves: [name], calls: { type in mayErase || !erasureTypes.contains(type) },
-            actsForUsers: false, publishes: publishers.contains(name))
+        guard let contract = ServiceCatalog.services.first(where: { $0.name == name }) else {
+            return BusRights(serves: [name], calls: { !productTypes.contains($0) }, actsForUsers: false, publishes: false)
+        }
+        let calls = Set(contract.calls.map { $0.type }).union(name == Auth.name ? erasureTypes : [])
+        return BusRights(serves: [name], calls: { calls.contains($0) }, actsForUsers: false, publishes: publishers.contains(name))
     }
 
     /// Whether `name` is the gateway or a service of the catalog (a test's or a benchmark's member is neither).
@@ -32,6 +36,7 @@ public enum BusPolicy {
     }
 
     static let erasureTypes = Set(ServiceCatalog.erasures.map { $0.type })
+    static let productTypes = Set(ServiceCatalog.operations.map { $0.type })
     static let gatewayCalls = Set(ServiceCatalog.operations.filter { !$0.http.isEmpty }.map { $0.type })
         .union([Auth.Keys.Jwks.type, Auth.Sessions.Revoked.type])
 }

@@ -11,10 +11,14 @@ public protocol ServiceContract: SendableMetatype {
     static var operations: [any OperationDeclaration.Type] { get }
     /// Its erase operation, if it keeps personal data: auth sends it when an account is deleted.
     static var erase: (any AccountEraseOperation.Type)? { get }
+    /// The operations of other services it calls, over the bus or through its outbox: its call
+    /// rights on the bus (`BusPolicy`), and all its own bus client lets it call.
+    static var calls: [any OperationDeclaration.Type] { get }
 }
 
 extension ServiceContract {
     public static var erase: (any AccountEraseOperation.Type)? { nil }
+    public static var calls: [any OperationDeclaration.Type] { [] }
 }
 
 /// Which account was deleted: every service that keeps personal data erases what it holds of it.

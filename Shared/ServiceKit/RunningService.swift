@@ -24,7 +24,9 @@ public struct RunningService: Sendable {
         _ definition: ServiceDefinition, settings: ProcessSettings, logger: Logger, maximumConnections: Int = 8, clock: ServiceClock = .system,
         context: ZMQContext? = nil
     ) throws {
-        let bus = try BusClient(configuration: settings.clientConfiguration(), context: context, logger: logger)
+        var busConfiguration = try settings.clientConfiguration()
+        busConfiguration.calls = definition.calls
+        let bus = try BusClient(configuration: busConfiguration, context: context, logger: logger)
         let database = try definition.schema.map { schema in
             try Database(
                 url: DatabaseURL(settings.databaseURL(service: definition.name)), schema: schema, maximumConnections: maximumConnections, logger: logger)

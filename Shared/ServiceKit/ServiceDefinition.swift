@@ -18,14 +18,19 @@ public struct ServiceDefinition: Sendable {
     public let migrations: @Sendable () throws -> [Migration]
     /// Whether the service publishes live events (its environment then has an `events` publisher).
     public let publishesEvents: Bool
+    /// The operation types the service calls: its contract's `calls`, plus those it finds at run
+    /// time (auth's account erasures, from the catalog). Its bus client calls nothing else.
+    public let calls: Set<String>
     /// Builds the service's parts; throws for settings that are not valid.
     public let make: @Sendable (ServiceEnvironment) throws -> ServiceParts
 
     public init(
         contract: any ServiceContract.Type, schema: String?, settings: [Setting], publishesEvents: Bool = false,
+        alsoCalls: [any OperationDeclaration.Type] = [],
         migrations: @escaping @Sendable () throws -> [Migration] = { [] }, make: @escaping @Sendable (ServiceEnvironment) throws -> ServiceParts
     ) {
         self.contract = contract
+        calls = Set((contract.calls + alsoCalls).map { $0.type })
         self.schema = schema
         self.settings = settings
         self.publishesEvents = publishesEvents

@@ -318,6 +318,18 @@ import TestSupport
         for erase in ServiceCatalog.erasures {
             #expect(!refunds.calls(erase.type) && BusPolicy.rights(of: "auth").calls(erase.type), "\(erase.type)")
         }
+        // Each service may call exactly what its definition's bus client calls (its contract's
+        // `calls`, and auth's erasures): nothing else of another service, such as another's mail
+        // or pushes; a test member calls fixtures only.
+        for definition in MelonServices.all {
+            let rights = BusPolicy.rights(of: definition.name)
+            let allowed = Set(ServiceCatalog.operations.map { $0.type }.filter(rights.calls))
+            #expect(allowed == definition.calls, "\(definition.name): the broker allows \(allowed.sorted()), its client calls \(definition.calls.sorted())")
+        }
+        #expect(!BusPolicy.rights(of: "notifications").calls(PdfEmail.Mail.Send.type), "notifications sends no mail")
+        #expect(!BusPolicy.rights(of: "pdf-email").calls("notifications.push.send.v1"), "pdf-email sends no pushes")
+        let tester = BusPolicy.rights(of: "tester")
+        #expect(tester.calls("echo.message.repeat.v1") && !tester.calls(PdfEmail.Mail.Send.type) && !tester.calls(Auth.Me.Get.type))
     }
 
     @Test func everyOperationHasAnExampleAndEveryExampleAnOperation() {

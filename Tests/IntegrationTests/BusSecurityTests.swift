@@ -70,9 +70,18 @@ import ZeroMQ
 
             // Beyond its rights: an erasure only auth may send, an operation under another service's
             // name, a request speaking for a user (the gateway's alone).
-            for (service, type) in [("notifications", "notifications.account.erase.v1"), ("echo", "notifications.account.erase.v1")] {
+            for (service, type) in [("notifications", "notifications.account.erase.v1"), ("echo", "notifications.account.erase.v1"),
+                                    ("pdf-email", "pdf-email.mail.send.v1")] {
                 let refused = try await tester.call(service: service, type: type, data: Array(#"{"account":"a","email":"a@b.ie"}"#.utf8), options: CallOptions())
                 #expect(Self.code(refused) == .forbidden, "\(type) via \(service): \(refused)")
+            }
+            // A service calls only what its contract declares: pdf-email sends no pushes and ends no sessions.
+            let mailer = try BusHarness.client(endpoint) { $0.credentials = credentials("pdf-email") }
+            try await BusHarness.with([mailer]) {
+                for type in ["notifications.push.send.v1", "notifications.sessions.end.v1"] {
+                    let refused = try await mailer.call(service: "notifications", type: type, data: Array("{}".utf8), options: CallOptions(timeout: .seconds(5)))
+                    #expect(Self.code(refused) == .forbidden, "\(type) from pdf-email: \(refused)")
+                }
             }
             var asUser = CallOptions(), asAccount = CallOptions(), asClient = CallOptions()
             (asUser.authType, asUser.authID) = ("app_user", "someone")

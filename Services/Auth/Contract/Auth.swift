@@ -1,6 +1,8 @@
 import Contracts
 import Envelope
 import Foundation
+import NotificationsContract
+import PdfEmailContract
 
 /// The `auth` service: accounts, email verification, sessions and the access-token keys.
 public enum Auth: ServiceContract {
@@ -12,6 +14,9 @@ public enum Auth: ServiceContract {
         Agreements.Withdraw.self, Picture.Set.self, Picture.Get.self, Picture.Delete.self, Me.Get.self, Me.Update.self, Me.Delete.self,
         Users.Search.self, Users.Get.self, Universities.List.self, Keys.Jwks.self, Sessions.Revoked.self,
     ]
+    /// Mail (codes, notices) and the end of a session's devices; the account erasures it fans out come
+    /// from the catalog (`ServiceDefinition.auth`, `BusPolicy`).
+    public static let calls: [any OperationDeclaration.Type] = [PdfEmail.Mail.Send.self, Notifications.Sessions.End.self]
 
     /// A university whose closed network an account joins through its email domain.
     public struct University: Codable, Sendable, Equatable {

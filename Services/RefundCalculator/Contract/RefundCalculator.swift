@@ -1,6 +1,7 @@
 import Contracts
 import Envelope
 import Foundation
+import PdfEmailContract
 
 /// The `refund-calculator` service: Irish PAYE income-tax refund estimates.
 public enum RefundCalculator: ServiceContract {
@@ -12,6 +13,8 @@ public enum RefundCalculator: ServiceContract {
         ContactRequest.Create.self, Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
+    /// Contact requests go out as mail.
+    public static let calls: [any OperationDeclaration.Type] = [PdfEmail.Mail.Send.self]
 
     /// Filing status and assessment.
     public enum Status: String, Codable, Sendable, SchemaEnumeration {

@@ -1,6 +1,8 @@
 import Contracts
 import Envelope
 import Foundation
+import NotificationsContract
+import PdfEmailContract
 
 /// The `tax-form` service: the student tax interview, residency, and the 1040 / 1040-NR / 8843 return.
 public enum TaxForm: ServiceContract {
@@ -11,6 +13,10 @@ public enum TaxForm: ServiceContract {
         Interviews.Delete.self, Interviews.Filed.self, Deadlines.Get.self, Returns.Pdf.self, Returns.Email.self, Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
+    /// The return's PDF and its mail; deadline reminders.
+    public static let calls: [any OperationDeclaration.Type] = [
+        PdfEmail.Forms.Fill.self, PdfEmail.Mail.Send.self, Notifications.Schedule.Set.self, Notifications.Schedule.Cancel.self,
+    ]
 
     /// The answers to the interview, by question id (`GET /v1/tax/questions` lists them with their
     /// kinds).

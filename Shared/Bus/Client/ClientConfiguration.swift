@@ -13,6 +13,9 @@ public struct ClientConfiguration: Sendable {
     public var retryBackoffMax: Duration
     /// CurveZMQ credentials; nil connects in the clear (one process on one host).
     public var credentials: BusCredentials?
+    /// The operation types this client may call (a service's declared calls), refused here as
+    /// `forbidden` otherwise, as the broker refuses them with CurveZMQ; nil: any.
+    public var calls: Set<String>?
 
     public init(
         endpoint: String = "tcp://127.0.0.1:5555",
