@@ -81,6 +81,7 @@ extension Database {
                     last_error text
                 );
                 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (next_attempt_at) WHERE delivered_at IS NULL;
+                UPDATE outbox SET data = ''::bytea WHERE delivered_at IS NOT NULL AND octet_length(data) > 0;
                 """, on: connection)
             var applied = Set<Int>()
             for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {

@@ -19,8 +19,8 @@ public struct OutboxConfiguration: Sendable {
     public var callTimeout: Duration = .seconds(10)
     /// When a row is tried again after a failed attempt.
     public var retry = RetryPolicy(first: .seconds(1), maximum: .seconds(300))
-    /// Delivered rows are kept this long (for looking into what was sent), then deleted by
-    /// `purgeJob`: they hold what was sent, such as addresses and codes.
+    /// Delivered rows are kept this long (what was sent where, when and with what outcome), then
+    /// deleted by `purgeJob`. Their payload (addresses, codes, a return's PDF) goes at delivery.
     public var retention: Duration = .seconds(7 * 86_400)
 
     public init() {}
@@ -33,6 +33,7 @@ public struct OutboxConfiguration: Sendable {
 /// with the row's id as the envelope id, and records the outcome. `ok` and definite refusals
 /// (`invalid`, `not_found`, `conflict`, `forbidden`, `gone`, `too_large`, `unauthenticated`) end a row;
 /// anything else (`unavailable`, `deadline_exceeded`, `internal`, `rate_limited`) is retried later.
+/// A row that ends keeps its envelope and outcome, not its payload.
 public final class OutboxRelay: Service {
     private let database: Database
     private let bus: BusClient
@@ -113,7 +114,10 @@ public final class OutboxRelay: Service {
             if Self.isFinal(outcome) {
                 try await database.transaction { connection in
                     _ = try await connection.query(
-                        "UPDATE outbox SET delivered_at = now(), outcome = \(outcome.description) WHERE id = \(row.id) AND attempts = \(row.attempts)",
+                        """
+                        UPDATE outbox SET delivered_at = now(), outcome = \(outcome.description), data = ''::bytea
+                        WHERE id = \(row.id) AND attempts = \(row.attempts)
+                        """,
                         logger: database.logger)
                 }
                 delivered.increment()

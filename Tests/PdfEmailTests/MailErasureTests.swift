@@ -11,10 +11,12 @@ import TestSupport
 /// others too (or named it as Reply-To) and is finished, left alone while it still has to reach the
 /// others. Finished mail goes after the retention.
 @Suite(.timeLimit(.minutes(2))) struct MailErasureTests {
-    func mail(_ recipients: [String], replyTo: String? = nil) -> QueuedMail {
+    let ana = UUID()
+
+    func mail(_ recipients: [String], replyTo: String? = nil, account: UUID? = nil) -> QueuedMail {
         QueuedMail(
             id: UUID(), sender: "no-reply@melon.example", recipients: recipients, message: Array("Subject: hi\r\n\r\nyour code\r\n".utf8),
-            template: nil, requestedBy: "urn:melon:test", requestID: UUID().uuidString, replyTo: replyTo)
+            template: nil, requestedBy: "urn:melon:test", requestID: UUID().uuidString, replyTo: replyTo, account: account)
     }
 
     func query(_ database: Database, _ sql: PostgresQuery) async throws {
@@ -43,7 +45,7 @@ import TestSupport
                 try await connection.query("UPDATE mails SET status = 'sent', sent_at = now() WHERE id = \(sharedSent.id)", logger: database.logger)
             }
 
-            let erased = try await repository.erase(address: "ana@tcd.ie")
+            let erased = try await repository.erase(account: ana, address: "ana@tcd.ie")
             #expect(erased == .init(mailsDeleted: 1, mailsAnonymised: 1))
             let rows = try await database.transaction { connection in
                 try await connection.query("SELECT id, recipients, octet_length(message) FROM mails", logger: database.logger)
@@ -53,7 +55,7 @@ import TestSupport
             #expect(rows[sharedSent.id]?.0 == ["erased@invalid", "refunds@redoak.example"] && rows[sharedSent.id]?.1 == 0)
             #expect(rows[sharedQueued.id]?.0 == sharedQueued.recipients, "still to be delivered to the others")
             #expect(rows[someoneElse.id]?.1 == someoneElse.message.count)
-            #expect(try await repository.erase(address: "ana@tcd.ie") == .init(mailsDeleted: 0, mailsAnonymised: 0), "a repeat changes nothing")
+            #expect(try await repository.erase(account: ana, address: "ana@tcd.ie") == .init(mailsDeleted: 0, mailsAnonymised: 0), "a repeat changes nothing")
         }
     }
 
@@ -69,7 +71,7 @@ import TestSupport
             for each in [sent, queued, other] { try await database.transaction { try await repository.insert(each, on: $0) } }
             try await query(database, "UPDATE mails SET status = 'sent', sent_at = now(), reply = '250 OK <ana@tcd.ie> queued' WHERE id = \(sent.id) OR id = \(other.id)")
 
-            #expect(try await repository.erase(address: "ana@tcd.ie") == .init(mailsDeleted: 1, mailsAnonymised: 1))
+            #expect(try await repository.erase(account: ana, address: "ana@tcd.ie") == .init(mailsDeleted: 1, mailsAnonymised: 1))
             let replies = try await database.transaction { connection in
                 try await connection.query("SELECT id, reply FROM mails", logger: database.logger).decode((UUID, String?).self)
                     .reduce(into: [UUID: String?]()) { $0[$1.0] = $1.1 }
@@ -79,6 +81,46 @@ import TestSupport
             #expect(left[queued.id] == nil, "not yet sent: it goes")
             #expect(left[sent.id]?.1 == 0 && left[sent.id]?.2 == nil, "sent: the message and the Reply-To are emptied")
             #expect(left[other.id]?.1 == other.message.count && left[other.id]?.2 == "liam@ucd.ie")
+        }
+    }
+
+    /// A return goes to the address its interview gave, not the account's: the mail an account was
+    /// sent for goes with the account, sent or not, whatever address it went to.
+    @Test func eraseReachesMailSentForTheAccountToAnotherAddress() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(ServiceDefinition.pdfEmail.migrations())
+            let repository = MailPostgresRepository(database: database)
+            let queued = mail(["mei.tax@gmail.example"], account: ana), sent = mail(["mei.tax@gmail.example"], account: ana)
+            let someoneElses = mail(["mei.tax@gmail.example"], account: UUID())
+            for each in [queued, sent, someoneElses] { try await database.transaction { try await repository.insert(each, on: $0) } }
+            try await query(database, "UPDATE mails SET status = 'sent', sent_at = now() WHERE id = \(sent.id)")
+
+            #expect(try await repository.erase(account: ana, address: "ana@tcd.ie") == .init(mailsDeleted: 2, mailsAnonymised: 0))
+            let left = try await rows(database)
+            #expect(left[queued.id] == nil && left[sent.id] == nil)
+            #expect(left[someoneElses.id] != nil)
+        }
+    }
+
+    /// Once delivered (or given up), a mail keeps its envelope and outcome, never its message: a
+    /// return mailed unencrypted is not kept, SSN and all, for the retention.
+    @Test func aFinishedMailKeepsItsEnvelopeAndOutcomeButNotItsMessage() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(ServiceDefinition.pdfEmail.migrations())
+            let repository = MailPostgresRepository(database: database)
+            let first = mail(["a@tcd.ie"]), second = mail(["b@tcd.ie"]), third = mail(["c@tcd.ie"])
+            for each in [first, second, third] { try await database.transaction { try await repository.insert(each, on: $0) } }
+            let claimed = try await repository.claimDue(limit: 3, lease: .seconds(60))
+            let outcomes: [UUID: DeliveryOutcome] = [first.id: .sent, second.id: .failed(reply: "550 no such user"), third.id: .retry(after: .seconds(5), reply: "451 later")]
+            for each in claimed { #expect(try await repository.record(outcomes[each.id]!, of: each)) }
+            let left = try await rows(database)
+            #expect(left[first.id]?.0 == ["a@tcd.ie"] && left[first.id]?.1 == 0, "sent: its envelope stays, its message goes")
+            #expect(left[second.id]?.1 == 0, "failed: its message goes too")
+            #expect(left[third.id]?.1 == third.message.count, "to be tried again: it keeps its message")
+            let sent = try #require(try await repository.status(id: first.id))
+            #expect(sent.status == .sent && sent.sentAt != nil)
         }
     }
 

@@ -104,6 +104,11 @@ enum SinkRecord: BusOperation {
             #expect(try await count(sender, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL") == 20)
             #expect(try await count(sender, "SELECT count(*) FROM outbox WHERE attempts > 0") > 0)
 
+            // A copy of the payloads, to play a relay that died before recording a delivery below.
+            _ = try await sender.transaction { connection in
+                try await connection.query("CREATE TABLE outbox_payloads AS SELECT id, data FROM outbox", logger: sender.logger)
+            }
+
             // A new relay, and the receiver comes up.
             let secondRelay = OutboxRelay(database: sender, bus: client, configuration: Self.fast)
             let sinkWorker = try receiver(sink, endpoint: broker.endpoint)
@@ -112,12 +117,13 @@ enum SinkRecord: BusOperation {
                     try await count(sender, "SELECT count(*) FROM outbox WHERE delivered_at IS NOT NULL") == 20
                 })
                 #expect(try await count(sink, "SELECT count(DISTINCT note) FROM received") == 20)
+                #expect(try await count(sender, "SELECT count(*) FROM outbox WHERE octet_length(data) > 0") == 0, "a delivered row keeps no payload")
 
-                // A relay that died after the call but before recording it delivers again:
-                // the receiver recognises the envelope ids and records nothing twice.
+                // A relay that died after the call but before recording it (so the row still has its
+                // payload) delivers again: the receiver recognises the envelope ids and records nothing twice.
                 _ = try await sender.transaction { connection in
                     try await connection.query(
-                        "UPDATE outbox SET delivered_at = NULL, next_attempt_at = now()",
+                        "UPDATE outbox SET delivered_at = NULL, next_attempt_at = now(), data = p.data FROM outbox_payloads p WHERE p.id = outbox.id",
                         logger: sender.logger)
                 }
                 let redelivered = await eventually(timeout: .seconds(20)) {

@@ -13,7 +13,12 @@ public enum PdfEmail: ServiceContract {
 
     public enum Mail {
         /// A mail template and the values of its `{{placeholders}}`.
-        public struct TemplateChoice: Codable, Sendable, Equatable {
+        public struct TemplateChoice: Codable, Sendable, Equatable, FieldRules {
+            public static let fieldRules: [String: FieldRule] = [
+                "name": .pattern("^[a-z0-9-]{1,64}$", meaning: "a template folder name"),
+                "variables": FieldRule.count(0...50).keys(1...64).each(.text(0...10_000)),
+            ]
+
             /// A template folder name: `verification-code`, `password-reset`, `tax-form-ready`,
             /// `refund-contact-request`, `refund-contact-confirmation` or `generic-notice`.
             public var name: String
@@ -28,7 +33,10 @@ public enum PdfEmail: ServiceContract {
 
         /// A file sent with the mail.
         public struct Attachment: Codable, Sendable, Equatable, FieldRules {
-            public static let fieldRules: [String: FieldRule] = ["name": .text(1...255)]
+            public static let fieldRules: [String: FieldRule] = [
+                "name": .text(1...255), "mediaType": .pattern("^[a-z0-9.+-]{1,64}/[a-z0-9.+-]{1,64}$", meaning: "type/subtype, such as application/pdf"),
+                "content": .bytes(0...(6 << 20)),
+            ]
 
             /// The file name the recipient sees: 1 to 255 characters, no slashes or control characters.
             public var name: String
@@ -63,7 +71,8 @@ public enum PdfEmail: ServiceContract {
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public static let fieldRules: [String: FieldRule] = [
-                    "to": FieldRule.count(1...50).each(.email), "replyTo": .email, "attachments": .count(0...10),
+                    "to": FieldRule.count(1...50).each(.email), "replyTo": .email, "attachments": .count(0...10), "account": .uuid,
+                    "subject": .text(1...255), "text": .text(1...(1 << 20)), "html": .text(1...(1 << 20)),
                 ]
                 /// 1 to 50 recipient addresses.
                 public var to: [String]
@@ -75,9 +84,13 @@ public enum PdfEmail: ServiceContract {
                 public var html: String?
                 /// At most 10 files, together at most the service's attachment limit (5 MiB by default).
                 public var attachments: [Attachment]?
+                /// The account the mail is sent for, when it goes to an address the account gave
+                /// (a return mailed to the interview's address): it is erased with that account.
+                public var account: String?
 
                 public init(to: [String], replyTo: String? = nil, template: TemplateChoice? = nil, subject: String? = nil,
-                            text: String? = nil, html: String? = nil, attachments: [Attachment]? = nil) {
+                            text: String? = nil, html: String? = nil, attachments: [Attachment]? = nil, account: String? = nil) {
+                    self.account = account
                     self.to = to
                     self.replyTo = replyTo
                     self.template = template
@@ -105,7 +118,8 @@ public enum PdfEmail: ServiceContract {
             public static let service = PdfEmail.name
             public static let type = "pdf-email.mail.status.v1"
 
-            public struct Request: Codable, Sendable, Equatable {
+            public struct Request: Codable, Sendable, Equatable, FieldRules {
+                public static let fieldRules: [String: FieldRule] = ["id": .uuid]
                 public var id: String
 
                 public init(id: String) { self.id = id }

@@ -21,11 +21,12 @@ public struct MailHandlers: Sendable {
     @Sendable
     public func compose(_ request: PdfEmail.Mail.Send.Request, _ context: RequestContext) async throws -> QueuedMail {
         let id = UUID()
+        if let account = request.account, UUID(uuidString: account) == nil { throw OperationError.invalid(field: "data.account", "must be an account id") }
         let message = try composer.compose(request, id: id.uuidString.lowercased(), date: Date())
         return QueuedMail(
             id: id, sender: message.senderAddress, recipients: message.to, message: MIMEWriter.render(message),
             template: request.template?.name, requestedBy: context.attributes.source, requestID: context.attributes.id,
-            replyTo: message.replyTo.map { MailMessage.address(in: $0).lowercased() })
+            replyTo: message.replyTo.map { MailMessage.address(in: $0).lowercased() }, account: request.account.flatMap(UUID.init(uuidString:)))
     }
 
     /// `pdf-email.mail.send.v1`, in the transaction that records the reply: the mail stored,
@@ -56,7 +57,8 @@ public struct MailHandlers: Sendable {
     @Sendable
     public func erase(_ request: PdfEmail.Account.Erase.Request, _ context: RequestContext) async throws -> PdfEmail.Account.Erase.Response {
         if let problem = EmailAddress.problem(request.email) { throw OperationError.invalid(field: "data.email", problem) }
-        let erased = try await repository.erase(address: request.email)
+        guard let account = UUID(uuidString: request.account) else { throw OperationError.invalid(field: "data.account", "must be an account id") }
+        let erased = try await repository.erase(account: account, address: request.email)
         context.logger.notice(
             "a deleted account's mail erased",
             metadata: ["account": "\(request.account)", "deleted": "\(erased.mailsDeleted)", "anonymised": "\(erased.mailsAnonymised)"])

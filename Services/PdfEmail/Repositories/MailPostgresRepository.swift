@@ -20,9 +20,9 @@ public struct MailPostgresRepository: MailRepository {
     public func insert(_ mail: QueuedMail, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            INSERT INTO mails (id, sender, recipients, message, template, requested_by, request_id, reply_to)
+            INSERT INTO mails (id, sender, recipients, message, template, requested_by, request_id, reply_to, account_id)
             VALUES (\(mail.id), \(mail.sender), \(mail.recipients), \(Data(mail.message)), \(mail.template), \(mail.requestedBy), \(mail.requestID),
-                    \(mail.replyTo?.lowercased()))
+                    \(mail.replyTo?.lowercased()), \(mail.account))
             """,
             logger: database.logger)
         try await database.notify(Self.queuedChannel, on: connection)
@@ -48,21 +48,22 @@ public struct MailPostgresRepository: MailRepository {
         }
     }
 
-    public func erase(address: String) async throws -> PdfEmail.Account.Erase.Response {
+    public func erase(account: UUID, address: String) async throws -> PdfEmail.Account.Erase.Response {
         let address = address.lowercased()
         return try await database.transaction { connection in
             let rows = try await connection.query(
                 """
                 WITH deleted AS (
                     DELETE FROM mails
-                    WHERE (SELECT bool_and(lower(r) = \(address)) FROM unnest(recipients) r)
+                    WHERE account_id = \(account)
+                       OR (SELECT bool_and(lower(r) = \(address)) FROM unnest(recipients) r)
                        OR status = 'queued' AND reply_to = \(address) AND \(address) <> ALL(SELECT lower(r) FROM unnest(recipients) r)
                     RETURNING 1),
                 anonymised AS (
                     UPDATE mails SET message = ''::bytea, reply_to = NULL, reply = NULL,
                         recipients = ARRAY(SELECT CASE WHEN lower(r) = \(address) THEN 'erased@invalid' ELSE r END FROM unnest(recipients) r)
                     WHERE status <> 'queued' AND (\(address) = ANY(SELECT lower(r) FROM unnest(recipients) r) OR reply_to = \(address))
-                      AND NOT (SELECT bool_and(lower(r) = \(address)) FROM unnest(recipients) r)
+                      AND NOT (SELECT bool_and(lower(r) = \(address)) FROM unnest(recipients) r) AND account_id IS DISTINCT FROM \(account)
                     RETURNING 1)
                 SELECT (SELECT count(*) FROM deleted)::int, (SELECT count(*) FROM anonymised)::int
                 """,
@@ -113,6 +114,7 @@ public struct MailPostgresRepository: MailRepository {
             let rows = try await connection.query(
                 """
                 UPDATE mails SET status = \(status), reply = \(reply),
+                    message = CASE WHEN \(status) = 'queued' THEN message ELSE ''::bytea END,
                     next_attempt_at = now() + make_interval(secs => \(seconds)),
                     sent_at = CASE WHEN \(status) = 'sent' THEN now() END,
                     failed_at = CASE WHEN \(status) = 'failed' THEN now() END

@@ -17,9 +17,12 @@ public struct QueuedMail: Sendable {
     public var requestID: String
     /// The message's Reply-To address: erased with its account like a recipient.
     public var replyTo: String?
+    /// The account the mail was sent for: erased with it, whatever address it went to.
+    public var account: UUID?
 
     public init(id: UUID, sender: String, recipients: [String], message: [UInt8], template: String?, requestedBy: String, requestID: String,
-                replyTo: String? = nil) {
+                replyTo: String? = nil, account: UUID? = nil) {
+        self.account = account
         self.id = id
         self.sender = sender
         self.recipients = recipients
@@ -76,15 +79,17 @@ public protocol MailRepository: Sendable {
     func status(id: UUID) async throws -> PdfEmail.Mail.Status.Response?
     /// Claims up to `limit` due mails for one attempt each, leased for `lease`.
     func claimDue(limit: Int, lease: Duration) async throws -> [ClaimedMail]
-    /// Records the outcome of the attempt `mail` was claimed for; a late record (another consumer
-    /// claimed the mail since) changes nothing and returns false.
+    /// Records the outcome of the attempt `mail` was claimed for; a finished mail (sent or failed)
+    /// keeps its envelope and outcome but not its message. A late record (another consumer claimed
+    /// the mail since) changes nothing and returns false.
     @discardableResult
     func record(_ outcome: DeliveryOutcome, of mail: ClaimedMail) async throws -> Bool
     func backlog() async throws -> Backlog
-    /// Deletes the mail that went to `address` alone and anonymises finished mail that went to it
-    /// among others or named it as Reply-To (the address replaced, the message emptied). Mail still
-    /// queued for others stays; queued mail that names it as Reply-To only is deleted.
-    func erase(address: String) async throws -> PdfEmail.Account.Erase.Response
+    /// Deletes the mail sent for `account` (whatever its address) and the mail that went to
+    /// `address` alone, and anonymises finished mail that went to it among others or named it as
+    /// Reply-To (the address replaced, the message emptied). Mail still queued for others stays;
+    /// queued mail that names it as Reply-To only is deleted.
+    func erase(account: UUID, address: String) async throws -> PdfEmail.Account.Erase.Response
     /// Deletes mail sent or given up before `cutoff` ago: the rendered messages and the addresses in them.
     func prune(finishedBefore age: Duration, on connection: PostgresConnection) async throws -> Int
 }
