@@ -53,6 +53,44 @@ import Testing
         #expect(names.allSatisfy { $0.wholeMatch(of: /[a-z][A-Za-z0-9]*/) != nil }, "\(names)")
     }
 
+    /// Nothing a caller sends is unbounded: every text has a length (or a set of values), every list
+    /// and dictionary a count, every dictionary's names a length, every free-form value a depth and
+    /// a size. A member without one was how a W-2's 400,000-character locality got stored and echoed.
+    @Test(arguments: operations)
+    func everyRequestMemberHasABound(_ item: OperationCase) {
+        var unbounded: [String] = []
+        func walk(_ schema: Schema, _ path: String) {
+            if schema.isAny {
+                if schema.anyBounds == nil { unbounded.append("\(path) (free-form, no depth and size)") }
+                return
+            }
+            switch schema.kind {
+            case .string where schema.length == nil && schema.allowed == nil && !Self.boundsTheLength(schema.pattern):
+                unbounded.append("\(path) (text without a length)")
+            case .array:
+                if schema.count == nil { unbounded.append("\(path) (a list without a count)") }
+                if let element = schema.element { walk(element, path + "[]") }
+            case .object where schema.isDictionary:
+                if schema.count == nil || schema.keyLength == nil { unbounded.append("\(path) (a dictionary without a count and a name length)") }
+                if let element = schema.element { walk(element, path + ".*") }
+            case .object:
+                for property in schema.properties { walk(property.schema, path + "." + property.name) }
+            default:
+                break
+            }
+        }
+        walk(item.operation.requestSchema, "data")
+        #expect(unbounded.isEmpty, "\(item.operation.type): \(unbounded.joined(separator: ", "))")
+    }
+
+    /// Whether `pattern` matches texts of a bounded length only: anchored at both ends, with no `*`,
+    /// `+` or `{n,}` outside escapes and character classes.
+    static func boundsTheLength(_ pattern: String?) -> Bool {
+        guard let pattern, pattern.hasPrefix("^"), pattern.hasSuffix("$") else { return false }
+        let quantifiers = pattern.replacing(/\\./, with: "").replacing(/\[[^\]]*\]/, with: "x")
+        return quantifiers.firstMatch(of: /[*+]|\{[0-9]+,\}/) == nil
+    }
+
     /// An example body in the document is one the gateway would accept.
     @Test(arguments: operations)
     func everyExampleBodyMeetsItsSchema(_ item: OperationCase) throws {

@@ -90,10 +90,10 @@ import Testing
             """#.utf8))
         let problems = schema.problems(value, at: "data")
         #expect(problems.map(\.field) == [
-            "data.name", "data.amount", "data.colour", "data.tags", "data.tags[0]", "data.inner.count", "data.labels.a",
+            "data.name", "data.amount", "data.colour", "data.when", "data.tags", "data.tags[0]", "data.inner.count", "data.labels.a",
         ])
         #expect(problems.map(\.message) == [
-            "must be 1 to 5 characters", "must be a whole number", "must be one of red, green", "must have 1 to 3 items",
+            "must be 1 to 5 characters", "must be a whole number", "must be one of red, green", "must be 20 to 35 characters", "must have 1 to 3 items",
             "must be 1 to 2 characters", "must be from 0 to 9", "must be a string",
         ])
         let missing = schema.problems(["nickname": "x"], at: "data")
@@ -110,5 +110,31 @@ import Testing
         #expect(schema.problems("𝒒𝒒𝒒𝒒", at: "x").map(\.message) == ["must be 1 to 3 characters"])
         #expect(schema.problems("aB", at: "x").map(\.message) == ["must be lowercase letters"])
         #expect(65_536.grouped == "65,536" && 100.grouped == "100" && (-1_000).grouped == "-1,000")
+    }
+
+    /// A free-form value's bounds hold at any shape: 500 levels of nesting in a few kilobytes are
+    /// refused at once, and so is a value too large; a dictionary's members are counted and named.
+    @Test func freeFormValuesAndDictionariesAreBounded() throws {
+        struct Open: SchemaAnyValue {
+            static let schemaSample = Open()
+            static let schemaBounds = AnyValueBounds(depth: 3, bytes: 40)
+            init() {}
+            init(from decoder: any Decoder) throws {}
+        }
+        struct Holder: Decodable, FieldRules {
+            var value: Open
+            var answers: [String: Open]
+            static let fieldRules: [String: FieldRule] = ["answers": FieldRule.count(0...2).keys(1...5)]
+        }
+        let schema = SchemaReflection.schema(of: Holder.self)
+        let deep = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        let value = try JSONValue.parse(Array(#"{"value":\#(deep),"answers":{}}"#.utf8))
+        #expect(schema.problems(value, at: "data").map { "\($0.field): \($0.message)" } == ["data.value: must nest at most 3 levels"])
+        let fine = try JSONValue.parse(Array(#"{"value":[[1]],"answers":{"a":[1],"b":true}}"#.utf8))
+        #expect(schema.problems(fine, at: "data").isEmpty)
+        let large = try JSONValue.parse(Array(#"{"value":"\#(String(repeating: "x", count: 41))","answers":{"a":1,"b":2,"c":3}}"#.utf8))
+        #expect(schema.problems(large, at: "data").map(\.message) == ["must be at most 40 bytes of JSON", "must have 0 to 2 members"])
+        let longName = try JSONValue.parse(Array(#"{"value":1,"answers":{"abcdef":1}}"#.utf8))
+        #expect(schema.problems(longName, at: "data").map(\.message) == ["has a member name of 6 characters; names are 1 to 5"])
     }
 }

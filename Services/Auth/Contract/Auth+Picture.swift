@@ -52,7 +52,7 @@ extension Auth {
 
                 public static let fieldRules: [String: FieldRule] = [
                     "mediaType": .oneOf(Auth.PictureInfo.mediaTypes),
-                    "content": .described("the image file; its bytes must be what mediaType says"),
+                    "content": FieldRule.bytes(1...(8 << 20)).described("the image file; its bytes must be what mediaType says (AUTH_PICTURE_MAX_BYTES at most)"),
                 ]
             }
 

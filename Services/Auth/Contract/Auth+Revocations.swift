@@ -45,7 +45,7 @@ extension Auth {
                     self.limit = limit
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["limit": .range(1...10_000)]
+                public static let fieldRules: [String: FieldRule] = ["limit": .range(1...10_000), "after": .text(1...64)]
             }
 
             public struct Response: Codable, Sendable, Equatable {

@@ -124,7 +124,7 @@ public enum Notifications: ServiceContract {
         public static let categoryRule = FieldRule.pattern("^[a-z][a-z0-9-]{0,39}$", meaning: "1 to 40 lowercase letters, digits or -, starting with a letter")
         public static let fieldRules: [String: FieldRule] = [
             "eventType": eventTypeRule, "category": categoryRule,
-            "data": FieldRule.described("at most 20 entries, keys up to 64 and values up to 1,024 characters"),
+            "data": FieldRule.count(0...20).keys(1...64).each(.text(0...1024)).described("at most 20 entries, keys up to 64 and values up to 1,024 characters"),
             "collapseKey": FieldRule.text(1...64).described("at most 64 bytes of UTF-8"),
             "threadID": .text(1...64), "actionCategory": .text(1...64), "sound": .text(1...64), "relevance": .range(0...100),
         ]

@@ -20,7 +20,7 @@ extension TaxForm {
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public static let fieldRules: [String: FieldRule] = [
                     "taxYear": FieldRule.range(TaxForm.taxYears).described("a tax year with rules (GET /v1/tax/questions lists them)"),
-                    "answers": .described("answers by question id, each as its question's kind says"),
+                    "answers": FieldRule.count(0...200).keys(1...60).described("answers by question id, each as its question's kind says"),
                     "skipped": FieldRule.count(0...200).each(.text(1...60)),
                 ]
 

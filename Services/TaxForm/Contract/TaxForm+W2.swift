@@ -9,10 +9,15 @@ extension TaxForm {
             public static let cents: ClosedRange<Int64> = 0...10_000_000_000
             public static let box12Entries = 0...4
             public static let stateEntries = 0...2
+            public static let employerName = 1...120
+            /// Box 15's employer state ID number.
+            public static let employerStateID = 1...30
+            /// Box 20.
+            public static let localityName = 1...40
         }
 
         public static let fieldRules: [String: FieldRule] = [
-            "employerName": .text(1...120), "employerEIN": .pattern(#"^\d{2}-?\d{7}$"#, meaning: "an EIN: 2 digits, a dash, 7 digits"),
+            "employerName": .text(Bounds.employerName), "localityName": .text(Bounds.localityName), "employerEIN": .pattern(#"^\d{2}-?\d{7}$"#, meaning: "an EIN: 2 digits, a dash, 7 digits"),
             "employeeTIN": FieldRule.pattern(#"^\d{3}-?\d{2}-?\d{4}$"#, meaning: "an SSN or ITIN: 3, 2 and 4 digits").secret,
             "wagesCents": .range(Bounds.cents), "federalWithheldCents": .range(Bounds.cents),
             "socialSecurityWagesCents": .range(Bounds.cents), "socialSecurityWithheldCents": .range(Bounds.cents),
@@ -62,7 +67,7 @@ extension TaxForm {
 
         public struct StateLine: Codable, Sendable, Equatable, FieldRules {
             public static let fieldRules: [String: FieldRule] = [
-                "state": .pattern("^[A-Z]{2}$", meaning: "a US state's two-letter code"), "employerStateID": .text(1...30),
+                "state": .pattern("^[A-Z]{2}$", meaning: "a US state's two-letter code"), "employerStateID": .text(W2.Bounds.employerStateID),
                 "wagesCents": .range(W2.Bounds.cents), "withheldCents": .range(W2.Bounds.cents),
             ]
             /// Box 15.

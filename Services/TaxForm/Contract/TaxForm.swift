@@ -33,23 +33,46 @@ public enum TaxForm: ServiceContract {
         case object([String: Answer])
 
         public static let schemaSample = Answer.bool(true)
+        /// The deepest answer is a W-2 list: list, W-2, box 12, entry, amount. An address is 2 deep.
+        public static let schemaBounds = AnyValueBounds(depth: 5, bytes: 32_768)
 
+        /// Decoded by its JSON kind: an array or an object is read once, member by member, and a
+        /// problem inside names its path; nothing is tried twice, so the cost is the size of the value.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(Int64.self) {
-                self = .integer(value)
-            } else if let value = try? container.decode(String.self) {
-                self = .text(value)
-            } else if let value = try? container.decode([Answer].self) {
-                self = .list(value)
-            } else if let value = try? container.decode([String: Answer].self) {
-                self = .object(value)
-            } else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "an answer is true or false, a whole number, text, a list or an object")
+            // Deeper than any answer and its place in a message (`data.answers.<id>` or a stored
+            // change's `answers[i].from`): refused before reading on.
+            guard decoder.codingPath.count <= Self.schemaBounds.depth + 6 else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "an answer nests at most \(Self.schemaBounds.depth) levels"))
             }
+            if var items = try? decoder.unkeyedContainer() {
+                var list: [Answer] = []
+                while !items.isAtEnd { list.append(try items.decode(Answer.self)) }
+                self = .list(list)
+            } else if let members = try? decoder.container(keyedBy: MemberKey.self) {
+                var object: [String: Answer] = [:]
+                for key in members.allKeys { object[key.stringValue] = try members.decode(Answer.self, forKey: key) }
+                self = .object(object)
+            } else {
+                let container = try decoder.singleValueContainer()
+                if let value = try? container.decode(Bool.self) {
+                    self = .bool(value)
+                } else if let value = try? container.decode(Int64.self) {
+                    self = .integer(value)
+                } else if let value = try? container.decode(String.self) {
+                    self = .text(value)
+                } else {
+                    throw DecodingError.dataCorruptedError(
+                        in: container, debugDescription: "an answer is true or false, a whole number, text, a list or an object")
+                }
+            }
+        }
+
+        /// Any member name of an object answer.
+        private struct MemberKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
         }
 
         public func encode(to encoder: any Encoder) throws {

@@ -24,9 +24,17 @@ struct W2Check {
         var issues: [OperationError.FieldIssue] = []
         func issue(_ name: String, _ message: String) { issues.append(.init(field: "\(field).\(name)", message: message)) }
         var normalised = w2
-        let name = w2.employerName.trimmingCharacters(in: .whitespaces)
-        if !(1...120).contains(name.count) { issue("employerName", "must be 1 to 120 characters") }
-        normalised.employerName = name
+        /// A text box trimmed, or nil with an issue when it is not `length` Unicode scalars without control characters.
+        func text(_ value: String, _ name: String, _ length: ClosedRange<Int>) -> String? {
+            let trimmed = value.trimmingCharacters(in: .whitespaces)
+            guard length.contains(trimmed.unicodeScalars.count), !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+                issue(name, "must be \(length.lowerBound) to \(length.upperBound) characters, without control characters")
+                return nil
+            }
+            return trimmed
+        }
+        normalised.employerName = text(w2.employerName, "employerName", TaxForm.W2.Bounds.employerName) ?? w2.employerName
+        normalised.localityName = w2.localityName.flatMap { text($0, "localityName", TaxForm.W2.Bounds.localityName) }
         // ASCII digits only: `isNumber` also takes other scripts' digits, fractions and numerals.
         let isDigit = { (character: Character) in character.isASCII && character.isNumber }
         let ein = w2.employerEIN.filter(isDigit)
@@ -56,6 +64,7 @@ struct W2Check {
         if (w2.states?.count ?? 0) > TaxForm.W2.Bounds.stateEntries.upperBound { issue("states", "has at most 2 lines") }
         for (index, line) in (w2.states ?? []).enumerated() {
             if !states.contains(line.state) { issue("states[\(index)].state", "must be a US state's two-letter code (box 15)") }
+            if let id = line.employerStateID { normalised.states?[index].employerStateID = text(id, "states[\(index)].employerStateID", TaxForm.W2.Bounds.employerStateID) }
             if let wages = line.wagesCents, !TaxForm.W2.Bounds.cents.contains(wages) { issue("states[\(index)].wagesCents", "must not be negative") }
             if let withheld = line.withheldCents {
                 if !TaxForm.W2.Bounds.cents.contains(withheld) { issue("states[\(index)].withheldCents", "must not be negative") }

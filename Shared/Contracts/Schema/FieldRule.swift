@@ -39,8 +39,14 @@ public struct FieldRule: Sendable {
     }
     /// At least `minimum`.
     public func minimum<I: BinaryInteger & Sendable>(_ minimum: I) -> FieldRule { range(Int64(clamping: minimum)...Int64.max) }
-    /// An array of `count` items.
+    /// An array of `count` items, or a dictionary of `count` members.
     public func count(_ count: ClosedRange<Int>) -> FieldRule { adding { $0.count = count } }
+    /// Bytes (base64 in JSON) of a size within `size`: the base64 text's length follows.
+    public func bytes(_ size: ClosedRange<Int>) -> FieldRule {
+        adding { $0.length = (size.lowerBound + 2) / 3 * 4...(size.upperBound + 2) / 3 * 4 }
+    }
+    /// A dictionary whose member names are `length` Unicode scalars.
+    public func keys(_ length: ClosedRange<Int>) -> FieldRule { adding { $0.keyLength = length } }
     /// The rule for each item of an array (or each value of a dictionary).
     public func each(_ rule: FieldRule) -> FieldRule {
         adding { schema in
@@ -64,6 +70,8 @@ public struct FieldRule: Sendable {
     public static func range<I: BinaryInteger & Sendable>(_ range: ClosedRange<I>) -> FieldRule { FieldRule().range(range) }
     public static func minimum<I: BinaryInteger & Sendable>(_ minimum: I) -> FieldRule { FieldRule().minimum(minimum) }
     public static func count(_ count: ClosedRange<Int>) -> FieldRule { FieldRule().count(count) }
+    public static func keys(_ length: ClosedRange<Int>) -> FieldRule { FieldRule().keys(length) }
+    public static func bytes(_ size: ClosedRange<Int>) -> FieldRule { FieldRule().bytes(size) }
     public static func each(_ rule: FieldRule) -> FieldRule { FieldRule().each(rule) }
     public static func described(_ text: String) -> FieldRule { FieldRule().described(text) }
     public static var secret: FieldRule { FieldRule().secret }
@@ -91,6 +99,26 @@ public protocol FieldRules {
 /// its question's kind): the schema accepts anything and the service checks it, naming the field.
 public protocol SchemaAnyValue: Decodable {
     static var schemaSample: Self { get }
+    /// How deep and how large the value may be: the gateway refuses more before the bus.
+    static var schemaBounds: AnyValueBounds { get }
+}
+
+extension SchemaAnyValue {
+    public static var schemaBounds: AnyValueBounds { .default }
+}
+
+/// The bounds of a free-form value: its nesting (a scalar is 1 deep, `[1]` 2) and the bytes of its
+/// JSON as sent, give or take whitespace.
+public struct AnyValueBounds: Sendable, Equatable {
+    public var depth: Int
+    public var bytes: Int
+
+    public init(depth: Int, bytes: Int) {
+        self.depth = depth
+        self.bytes = bytes
+    }
+
+    public static let `default` = AnyValueBounds(depth: 8, bytes: 16_384)
 }
 
 public protocol SchemaEnumeration: CaseIterable, RawRepresentable, Decodable where RawValue == String {}

@@ -28,6 +28,11 @@ extension Schema {
         switch kind {
         case .object where isDictionary:
             out["additionalProperties"] = element.map(child) ?? true
+            if let count {
+                out["minProperties"] = .number(Double(count.lowerBound))
+                out["maxProperties"] = .number(Double(count.upperBound))
+            }
+            if let keyLength { out["propertyNames"] = ["minLength": .number(Double(keyLength.lowerBound)), "maxLength": .number(Double(keyLength.upperBound))] }
         case .object:
             out["properties"] = .object(Dictionary(uniqueKeysWithValues: properties.map { ($0.name, child($0.schema)) }))
             let required = properties.filter(\.isRequired).map { JSONValue.string($0.name) }

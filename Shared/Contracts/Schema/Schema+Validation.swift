@@ -14,10 +14,17 @@ extension Schema {
 
     private func check(_ value: JSONValue, at path: String, into issues: inout [OperationError.FieldIssue]) {
         func fail(_ message: String) { issues.append(.init(field: path, message: message)) }
-        if isAny { return }
+        if isAny {
+            if let bounds = anyBounds, let problem = value.exceeding(bounds) { fail(problem) }
+            return
+        }
         switch (kind, value) {
         case (.object, .object(let members)):
             if isDictionary {
+                if let count, !count.contains(members.count) { return fail("must have \(count.lowerBound.grouped) to \(count.upperBound.grouped) members") }
+                if let keyLength, let key = members.keys.first(where: { !keyLength.contains($0.unicodeScalars.count) }) {
+                    return fail("has a member name of \(key.unicodeScalars.count.grouped) characters; names are \(keyLength.lowerBound) to \(keyLength.upperBound)")
+                }
                 guard let element else { return }
                 for key in members.keys.sorted() { element.check(members[key]!, at: "\(path).\(key)", into: &issues) }
                 return
@@ -88,5 +95,31 @@ extension Schema.Kind {
         case .object: "an object"
         case .array: "an array"
         }
+    }
+}
+
+extension JSONValue {
+    /// Why this value is beyond `bounds` (too deep, too large), or nil; stops as soon as it knows.
+    func exceeding(_ bounds: AnyValueBounds) -> String? {
+        var bytes = 0
+        func walk(_ value: JSONValue, depth: Int) -> String? {
+            guard depth <= bounds.depth else { return "must nest at most \(bounds.depth) levels" }
+            switch value {
+            case .null, .bool: bytes += 5
+            case .number: bytes += 8
+            case .string(let text): bytes += text.utf8.count + 3
+            case .array(let items):
+                bytes += 2
+                for item in items { if let problem = walk(item, depth: depth + 1) { return problem } }
+            case .object(let members):
+                bytes += 2
+                for (key, member) in members {
+                    bytes += key.utf8.count + 4
+                    if let problem = walk(member, depth: depth + 1) { return problem }
+                }
+            }
+            return bytes > bounds.bytes ? "must be at most \(bounds.bytes.grouped) bytes of JSON" : nil
+        }
+        return walk(self, depth: 1)
     }
 }

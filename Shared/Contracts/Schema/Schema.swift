@@ -47,8 +47,12 @@ public struct Schema: Sendable, Equatable {
     public var isSecret = false
     /// Objects whose members are any keys (dictionaries).
     public var isDictionary = false
-    /// Any JSON value (`SchemaAnyValue`): `kind` is not checked.
+    /// Any JSON value (`SchemaAnyValue`): `kind` is not checked, only `anyBounds`.
     public var isAny = false
+    /// How deep and large an `isAny` value may be.
+    public var anyBounds: AnyValueBounds?
+    /// Dictionaries: how long a key may be, in Unicode scalars.
+    public var keyLength: ClosedRange<Int>?
     /// The message type an object or enumeration schema was reflected from, as its component in the
     /// API document is named (`RefundCalculatorScenario` for `RefundCalculator.Scenario`), so
     /// generated clients get one type per message type. Nil for generic and trimmed (`keeping`) objects.

@@ -32,6 +32,8 @@ public enum SchemaReflection {
         if type == Date.self {
             var schema = Schema(.string)
             schema.format = "date-time"
+            // RFC 3339, from `2026-11-21T14:00:00Z` to nanoseconds and an offset.
+            schema.length = 20...35
             return (Date(timeIntervalSince1970: 0) as! T, schema)
         }
         if type == Data.self {
@@ -42,6 +44,7 @@ public enum SchemaReflection {
         if let open = type as? any SchemaAnyValue.Type {
             var schema = Schema(.object)
             schema.isAny = true
+            schema.anyBounds = open.schemaBounds
             return (open.schemaSample as! T, schema)
         }
         if let enumeration = type as? any SchemaEnumeration.Type {

@@ -56,6 +56,25 @@ extension ServiceStackTests {
         return numbers.map { number in lines.first { $0["line"] == .string(number) }?["dollars"] }
     }
 
+    /// Free-form answers are bounded at the gateway: five answers nested 500 deep (a 5 KB body, a
+    /// second of CPU each in the old decoder) are refused at once, naming each, and an answer larger
+    /// than any real one too; tax-form keeps answering.
+    @Test func answersNestedDeepOrGrownLargeAreRefusedAtTheGateway() async throws {
+        try await Self.withStack { http in
+            let deep = String(repeating: "[", count: 500) + "true" + String(repeating: "]", count: 500)
+            let body = #"{"taxYear":2024,"answers":{"# + (0..<5).map { #""q\#($0)":\#(deep)"# }.joined(separator: ",") + "}}"
+            let refused = try await http.post("/v1/tax/returns/preview", json: body)
+            #expect(refused.status == 400, "\(refused.text.prefix(300))")
+            guard case .array(let fields)? = refused.json?["fields"] else { Issue.record("no fields: \(refused.text.prefix(300))"); return }
+            #expect(fields.map { $0["message"] } == Array(repeating: "must nest at most 5 levels", count: 5), "\(fields)")
+            let large = #"{"taxYear":2024,"answers":{"name.first":""# + String(repeating: "x", count: 40_000) + #""}}"#
+            let tooLarge = try await http.post("/v1/tax/returns/preview", json: large)
+            #expect(tooLarge.status == 400 && Self.first(tooLarge.json?["fields"])?["field"] == "answers.name.first", "\(tooLarge.text.prefix(300))")
+            let fine = try await http.post("/v1/tax/returns/preview", json: #"{"taxYear":2024,"answers":{"citizen":false}}"#)
+            #expect(fine.status == 200, "\(fine.text.prefix(300))")
+        }
+    }
+
     @Test func residentAndNonresidentReturnsLineByLine() async throws {
         try await Self.withStack { http in
             // A sixth-year F-1 student, here on January 1: a resident, Form 1040.
