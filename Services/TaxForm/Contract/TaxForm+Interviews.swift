@@ -85,7 +85,7 @@ extension TaxForm {
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public static let fieldRules: [String: FieldRule] = [
                     "taxYear": .range(TaxForm.taxYears), "version": .range(0...1_000_000),
-                    "answers": .described("answers by question id, each as its question's kind says"),
+                    "answers": FieldRule.count(0...200).keys(1...60).described("answers by question id, each as its question's kind says"),
                     "clear": FieldRule.count(0...200).each(.text(1...60)), "skip": FieldRule.count(0...200).each(.text(1...60)),
                     "unskip": FieldRule.count(0...200).each(.text(1...60)),
                 ]
@@ -215,14 +215,19 @@ extension TaxForm {
         }
     }
 
-    /// One answer's change: absent `from` is a first answer, absent `to` a cleared one.
+    /// One answer's change: absent `from` is a first answer, absent `to` a cleared one. A change to
+    /// one item of a list answer (a W-2 added, edited or removed) names the item's position in
+    /// `item`, and `from` and `to` are that item alone.
     public struct AnswerChange: Codable, Sendable, Equatable {
         public var question: String
+        /// The position (from 0) of the item of a list answer that changed.
+        public var item: Int?
         public var from: Answer?
         public var to: Answer?
 
-        public init(question: String, from: Answer?, to: Answer?) {
+        public init(question: String, item: Int? = nil, from: Answer?, to: Answer?) {
             self.question = question
+            self.item = item
             self.from = from
             self.to = to
         }

@@ -60,6 +60,9 @@ struct InterviewHandlers: Sendable {
         guard case .list(let added)? = checked["income.w2s"] else { preconditionFailure("a checked W-2 list") }
         return try await change(account: account, year: year!, version: request.version) { state in
             guard case .list(let existing)? = state.answers["income.w2s"] else { return state.answers["income.w2s"] = .list(added) }
+            guard existing.count + added.count <= AnswerCheck.maximumW2s else {
+                throw OperationError.invalid(field: "data.w2", "cannot be added: the interview has \(existing.count) W-2s, the most it takes")
+            }
             state.answers["income.w2s"] = .list(existing + added)
         }
     }
@@ -74,9 +77,10 @@ struct InterviewHandlers: Sendable {
         let page = changes.prefix(limit).map { change in
             var masked = change
             masked.answers = change.answers.map { answer in
-                TaxForm.AnswerChange(
-                    question: answer.question, from: answer.from.map { engine.masked($0, question: answer.question) },
-                    to: answer.to.map { engine.masked($0, question: answer.question) })
+                let mask = { (value: TaxForm.Answer) in
+                    answer.item == nil ? engine.masked(value, question: answer.question) : engine.masked(value, itemOf: answer.question)
+                }
+                return TaxForm.AnswerChange(question: answer.question, item: answer.item, from: answer.from.map(mask), to: answer.to.map(mask))
             }
             return masked
         }
@@ -140,7 +144,7 @@ struct InterviewHandlers: Sendable {
     /// otherwise 409 with the interview as it is now. `carryOver` first takes the answers about the
     /// person it lacks from the account's latest earlier interview.
     func change(
-        account: UUID, year: Int, version: Int, carryOver: Bool = false, _ edit: @Sendable (inout InterviewStore.State) -> Void
+        account: UUID, year: Int, version: Int, carryOver: Bool = false, _ edit: @Sendable (inout InterviewStore.State) throws -> Void
     ) async throws -> TaxForm.Interview {
         let saved: (row: InterviewStore.Row?, assessment: TaxForm.Assessment?)
         do {
@@ -156,7 +160,7 @@ struct InterviewHandlers: Sendable {
                     }
                     state.skipped.removeAll { state.answers[$0] != nil }
                 }
-                edit(&state)
+                try edit(&state)
                 guard state != old else { return (current, nil) }
                 let at = now(), assessment = assess(state, year: year)
                 if current?.filedAt == nil {
@@ -187,8 +191,19 @@ struct InterviewHandlers: Sendable {
         let ids = Set(old.answers.keys).union(new.answers.keys).sorted()
         return TaxForm.Change(
             version: version, at: date,
-            answers: ids.compactMap { id in old.answers[id] == new.answers[id] ? nil : .init(question: id, from: old.answers[id], to: new.answers[id]) },
+            answers: ids.flatMap { id in changes(of: id, from: old.answers[id], to: new.answers[id]) },
             skipped: Set(new.skipped).subtracting(old.skipped).sorted(), unskipped: Set(old.skipped).subtracting(new.skipped).sorted())
+    }
+
+    /// How one answer changed: a list that was and stays a list changes item by item (only the W-2s
+    /// added, edited or removed are kept, not the whole list twice); anything else as a whole.
+    static func changes(of id: String, from old: TaxForm.Answer?, to new: TaxForm.Answer?) -> [TaxForm.AnswerChange] {
+        guard old != new else { return [] }
+        guard case .list(let before)? = old, case .list(let after)? = new else { return [.init(question: id, from: old, to: new)] }
+        return (0..<max(before.count, after.count)).compactMap { index in
+            let from = index < before.count ? before[index] : nil, to = index < after.count ? after[index] : nil
+            return from == to ? nil : .init(question: id, item: index, from: from, to: to)
+        }
     }
 
     /// The interview as replies show it; `assessment` when the caller has it already.

@@ -27,5 +27,11 @@ extension InterviewEngine {
         }
     }
 
+    /// One item of a list answer (a W-2 of `income.w2s`), masked as it is in its list.
+    func masked(_ item: TaxForm.Answer, itemOf id: String) -> TaxForm.Answer {
+        guard case .list(let items) = masked(.list([item]), question: id), let first = items.first else { return item }
+        return first
+    }
+
     static func maskedTIN(_ text: String) -> String { "***-**-" + text.suffix(4) }
 }

@@ -64,6 +64,26 @@ extension ServiceStackTests {
                     "SELECT count(*)::int FROM tax_form.interview_changes WHERE position(convert_to('\(text)', 'UTF8') in sealed) > 0", on: stack.databaseURL) == 0)
             }
 
+            // A second W-2: its change keeps that W-2 alone (item 1), not the whole list twice.
+            let second = #"{"version":3,"w2":{"employerName":"Library","employerEIN":"123456789","wagesCents":100000,"federalWithheldCents":0,"localityName":"Boston"}}"#
+            #expect(try await http.send("POST", "/v1/tax/interviews/2024/w2s", body: Array(second.utf8), headers: asMei).status == 200)
+            let newest = try await http.send("GET", "/v1/tax/interviews/2024/history?limit=1", headers: asMei)
+            #expect(TaxFormPreviewTests.first(newest.json?["changes"])?["answers"] == [["question": "income.w2s", "item": 1, "to": [
+                "employerName": "Library", "employerEIN": "12-3456789", "wagesCents": 100000, "federalWithheldCents": 0, "localityName": "Boston"]]], "\(newest.text)")
+            // Every text of a W-2 is bounded, through POST (the gateway) and PATCH (the interview's check) alike.
+            let longLocality = String(repeating: "B", count: 41)
+            let long = try await http.send("POST", "/v1/tax/interviews/2024/w2s", body: Array(second.replacingOccurrences(of: "\"Boston\"", with: "\"\(longLocality)\"").replacingOccurrences(of: "\"version\":3", with: "\"version\":4").utf8), headers: asMei)
+            #expect(long.status == 400 && TaxFormPreviewTests.first(long.json?["fields"])?["field"] == "w2.localityName", "\(long.text)")
+            let oneW2: [String: Any] = ["employerName": "Library", "employerEIN": "12-3456789", "wagesCents": 100, "federalWithheldCents": 0]
+            let patched = try JSONSerialization.data(withJSONObject: ["version": 4, "answers": ["income.w2s": [oneW2.merging(["localityName": longLocality]) { $1 }]]])
+            let longPatch = try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(patched), headers: asMei)
+            #expect(longPatch.status == 400 && TaxFormPreviewTests.first(longPatch.json?["fields"])?["field"] == "answers.income.w2s[0].localityName", "\(longPatch.text)")
+            // At most 20 W-2s, added one by one as in a list.
+            let twenty = try JSONSerialization.data(withJSONObject: ["version": 4, "answers": ["income.w2s": Array(repeating: oneW2, count: 20)]])
+            #expect(try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(twenty), headers: asMei).status == 200)
+            let twentyFirst = try await http.send("POST", "/v1/tax/interviews/2024/w2s", body: Array(second.replacingOccurrences(of: "\"version\":3", with: "\"version\":5").utf8), headers: asMei)
+            #expect(twentyFirst.status == 400 && TaxFormPreviewTests.first(twentyFirst.json?["fields"])?["field"] == "w2", "\(twentyFirst.text)")
+
             // Another student sees only their own interview; a stale version from them is a 409 about theirs.
             let conor = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "conor@tcd.ie", username: "conor")
             let theirs = try await http.send("GET", "/v1/tax/interviews/2024", headers: ["Authorization": "Bearer \(conor.access)"])
