@@ -34,19 +34,26 @@ struct BusForwarder: HTTPResponder {
         try await availability.require(route.service)
         let result = try await bus.call(service: route.service, type: route.type, data: data, options: options)
         let body = try result.get()
-        if let file = route.file { return try fileResponse(body, file) }
+        if let file = route.file { return try fileResponse(body, file, ifNoneMatch: request.headers[.ifNoneMatch]) }
         return Response(status: route.successStatus, headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// The reply's file member as the body, with its media type and, when the reply names one, the
-    /// file name to save it under.
-    private func fileResponse(_ body: [UInt8], _ file: HTTPBinding.FileReply) throws -> Response {
+    /// file name to save it under and its entity tag; 304 without it when `ifNoneMatch` names the tag.
+    private func fileResponse(_ body: [UInt8], _ file: HTTPBinding.FileReply, ifNoneMatch: String?) throws -> Response {
         let reply = try JSONValue.parse(body)
+        var headers: HTTPFields = [.cacheControl: "no-store"]
+        if let member = file.etag, case .string(let tag)? = reply[member] {
+            headers[.eTag] = tag
+            // Weak comparison (RFC 9110, 13.1.2): a W/ prefix does not count.
+            let named = ifNoneMatch?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 } ?? []
+            if named.contains(tag) || named.contains("*") { return Response(status: .notModified, headers: headers) }
+        }
         guard case .string(let base64)? = reply[file.content], let bytes = Data(base64Encoded: base64) else {
             throw OperationError(.internal, "the reply has no file in \(file.content)")
         }
-        var headers: HTTPFields = [.contentType: file.mediaType, .cacheControl: "no-store"]
+        headers[.contentType] = file.mediaType
         if let member = file.fileName, case .string(let name)? = reply[member] {
             let safe = name.filter { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
             headers[.contentDisposition] = "attachment; filename=\"\(safe)\""

@@ -60,7 +60,7 @@ enum OpenAPIDocument {
         var responses: [String: JSONValue] = [
             "\(route.successStatus.code)": [
                 "description": .string(route.summary),
-                "headers": commonResponseHeaders,
+                "headers": route.file?.etag == nil ? commonResponseHeaders : entityTagged(commonResponseHeaders),
                 "content": route.file.map { file -> JSONValue in [file.mediaType: ["schema": ["type": "string", "format": "binary"]]] }
                     ?? ["application/json": ["schema": route.response.json(hoisting: &schemas)]],
             ],
@@ -80,6 +80,12 @@ enum OpenAPIDocument {
             ]
         }
         parameters.append(contentsOf: commonRequestHeaders(mutating: route.isMutating, deadlines: deadlines))
+        if route.file?.etag != nil {
+            parameters.append(["name": "If-None-Match", "in": "header", "required": false,
+                               "description": "The ETag of the file you have: 304 without a body while it is still the file this route gives.",
+                               "schema": ["type": "string", "maxLength": 200]])
+            responses["304"] = ["description": "Not modified: the file you have (If-None-Match) is still the one this route gives.", "headers": entityTagged(commonResponseHeaders)]
+        }
         var operation: [String: JSONValue] = [
             "operationId": .string(route.operationID),
             "summary": .string(route.summary),
@@ -110,6 +116,13 @@ enum OpenAPIDocument {
                             "schema": ["type": "string", "minLength": .number(Double(IdempotencyKey.length.lowerBound)), "maxLength": .number(Double(IdempotencyKey.length.upperBound)), "pattern": "^[!-~]+$"]])
         }
         return headers
+    }
+
+    /// `headers` with the ETag of a file.
+    private static func entityTagged(_ headers: JSONValue) -> JSONValue {
+        guard case .object(var members) = headers else { return headers }
+        members["ETag"] = ["description": "The file's entity tag, for If-None-Match.", "schema": ["type": "string"]]
+        return .object(members)
     }
 
     private static let commonResponseHeaders: JSONValue = [

@@ -19,8 +19,9 @@ extension ServiceDefinition {
         let store = InterviewStore(database: database, keyEncryptionKey: configuration.keyEncryptionKey)
         let reminders = Reminders(database: database)
         let interviews = InterviewHandlers(database: database, store: store, engine: engine, reminders: reminders, now: environment.clock.now)
-        let returns = ReturnHandlers(database: database, store: store, engine: engine, bus: environment.bus, now: environment.clock.now)
-        let erasure = AccountErasureHandler(database: database, store: store, reminders: reminders, now: environment.clock.now)
+        let returnStore = ReturnStore(database: database, interviews: store)
+        let returns = ReturnHandlers(database: database, store: store, returns: returnStore, engine: engine, bus: environment.bus, now: environment.clock.now)
+        let erasure = AccountErasureHandler(database: database, store: store, returns: returnStore, reminders: reminders, now: environment.clock.now)
 
         var handlers = OperationHandlers(TaxForm.self, database: database)
         handlers.on(TaxForm.Preview.Make.self, previews.preview)
@@ -36,6 +37,7 @@ extension ServiceDefinition {
         handlers.on(TaxForm.Returns.Pdf.self, returns.pdf)
         handlers.once(TaxForm.Returns.Email.self, prepare: returns.prepareEmail, apply: returns.email)
         handlers.on(TaxForm.Account.Erase.self, erasure.erase)
-        return ServiceParts(handlers: handlers)
+        let prune = PeriodicJob("returns.prune", every: .seconds(600), database: database) { try await returnStore.prune(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [prune])
     }
 }

@@ -64,11 +64,15 @@ public struct HTTPBinding: Sendable {
         public var mediaType: String
         /// The reply member holding the file name, for `Content-Disposition: attachment`.
         public var fileName: String?
+        /// The reply member holding the file's entity tag (quoted, as HTTP writes it): sent as
+        /// `ETag`, and a request whose `If-None-Match` names it is answered 304 without the file.
+        public var etag: String?
 
-        public init(content: String, mediaType: String, fileName: String? = nil) {
+        public init(content: String, mediaType: String, fileName: String? = nil, etag: String? = nil) {
             self.content = content
             self.mediaType = mediaType
             self.fileName = fileName
+            self.etag = etag
         }
     }
 

@@ -21,9 +21,9 @@ extension TaxForm {
             public static let service = TaxForm.name
             public static let type = "tax-form.return.pdf.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/tax/returns/{taxYear}/pdf", name: "taxReturnPDF", access: .owner, errors: [.conflict],
-                summary: "Your complete return as one PDF (application/pdf): the official 2024 Form 1040 and Schedule 1 filled, other forms laid out for copying",
-                file: .init(content: "pdf", mediaType: "application/pdf", fileName: "fileName"))]
+                .get, "/v1/tax/returns/{taxYear}/pdf", name: "taxReturnPDF", access: .owner, errors: [.conflict, .rateLimited],
+                summary: "Your complete return as one PDF (application/pdf): the official 2024 Form 1040 and Schedule 1 filled, other forms laid out for copying; the same version again without a fill (ETag)",
+                file: .init(content: "pdf", mediaType: "application/pdf", fileName: "fileName", etag: "etag"))]
 
             public typealias Request = InterviewReference
 
@@ -33,13 +33,17 @@ extension TaxForm {
                 public var pages: Int
                 public var sha256: String
                 public var forms: [PacketForm]
+                /// The PDF's entity tag: the same interview version under the same rules gives the
+                /// same PDF (`If-None-Match` with it answers 304).
+                public var etag: String
 
-                public init(pdf: Data, fileName: String, pages: Int, sha256: String, forms: [PacketForm]) {
+                public init(pdf: Data, fileName: String, pages: Int, sha256: String, forms: [PacketForm], etag: String) {
                     self.pdf = pdf
                     self.fileName = fileName
                     self.pages = pages
                     self.sha256 = sha256
                     self.forms = forms
+                    self.etag = etag
                 }
             }
         }
@@ -51,7 +55,7 @@ extension TaxForm {
             public static let type = "tax-form.return.email.v1"
             public static let http = [HTTPBinding(
                 .post, "/v1/tax/returns/{taxYear}/email", name: "taxReturnEmail", access: .owner, status: .accepted, errors: [.conflict, .rateLimited],
-                summary: "Email your complete return as a PDF to your interview's email address, encrypted (AES-256) with a password you choose")]
+                summary: "Email your complete return as a PDF to your interview's email address, encrypted (AES-256) with a password you choose; at most 5 times a day per account")]
             public static let idempotency: Idempotency? = .stored(.caller)
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -78,12 +82,15 @@ extension TaxForm {
                 /// SHA-256 of the attached PDF.
                 public var sha256: String
                 public var status: String
+                /// How many more times your returns can be mailed in the next 24 hours.
+                public var remaining: Int
 
-                public init(to: String, encrypted: Bool, sha256: String, status: String) {
+                public init(to: String, encrypted: Bool, sha256: String, status: String, remaining: Int) {
                     self.to = to
                     self.encrypted = encrypted
                     self.sha256 = sha256
                     self.status = status
+                    self.remaining = remaining
                 }
             }
         }

@@ -8,23 +8,48 @@ import PostgresSupport
 import TaxFormContract
 
 /// `tax-form.return.pdf.v1` and `tax-form.return.email.v1`: the caller's complete return as one PDF
-/// (filled or laid out by pdf-email), downloaded or mailed.
+/// (filled or laid out by pdf-email), downloaded or mailed. Both are limited per account, and
+/// checked before any work: a fill costs about a quarter of a second of CPU.
 struct ReturnHandlers: Sendable {
     let database: Database
     let store: InterviewStore
+    let returns: ReturnStore
     let engine: InterviewEngine
     /// For pdf-email; nil where the service runs without a bus (contract tests).
     let bus: BusClient?
     let now: @Sendable () -> Date
-    /// How often an account can have its returns mailed in 24 hours.
+    /// How often an account can have its returns mailed in 24 hours, whatever their interviews.
     static let mailsPerDay = 5
+    /// How many PDFs an account can have filled for download in an hour; a version already filled
+    /// is served again without a fill and is not counted.
+    static let fillsPerHour = 20
 
     @Sendable
-    func pdf(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Returns.Pdf.Response {
+    func pdf(_ request: TaxForm.Returns.Pdf.Request, _ context: RequestContext) async throws -> TaxForm.Returns.Pdf.Response {
         let account = try InterviewHandlers.caller(context), year = try engine.checkedYear(request.taxYear)
         let complete = try await completeReturn(account: account, year: year)
-        let made = try await fill(complete.documents, year: year, password: nil, context)
-        return .init(pdf: made.pdf, fileName: Self.fileName(year), pages: made.pages, sha256: made.sha256, forms: made.forms.map { .init(form: $0.form, official: $0.official) })
+        let etag = Self.etag(year: year, version: complete.version, rulesVersion: complete.assessment.rulesVersion)
+        let made: PdfEmail.Forms.Fill.Response
+        if let kept = try await returns.cachedPDF(account: account, year: year, version: complete.version, rulesVersion: complete.assessment.rulesVersion) {
+            made = kept
+        } else {
+            let used = try await returns.reserveFill(account: account, limit: Self.fillsPerHour)
+            if used.count >= Self.fillsPerHour {
+                throw OperationError(
+                    .rateLimited, "\(used.count) PDFs were filled for you in the last hour; a version already downloaded comes again at once, a new one later",
+                    retryAfter: retryAfter(used.oldest, window: 3_600))
+            }
+            made = try await fill(complete.documents, year: year, password: nil, context)
+            try await returns.keep(made, account: account, year: year, version: complete.version, rulesVersion: complete.assessment.rulesVersion)
+        }
+        return .init(
+            pdf: made.pdf, fileName: Self.fileName(year), pages: made.pages, sha256: made.sha256, forms: made.forms.map { .init(form: $0.form, official: $0.official) },
+            etag: etag)
+    }
+
+    /// The entity tag of a return's PDF: one interview version under one set of rules gives one PDF.
+    static func etag(year: Int, version: Int, rulesVersion: String) -> String {
+        "\"\(year)-v\(version)-\(rulesVersion)\""
     }
 
     /// A return checked, filled and ready to mail.
@@ -56,6 +81,8 @@ struct ReturnHandlers: Sendable {
             validation.fail("data.password", "is needed to encrypt the attachment (or send unencrypted: true to attach it as it is)")
         }
         try validation.finish()
+        // Before any work: at the limit, nothing is read, filled or encrypted.
+        try checkMailLimit(try await database.transaction { try await returns.mails(account: account, on: $0) })
         let complete = try await completeReturn(account: account, year: year!)
         guard let email = complete.answers.text("email") else {
             throw OperationError(
@@ -69,24 +96,29 @@ struct ReturnHandlers: Sendable {
             encrypted: request.password != nil, made: made)
     }
 
-    /// In the transaction that records the reply: within the day's limit, the mail is queued
-    /// through the outbox, and the sending recorded (no address, no content).
+    /// `rate_limited` when the account had its returns mailed `mailsPerDay` times in 24 hours.
+    private func checkMailLimit(_ used: ReturnStore.Usage) throws {
+        guard used.count >= Self.mailsPerDay else { return }
+        throw OperationError(
+            .rateLimited, "your returns were mailed \(used.count) times in the last 24 hours, the most a day; try again later",
+            retryAfter: retryAfter(used.oldest, window: 86_400))
+    }
+
+    /// Seconds until the oldest event counted in a `window` of seconds leaves it.
+    private func retryAfter(_ oldest: Date?, window: Double) -> Int {
+        oldest.map { Int(max(1, $0.addingTimeInterval(window).timeIntervalSince(now()).rounded(.up))) } ?? Int(window)
+    }
+
+    /// In the transaction that records the reply: within the day's limit (counted again, one
+    /// account's requests one after the other), the mail is queued through the outbox, and the
+    /// sending recorded (no address, no content).
     @Sendable
     func email(_ prepared: PreparedMail, _ context: RequestContext, on connection: PostgresConnection) async throws -> TaxForm.Returns.Email.Response {
-        // Two requests at once count one after the other, so the limit holds.
-        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("return-mail/\(prepared.account.uuidString)"), 0))", logger: database.logger)
-        let recent = try await connection.query(
-            "SELECT count(*)::int, min(mailed_at) FROM return_mails WHERE account_id = \(prepared.account) AND mailed_at > now() - interval '1 day'",
-            logger: database.logger)
-        for try await (count, oldest) in recent.decode((Int, Date?).self) where count >= Self.mailsPerDay {
-            let frees = oldest.map { Int(max(1, $0.addingTimeInterval(86_400).timeIntervalSince(now()).rounded(.up))) } ?? 86_400
-            throw OperationError(.rateLimited, "returns were mailed \(count) times in the last 24 hours; try again later", retryAfter: frees)
-        }
-        _ = try await connection.query(
-            """
-            INSERT INTO return_mails (account_id, tax_year, version, sha256, encrypted)
-            VALUES (\(prepared.account), \(prepared.year), \(prepared.version), \(prepared.made.sha256), \(prepared.encrypted))
-            """, logger: database.logger)
+        try await returns.lock(account: prepared.account, on: connection)
+        let used = try await returns.mails(account: prepared.account, on: connection)
+        try checkMailLimit(used)
+        try await returns.recordMail(
+            account: prepared.account, year: prepared.year, version: prepared.version, sha256: prepared.made.sha256, encrypted: prepared.encrypted, on: connection)
         let protection = prepared.encrypted
             ? "The PDF is encrypted: it opens with the password you chose in the app (Melon keeps no copy of it)."
             : "As you asked, the PDF is not encrypted: it shows your full identifying number, so keep this mail safe."
@@ -96,9 +128,12 @@ struct ReturnHandlers: Sendable {
                 "name": prepared.name, "taxYear": "\(prepared.year)", "forms": prepared.forms.joined(separator: ", "), "deadline": prepared.due,
                 "protection": protection,
             ]),
-            attachments: [.init(name: Self.fileName(prepared.year), mediaType: "application/pdf", content: prepared.made.pdf)]), on: connection)
+            attachments: [.init(name: Self.fileName(prepared.year), mediaType: "application/pdf", content: prepared.made.pdf)],
+            account: prepared.account.uuidString.lowercased()), on: connection)
         context.logger.info("return mailed", metadata: ["tax_year": "\(prepared.year)", "encrypted": "\(prepared.encrypted)", "sha256": "\(prepared.made.sha256)"])
-        return .init(to: Self.masked(prepared.email), encrypted: prepared.encrypted, sha256: prepared.made.sha256, status: "queued")
+        return .init(
+            to: Self.masked(prepared.email), encrypted: prepared.encrypted, sha256: prepared.made.sha256, status: "queued",
+            remaining: Self.mailsPerDay - used.count - 1)
     }
 
     static func fileName(_ year: Int) -> String { "melon-tax-return-\(year).pdf" }

@@ -62,10 +62,25 @@ extension ServiceStackTests {
             }
             #expect(read.fields[page1 + "FilingStatus_ReadOrder[0].c1_3[0]"] != "/Off", "single is checked")
 
+            // The same version is the same PDF, kept (sealed) rather than filled again: its ETag answers 304.
+            let etag = try #require(download.header("etag"), "\(download.headers)")
+            let again = try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: asMei)
+            #expect(again.status == 200 && again.header("etag") == etag && Data(again.body) == pdf, "a second download is the same bytes")
+            let unchanged = try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: asMei.merging(["If-None-Match": etag]) { $1 })
+            #expect(unchanged.status == 304 && unchanged.body.isEmpty && unchanged.header("etag") == etag, "\(unchanged.status)")
+            let sealed = "SELECT count(*)::int FROM tax_form.return_pdfs WHERE position(convert_to('912701234', 'UTF8') in sealed) = 0 AND position(convert_to('%PDF', 'UTF8') in sealed) = 0"
+            #expect(try await TestDatabase.integer(sealed, on: stack.databaseURL) == 1, "one PDF kept, and not in the clear")
+
             // Mailed unencrypted on request: the attachment that arrives over SMTP is the download.
             let mailed = try await http.post("/v1/tax/returns/2024/email", json: #"{"unencrypted":true}"#, headers: asMei)
             #expect(mailed.status == 202 && mailed.json?["to"] == "m***@tcd.ie" && mailed.json?["encrypted"] == false, "\(mailed.text)")
+            #expect(mailed.json?["remaining"] == 4, "\(mailed.text)")
             #expect(await eventually(timeout: .seconds(30)) { try stack.mailCount(to: "mei.forms@tcd.ie") == 1 })
+            // Once sent, the unencrypted PDF is kept nowhere: not in pdf-email's mail, not in tax-form's outbox.
+            let bodies = "SELECT count(*)::int FROM pdf_email.mails WHERE octet_length(message) > 0 AND 'mei.forms@tcd.ie' = ANY(recipients)"
+            #expect(await eventually(timeout: .seconds(10)) { try await TestDatabase.integer(bodies, on: stack.databaseURL) == 0 }, "the sent mail keeps no body")
+            let payloads = "SELECT count(*)::int FROM tax_form.outbox WHERE type = 'pdf-email.mail.send.v1' AND (delivered_at IS NULL OR octet_length(data) > 0)"
+            #expect(await eventually(timeout: .seconds(10)) { try await TestDatabase.integer(payloads, on: stack.databaseURL) == 0 }, "the delivered request keeps no payload")
             let plain = try await SMTPSink.inspect(try #require(try stack.mails(to: "mei.forms@tcd.ie").first))
             let attachments = try #require(plain["attachments"] as? [[String: Any]])
             #expect(attachments.first?["name"] as? String == "melon-tax-return-2024.pdf")
@@ -99,6 +114,21 @@ extension ServiceStackTests {
             }
             let sixth = try await http.post("/v1/tax/returns/2024/email", json: #"{"password":"maple syrup 42"}"#, headers: asMei)
             #expect(sixth.status == 429 && (sixth.header("retry-after").flatMap(Int.init) ?? 0) > 80_000, "\(sixth.text)")
+
+            // The limit is the account's: deleting the interview and answering again does not reset it,
+            // and it is checked before anything is read or filled (429 here, not 409 for an unready return).
+            #expect(try await http.send("DELETE", "/v1/tax/interviews/2024", headers: asMei).status == 200)
+            let restarted = try JSONSerialization.data(withJSONObject: ["version": 0, "answers": ["email": "anyone@else.example"]])
+            #expect(try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(restarted), headers: asMei).status == 200)
+            let reset = try await http.post("/v1/tax/returns/2024/email", json: #"{"unencrypted":true}"#, headers: asMei)
+            #expect(reset.status == 429, "\(reset.text)")
+
+            // Deleting the account erases the returns it had mailed, though they went to the interview's address.
+            let gone = try await http.send("DELETE", "/v1/me", body: Array(#"{"password":"correct horse battery staple mei"}"#.utf8), headers: asMei)
+            #expect(gone.status == 200, "\(gone.text)")
+            let mailedReturns = "SELECT count(*)::int FROM pdf_email.mails WHERE 'mei.forms@tcd.ie' = ANY(recipients)"
+            #expect(await eventually(timeout: .seconds(20)) { try await TestDatabase.integer(mailedReturns, on: stack.databaseURL) == 0 }, "the mailed returns are gone")
+            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.return_mails", on: stack.databaseURL) == 0)
 
             // Nobody else gets it: another student has no such return.
             let conor = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "conor@tcd.ie", username: "conor")

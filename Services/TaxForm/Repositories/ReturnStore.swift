@@ -1,0 +1,111 @@
+import Foundation
+import PdfEmailContract
+import PostgresNIO
+import PostgresSupport
+
+/// `tax_form.return_mails`, `return_fills` and `return_pdfs`: how often an account had its returns
+/// mailed and filled (the limits count per account, whatever becomes of its interviews), and the
+/// last PDF filled per interview, sealed with the account's data key.
+struct ReturnStore: Sendable {
+    let database: Database
+    /// For the account's data key and its sealing.
+    let interviews: InterviewStore
+
+    /// A limit's count over its window, and when its oldest counted event leaves the window.
+    struct Usage: Sendable {
+        var count: Int
+        var oldest: Date?
+    }
+
+    /// Returns mailed by `account` in the last 24 hours.
+    func mails(account: UUID, on connection: PostgresConnection) async throws -> Usage {
+        try await usage("SELECT count(*)::int, min(mailed_at) FROM return_mails WHERE account_id = \(account) AND mailed_at > now() - interval '1 day'", on: connection)
+    }
+
+    /// Serialises the limit checks of one account: the next holder counts what this one recorded.
+    func lock(account: UUID, on connection: PostgresConnection) async throws {
+        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("return-limits/\(account.uuidString)"), 0))", logger: database.logger)
+    }
+
+    func recordMail(account: UUID, year: Int, version: Int, sha256: String, encrypted: Bool, on connection: PostgresConnection) async throws {
+        _ = try await connection.query(
+            """
+            INSERT INTO return_mails (account_id, tax_year, version, sha256, encrypted)
+            VALUES (\(account), \(year), \(version), \(sha256), \(encrypted))
+            """, logger: database.logger)
+    }
+
+    /// Counts a fill for `account` unless it had `limit` in the last hour; returns the usage before.
+    func reserveFill(account: UUID, limit: Int) async throws -> Usage {
+        try await database.transaction { connection in
+            try await lock(account: account, on: connection)
+            let used = try await usage(
+                "SELECT count(*)::int, min(filled_at) FROM return_fills WHERE account_id = \(account) AND filled_at > now() - interval '1 hour'",
+                on: connection)
+            if used.count < limit {
+                _ = try await connection.query("INSERT INTO return_fills (account_id) VALUES (\(account))", logger: database.logger)
+            }
+            return used
+        }
+    }
+
+    /// The PDF filled for `version` of the interview under `rulesVersion`, if it is the one kept.
+    func cachedPDF(account: UUID, year: Int, version: Int, rulesVersion: String) async throws -> PdfEmail.Forms.Fill.Response? {
+        try await database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT sealed FROM return_pdfs
+                WHERE account_id = \(account) AND tax_year = \(year) AND version = \(version) AND rules_version = \(rulesVersion)
+                """, logger: database.logger)
+            for try await sealed in rows.decode(Data.self) {
+                guard let key = try await interviews.dataKey(account: account, create: false, on: connection) else { return nil }
+                let plain = try interviews.open(sealed, key: key, context: Self.context(account, year, version))
+                return try JSONDecoder().decode(PdfEmail.Forms.Fill.Response.self, from: plain)
+            }
+            return nil
+        }
+    }
+
+    /// Keeps `pdf` as the interview's PDF for `version`, unless the interview has moved on (or gone).
+    func keep(_ pdf: PdfEmail.Forms.Fill.Response, account: UUID, year: Int, version: Int, rulesVersion: String) async throws {
+        try await database.transaction { connection in
+            guard let key = try await interviews.dataKey(account: account, create: false, on: connection) else { return }
+            let sealed = try interviews.seal(JSONEncoder().encode(pdf), key: key, context: Self.context(account, year, version))
+            _ = try await connection.query(
+                """
+                INSERT INTO return_pdfs (account_id, tax_year, version, rules_version, sealed)
+                SELECT \(account), \(year), \(version), \(rulesVersion), \(sealed)
+                FROM interviews WHERE account_id = \(account) AND tax_year = \(year) AND version = \(version)
+                ON CONFLICT (account_id, tax_year) DO UPDATE
+                    SET version = EXCLUDED.version, rules_version = EXCLUDED.rules_version, sealed = EXCLUDED.sealed, filled_at = now()
+                """, logger: database.logger)
+        }
+    }
+
+    /// What the account's returns left: its mailings and fills (its PDFs go with its interviews).
+    func erase(account: UUID, on connection: PostgresConnection) async throws {
+        _ = try await connection.query("DELETE FROM return_mails WHERE account_id = \(account)", logger: database.logger)
+        _ = try await connection.query("DELETE FROM return_fills WHERE account_id = \(account)", logger: database.logger)
+    }
+
+    /// Forgets mailings older than a week and fills older than a day: the limits look back less.
+    func prune(on connection: PostgresConnection) async throws -> Int {
+        let rows = try await connection.query(
+            """
+            WITH mails AS (DELETE FROM return_mails WHERE mailed_at < now() - interval '7 days' RETURNING 1),
+                 fills AS (DELETE FROM return_fills WHERE filled_at < now() - interval '1 day' RETURNING 1)
+            SELECT ((SELECT count(*) FROM mails) + (SELECT count(*) FROM fills))::int
+            """, logger: database.logger)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+
+    private func usage(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> Usage {
+        for try await (count, oldest) in try await connection.query(query, logger: database.logger).decode((Int, Date?).self) {
+            return Usage(count: count, oldest: oldest)
+        }
+        return Usage(count: 0, oldest: nil)
+    }
+
+    private static func context(_ account: UUID, _ year: Int, _ version: Int) -> String { "\(account.uuidString)/\(year)/pdf/\(version)" }
+}
