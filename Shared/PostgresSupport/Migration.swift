@@ -82,6 +82,8 @@ extension Database {
                 );
                 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (next_attempt_at) WHERE delivered_at IS NULL;
                 UPDATE outbox SET data = ''::bytea WHERE delivered_at IS NOT NULL AND octet_length(data) > 0;
+                ALTER TABLE outbox ADD COLUMN IF NOT EXISTS account_id uuid;
+                CREATE INDEX IF NOT EXISTS outbox_account ON outbox (account_id) WHERE account_id IS NOT NULL AND delivered_at IS NULL;
                 """, on: connection)
             var applied = Set<Int>()
             for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {

@@ -73,6 +73,27 @@ enum SinkRecord: BusOperation {
         }
     }
 
+    /// An erased account's requests still in the outbox (a return on its way to pdf-email) go with
+    /// it; delivered rows and other accounts' stay.
+    @Test func anErasedAccountsUndeliveredRequestsAreDropped() async throws {
+        let sender = try TestDatabase.make()
+        try await BusHarness.with([sender]) {
+            try await sender.migrate(MigrationTests.migrations)
+            let erased = UUID(), other = UUID()
+            try await sender.transaction { connection in
+                for (note, account) in [("erased-1", erased), ("erased-2", erased), ("other", other)] {
+                    try await sender.enqueue(SinkRecord.self, .init(note: note), on: connection, account: account)
+                }
+                try await sender.enqueue(SinkRecord.self, .init(note: "nobody's"), on: connection)
+            }
+            _ = try await sender.transaction { connection in
+                try await connection.query("UPDATE outbox SET delivered_at = now() WHERE data = \(Data(#"{"note":"erased-2"}"#.utf8))", logger: sender.logger)
+            }
+            #expect(try await sender.transaction { try await sender.dropUndelivered(account: erased, on: $0) } == 1)
+            #expect(try await count(sender, "SELECT count(*) FROM outbox") == 3, "the delivered row, the other account's and nobody's stay")
+        }
+    }
+
     @Test func deliveryOutlastsADownReceiverAndARestartedSenderAndIsDeduplicated() async throws {
         let sender = try TestDatabase.make(maximumConnections: 6)
         let sink = try TestDatabase.make(maximumConnections: 6)

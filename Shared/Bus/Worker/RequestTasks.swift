@@ -9,8 +9,9 @@ import Synchronization
 /// inline budget, the rest start on the global executor instead (see `WorkerReactor`). A handler that
 /// suspends (a database query, a call to another service) continues on the global executor and its
 /// reply comes back through the mailbox.
-/// A handler must not compute for long before its first suspension, since the I/O thread also keeps
-/// every connection's heartbeat: hashing a password or filling a PDF runs on `NIOThreadPool`.
+/// A handler should not compute for long before its first suspension: while it does, the process's
+/// other requests wait (its heartbeats do not: the reactor's keeper sends them). Hashing a password or
+/// filling a PDF runs on `NIOThreadPool`.
 final class RequestTasks: Sendable {
     /// A request's handler: running its first steps on the I/O thread (`starting`), finished while
     /// `start` was still on the stack (`answered`), or continuing elsewhere (`running`).

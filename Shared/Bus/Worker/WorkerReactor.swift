@@ -36,7 +36,9 @@ struct IncomingRequest: Sendable {
 /// thread, the keeper, wakes every half interval and, when the gate is free, sends the heartbeats
 /// that are due. So a handler that computes for seconds before its first suspension holds up this
 /// process's other requests for that long, but the broker never takes the process for dead and
-/// never hands its requests to another worker because one of them is expensive.
+/// never hands its requests to another worker because one of them is expensive. A handler still
+/// running there after `hungAfter` (past any request's deadline) is taken as hung: the keeper stops,
+/// and the broker hands the process's requests on.
 final class WorkerReactor {
     struct Connection {
         var socket: ZMQSocket?
@@ -81,6 +83,13 @@ final class WorkerReactor {
     static let inlineBudget = Duration.microseconds(100)
     /// Requests read in this wake-up, started together by `startReceived`.
     private var received: [IncomingRequest] = []
+    /// Since when the I/O thread has been starting handlers without the gate; nil while it holds it.
+    private var inlineSince: ContinuousClock.Instant?
+    /// How long handlers may run on the I/O thread before the keeper stops heartbeating for them: the
+    /// gateway's longest deadline, after which nobody waits for their replies.
+    static let hungAfter = Duration.seconds(60)
+    /// The keeper has said that it stopped.
+    private var keeperGaveUp = false
     private var nextSerial = 0
 
     init(
@@ -121,6 +130,7 @@ final class WorkerReactor {
     /// One wake-up, under `gate`: waits for the next message or timer, reads the mailbox and the
     /// connections, and sends what the timers say. False once the reactor stops.
     private func turn() -> Bool {
+        inlineSince = nil
         guard !stopping else { return false }
         rebuildPollerIfNeeded()
         do {
@@ -136,6 +146,7 @@ final class WorkerReactor {
             receive(on: index)
         }
         tick(now: clock.now)
+        if !received.isEmpty { inlineSince = clock.now }
         return true
     }
 
@@ -146,10 +157,25 @@ final class WorkerReactor {
         let reactor = KeeperReference(self), pause = heartbeat.interval / 2
         IOThread.detach(name: "keeper-\(service)") {
             while stop.wait(timeout: .now() + .milliseconds(Int(max(1, pause.milliseconds)))) == .timedOut {
-                reactor.reactor.gate.withLockIfAvailable { _ in reactor.reactor.sendDueHeartbeats(now: reactor.reactor.clock.now) }
+                reactor.reactor.gate.withLockIfAvailable { _ in reactor.reactor.keepAlive(now: reactor.reactor.clock.now) }
             }
         }
         return stop
+    }
+
+    /// The keeper, under `gate`: the due heartbeats, unless a handler has run on the I/O thread for
+    /// longer than `hungAfter`.
+    private func keepAlive(now: ContinuousClock.Instant) {
+        if let since = inlineSince, since.duration(to: now) > Self.hungAfter {
+            if !keeperGaveUp {
+                keeperGaveUp = true
+                logger.error("a handler has run on the worker's I/O thread past any deadline; heartbeats stop so the broker hands this process's requests on",
+                             metadata: ["service": "\(service)", "seconds": "\(since.duration(to: now).components.seconds)"])
+            }
+            return
+        }
+        keeperGaveUp = false
+        sendDueHeartbeats(now: now)
     }
 
     /// Under `gate`: a heartbeat on every connection that has sent nothing for an interval.
