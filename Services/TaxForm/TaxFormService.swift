@@ -20,7 +20,9 @@ extension ServiceDefinition {
         let reminders = Reminders(database: database)
         let interviews = InterviewHandlers(database: database, store: store, engine: engine, reminders: reminders, now: environment.clock.now)
         let returnStore = ReturnStore(database: database, interviews: store)
-        let returns = ReturnHandlers(database: database, store: store, returns: returnStore, engine: engine, bus: environment.bus, now: environment.clock.now)
+        let returns = ReturnHandlers(
+            database: database, store: store, returns: returnStore, engine: engine, bus: environment.bus, now: environment.clock.now,
+            fillsPerHour: configuration.fillsPerHour)
         let erasure = AccountErasureHandler(database: database, store: store, returns: returnStore, reminders: reminders, now: environment.clock.now)
 
         var handlers = OperationHandlers(TaxForm.self, database: database)

@@ -1,4 +1,5 @@
 import Contracts
+import Envelope
 import Foundation
 import PdfEmailService
 import PostgresNIO
@@ -100,6 +101,11 @@ import TestSupport
             let left = try await rows(database)
             #expect(left[queued.id] == nil && left[sent.id] == nil)
             #expect(left[someoneElses.id] != nil)
+            // A mail for the account that arrives after its erasure (an outbox that delivered late) is refused.
+            await #expect(throws: OperationError.self) {
+                try await database.transaction { try await repository.insert(mail(["mei.tax@gmail.example"], account: ana), on: $0) }
+            }
+            #expect(try await rows(database).count == 1)
         }
     }
 

@@ -18,6 +18,10 @@ public struct MailPostgresRepository: MailRepository {
     }
 
     public func insert(_ mail: QueuedMail, on connection: PostgresConnection) async throws {
+        if let account = mail.account,
+           try await connection.query("SELECT 1 FROM erased_accounts WHERE account_id = \(account)", logger: database.logger).collect().isEmpty == false {
+            throw OperationError(.gone, "the account this mail is for was deleted: it is not sent")
+        }
         try await connection.query(
             """
             INSERT INTO mails (id, sender, recipients, message, template, requested_by, request_id, reply_to, account_id)
@@ -51,6 +55,8 @@ public struct MailPostgresRepository: MailRepository {
     public func erase(account: UUID, address: String) async throws -> PdfEmail.Account.Erase.Response {
         let address = address.lowercased()
         return try await database.transaction { connection in
+            _ = try await connection.query(
+                "INSERT INTO erased_accounts (account_id) VALUES (\(account)) ON CONFLICT (account_id) DO NOTHING", logger: database.logger)
             let rows = try await connection.query(
                 """
                 WITH deleted AS (
@@ -80,8 +86,9 @@ public struct MailPostgresRepository: MailRepository {
             """
             WITH gone AS (
                 DELETE FROM mails WHERE status <> 'queued' AND coalesce(sent_at, failed_at) < now() - make_interval(secs => \(Double(age.milliseconds) / 1000))
-                RETURNING 1)
-            SELECT count(*)::int FROM gone
+                RETURNING 1),
+            forgotten AS (DELETE FROM erased_accounts WHERE erased_at < now() - interval '30 days' RETURNING 1)
+            SELECT ((SELECT count(*) FROM gone) + (SELECT count(*) FROM forgotten))::int
             """,
             logger: database.logger)
         for try await count in rows.decode(Int.self) { return count }

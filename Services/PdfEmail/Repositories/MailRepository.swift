@@ -73,7 +73,8 @@ public struct Backlog: Sendable, Equatable {
 
 /// Storage of outgoing mail: the queue the send operation fills and the delivery consumers drain.
 public protocol MailRepository: Sendable {
-    /// Stores `mail`, queued for delivery, in the caller's transaction.
+    /// Stores `mail`, queued for delivery, in the caller's transaction; `gone` when it is for an
+    /// account erased in the last 30 days.
     func insert(_ mail: QueuedMail, on connection: PostgresConnection) async throws
     /// Where mail `id` is, or nil when there is no such mail.
     func status(id: UUID) async throws -> PdfEmail.Mail.Status.Response?
@@ -85,7 +86,8 @@ public protocol MailRepository: Sendable {
     @discardableResult
     func record(_ outcome: DeliveryOutcome, of mail: ClaimedMail) async throws -> Bool
     func backlog() async throws -> Backlog
-    /// Deletes the mail sent for `account` (whatever its address) and the mail that went to
+    /// Remembers `account` as erased for 30 days (a mail for it arriving later is refused), deletes
+    /// the mail sent for it (whatever its address) and the mail that went to
     /// `address` alone, and anonymises finished mail that went to it among others or named it as
     /// Reply-To (the address replaced, the message emptied). Mail still queued for others stays;
     /// queued mail that names it as Reply-To only is deleted.

@@ -18,8 +18,8 @@ struct AccountErasureHandler: Sendable {
     func erase(_ request: TaxForm.Account.Erase.Request, _ context: RequestContext) async throws -> TaxForm.Account.Erase.Response {
         guard let account = UUID(uuidString: request.account) else { throw OperationError.invalid(field: "data.account", "must be an account id") }
         return try await database.transaction { connection in
-            let years = try await store.erase(account: account, on: connection)
             try await returns.erase(account: account, on: connection)
+            let years = try await store.erase(account: account, on: connection)
             for year in years { try await reminders.cancel(account: account, year: year, now: now(), on: connection) }
             return .init(interviewsDeleted: years.count)
         }

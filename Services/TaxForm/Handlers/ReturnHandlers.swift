@@ -20,36 +20,45 @@ struct ReturnHandlers: Sendable {
     let now: @Sendable () -> Date
     /// How often an account can have its returns mailed in 24 hours, whatever their interviews.
     static let mailsPerDay = 5
-    /// How many PDFs an account can have filled for download in an hour; a version already filled
-    /// is served again without a fill and is not counted.
-    static let fillsPerHour = 20
+    /// How many PDFs an account can have filled in an hour, for downloads and mails alike; a version
+    /// already filled is served again (and mailed unencrypted) without a fill and is not counted.
+    let fillsPerHour: Int
 
     @Sendable
     func pdf(_ request: TaxForm.Returns.Pdf.Request, _ context: RequestContext) async throws -> TaxForm.Returns.Pdf.Response {
         let account = try InterviewHandlers.caller(context), year = try engine.checkedYear(request.taxYear)
         let complete = try await completeReturn(account: account, year: year)
-        let etag = Self.etag(year: year, version: complete.version, rulesVersion: complete.assessment.rulesVersion)
+        let rules = complete.assessment.rulesVersion
         let made: PdfEmail.Forms.Fill.Response
-        if let kept = try await returns.cachedPDF(account: account, year: year, version: complete.version, rulesVersion: complete.assessment.rulesVersion) {
+        if let kept = try await returns.cachedPDF(account: account, year: year, version: complete.version, rulesVersion: rules) {
             made = kept
         } else {
-            let used = try await returns.reserveFill(account: account, limit: Self.fillsPerHour)
-            if used.count >= Self.fillsPerHour {
-                throw OperationError(
-                    .rateLimited, "\(used.count) PDFs were filled for you in the last hour; a version already downloaded comes again at once, a new one later",
-                    retryAfter: retryAfter(used.oldest, window: 3_600))
-            }
-            made = try await fill(complete.documents, year: year, password: nil, context)
-            try await returns.keep(made, account: account, year: year, version: complete.version, rulesVersion: complete.assessment.rulesVersion)
+            made = try await countedFill(complete.documents, account: account, year: year, password: nil, context)
+            try await returns.keep(made, account: account, year: year, version: complete.version, rulesVersion: rules)
         }
         return .init(
             pdf: made.pdf, fileName: Self.fileName(year), pages: made.pages, sha256: made.sha256, forms: made.forms.map { .init(form: $0.form, official: $0.official) },
-            etag: etag)
+            etag: "\"\(made.sha256)\"")
     }
 
-    /// The entity tag of a return's PDF: one interview version under one set of rules gives one PDF.
-    static func etag(year: Int, version: Int, rulesVersion: String) -> String {
-        "\"\(year)-v\(version)-\(rulesVersion)\""
+    /// A fill counted against the account's `fillsPerHour` (and taken back if it fails): `rate_limited`
+    /// beyond it, before any work. Downloads and mails count alike, so requests sent at once cannot
+    /// have more PDFs filled than the limit, whatever the mail limit says of them afterwards.
+    private func countedFill(
+        _ documents: ReturnDocuments, account: UUID, year: Int, password: String?, _ context: RequestContext
+    ) async throws -> PdfEmail.Forms.Fill.Response {
+        let (used, reservation) = try await returns.reserveFill(account: account, limit: fillsPerHour)
+        guard let reservation else {
+            throw OperationError(
+                .rateLimited, "\(used.count) PDFs were filled for you in the last hour, the most an hour; a version already downloaded comes again at once",
+                retryAfter: retryAfter(used.oldest, window: 3_600))
+        }
+        do {
+            return try await fill(documents, year: year, password: password, context)
+        } catch {
+            try? await returns.releaseFill(reservation)
+            throw error
+        }
     }
 
     /// A return checked, filled and ready to mail.
@@ -89,7 +98,11 @@ struct ReturnHandlers: Sendable {
                 .conflict, "data.taxYear: the interview has no email address to mail the return to; answer the email question first",
                 fields: [.init(field: "data.taxYear", message: "has no email address in its interview")])
         }
-        let made = try await fill(complete.documents, year: year!, password: request.password, context)
+        // Unencrypted, the attachment is the download: the PDF kept for this version, if there is one.
+        let kept = request.password == nil
+            ? try await returns.cachedPDF(account: account, year: year!, version: complete.version, rulesVersion: complete.assessment.rulesVersion) : nil
+        let made: PdfEmail.Forms.Fill.Response
+        if let kept { made = kept } else { made = try await countedFill(complete.documents, account: account, year: year!, password: request.password, context) }
         return PreparedMail(
             account: account, year: year!, version: complete.version, email: email, name: complete.answers.text("name.first") ?? "there",
             due: complete.due, forms: complete.documents.forms.map(\.form).filter { $0 != ReturnDocuments.instructions.form },
@@ -115,6 +128,10 @@ struct ReturnHandlers: Sendable {
     @Sendable
     func email(_ prepared: PreparedMail, _ context: RequestContext, on connection: PostgresConnection) async throws -> TaxForm.Returns.Email.Response {
         try await returns.lock(account: prepared.account, on: connection)
+        // An erasure may have come in while the PDF was filled: nothing of the account is mailed after it.
+        guard try await returns.interviewExists(account: prepared.account, year: prepared.year, on: connection) else {
+            throw InterviewHandlers.noInterview(prepared.year)
+        }
         let used = try await returns.mails(account: prepared.account, on: connection)
         try checkMailLimit(used)
         try await returns.recordMail(
@@ -129,7 +146,7 @@ struct ReturnHandlers: Sendable {
                 "protection": protection,
             ]),
             attachments: [.init(name: Self.fileName(prepared.year), mediaType: "application/pdf", content: prepared.made.pdf)],
-            account: prepared.account.uuidString.lowercased()), on: connection)
+            account: prepared.account.uuidString.lowercased()), on: connection, account: prepared.account)
         context.logger.info("return mailed", metadata: ["tax_year": "\(prepared.year)", "encrypted": "\(prepared.encrypted)", "sha256": "\(prepared.made.sha256)"])
         return .init(
             to: Self.masked(prepared.email), encrypted: prepared.encrypted, sha256: prepared.made.sha256, status: "queued",

@@ -3,9 +3,11 @@
 -- week after the mailing (the limit looks back 24 hours).
 ALTER TABLE return_mails DROP CONSTRAINT return_mails_account_id_tax_year_fkey;
 
--- Each time a return's PDF was filled for a download: limits fills per account (a download of a
--- version already filled is served from return_pdfs and is not counted). Kept a day.
+-- Each time a return's PDF was filled, for a download or a mail: limits fills per account (a
+-- version already filled is served from return_pdfs and is not counted; a fill that failed is
+-- taken back). Kept a day.
 CREATE TABLE return_fills (
+    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     account_id uuid NOT NULL,
     filled_at timestamptz NOT NULL DEFAULT now()
 );

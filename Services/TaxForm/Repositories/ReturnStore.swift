@@ -35,18 +35,33 @@ struct ReturnStore: Sendable {
             """, logger: database.logger)
     }
 
-    /// Counts a fill for `account` unless it had `limit` in the last hour; returns the usage before.
-    func reserveFill(account: UUID, limit: Int) async throws -> Usage {
+    /// Counts a fill for `account` unless it had `limit` in the last hour: the usage before, and the
+    /// reservation to take back if the fill fails (nil when refused).
+    func reserveFill(account: UUID, limit: Int) async throws -> (used: Usage, reservation: UUID?) {
         try await database.transaction { connection in
             try await lock(account: account, on: connection)
             let used = try await usage(
                 "SELECT count(*)::int, min(filled_at) FROM return_fills WHERE account_id = \(account) AND filled_at > now() - interval '1 hour'",
                 on: connection)
-            if used.count < limit {
-                _ = try await connection.query("INSERT INTO return_fills (account_id) VALUES (\(account))", logger: database.logger)
-            }
-            return used
+            guard used.count < limit else { return (used, nil) }
+            let id = UUID()
+            _ = try await connection.query("INSERT INTO return_fills (id, account_id) VALUES (\(id), \(account))", logger: database.logger)
+            return (used, id)
         }
+    }
+
+    /// Takes back a fill that did not happen (pdf-email could not be reached, say).
+    func releaseFill(_ reservation: UUID) async throws {
+        try await database.transaction { connection in
+            _ = try await connection.query("DELETE FROM return_fills WHERE id = \(reservation)", logger: database.logger)
+        }
+    }
+
+    /// Whether `account` still has an interview for `year` (an erasure may have come in between).
+    func interviewExists(account: UUID, year: Int, on connection: PostgresConnection) async throws -> Bool {
+        try await connection.query(
+            "SELECT 1 FROM interviews WHERE account_id = \(account) AND tax_year = \(year)", logger: database.logger
+        ).collect().isEmpty == false
     }
 
     /// The PDF filled for `version` of the interview under `rulesVersion`, if it is the one kept.
@@ -82,8 +97,12 @@ struct ReturnStore: Sendable {
         }
     }
 
-    /// What the account's returns left: its mailings and fills (its PDFs go with its interviews).
+    /// What the account's returns left: its mailings and fills (its PDFs go with its interviews),
+    /// and its returns still to be handed to pdf-email. Holds the account's limit lock, so a mailing
+    /// under way either committed before (and its mail is pdf-email's to erase) or finds no interview.
     func erase(account: UUID, on connection: PostgresConnection) async throws {
+        try await lock(account: account, on: connection)
+        try await database.dropUndelivered(account: account, on: connection)
         _ = try await connection.query("DELETE FROM return_mails WHERE account_id = \(account)", logger: database.logger)
         _ = try await connection.query("DELETE FROM return_fills WHERE account_id = \(account)", logger: database.logger)
     }

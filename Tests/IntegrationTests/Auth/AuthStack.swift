@@ -74,7 +74,7 @@ struct AuthStack {
             let ownURL = try await ownURL("tax_form")
             taxFormDatabaseURL = ownURL
             self.taxForm = try ChildProcess(product: "tax-form", environment: common.merging([
-                "TAX_FORM_KEY": taxFormKey, "TAX_FORM_DATABASE_URL": ownURL,
+                "TAX_FORM_KEY": taxFormKey, "TAX_FORM_DATABASE_URL": ownURL, "TAX_FORM_FILLS_PER_HOUR": "6",
             ]) { $1 })
         } else {
             (taxFormDatabaseURL, self.taxForm) = (nil, nil)

@@ -115,6 +115,17 @@ extension ServiceStackTests {
             let sixth = try await http.post("/v1/tax/returns/2024/email", json: #"{"password":"maple syrup 42"}"#, headers: asMei)
             #expect(sixth.status == 429 && (sixth.header("retry-after").flatMap(Int.init) ?? 0) > 80_000, "\(sixth.text)")
 
+            // Fills are limited per account, downloads and mails alike (6 an hour in this stack): the first
+            // download and the four encrypted mails filled five (the unencrypted mail took the kept
+            // PDF), a new version fills the sixth, the next new version waits.
+            for (version, expected) in [(2, 200), (3, 429)] {
+                let change = try JSONSerialization.data(withJSONObject: ["version": version, "answers": ["occupation": "Student \(version)"]])
+                #expect(try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(change), headers: asMei).status == 200)
+                let filled = try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: asMei)
+                #expect(filled.status == expected, "version \(version + 1): \(filled.status) \(filled.text.prefix(200))")
+                if expected == 429 { #expect((filled.header("retry-after").flatMap(Int.init) ?? 0) > 3_000, "\(filled.headers)") }
+            }
+
             // The limit is the account's: deleting the interview and answering again does not reset it,
             // and it is checked before anything is read or filled (429 here, not 409 for an unready return).
             #expect(try await http.send("DELETE", "/v1/tax/interviews/2024", headers: asMei).status == 200)
