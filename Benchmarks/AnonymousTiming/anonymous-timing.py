@@ -12,33 +12,10 @@ route get the same answer (the gateway tests check that); this measures whether 
   /usr/bin/python3 Benchmarks/AnonymousTiming/anonymous-timing.py --melon .build/release/melon \
       --database-url postgres://... --runs 3 --count 200
 """
-import email, os, random, re, statistics, sys, time, uuid
-from email import policy
+import os, random, statistics, sys, time, uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
-from melon_bench import Melon, arguments, percentile
-
-PASSWORD = "a long bench pass phrase"
-
-
-def code_in(message):
-    text = email.message_from_string(message, policy=policy.default).get_body(("plain",)).get_content()
-    found = re.search(r"\sis ([0-9]{6})\.", text)
-    if not found:
-        sys.exit("phase setup: no code in the mail")
-    return found.group(1)
-
-
-def make_account(melon, address):
-    status, reply = melon.post("/v1/auth/register", {
-        "email": address, "password": PASSWORD, "displayName": "Bench", "username": "b" + uuid.uuid4().hex[:20]})
-    if status != 202 or melon.mailbox.wait(address, 30) is None:
-        sys.exit(f"phase setup: registering {address} answered {status}, or its code never came")
-    code = code_in(melon.mailbox.text[address][-1])
-    status, _ = melon.post("/v1/auth/verify-email", {"email": address, "code": code, "registration": reply["registration"]})
-    if status != 200:
-        sys.exit(f"phase setup: verifying {address} answered {status}")
-
+from melon_bench import PASSWORD, Melon, arguments, make_account, percentile
 
 def routes():
     """Each route: its path and the body for an address (`has` tells whether it has an account)."""

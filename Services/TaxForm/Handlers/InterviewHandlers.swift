@@ -195,8 +195,9 @@ struct InterviewHandlers: Sendable {
             skipped: Set(new.skipped).subtracting(old.skipped).sorted(), unskipped: Set(old.skipped).subtracting(new.skipped).sorted())
     }
 
-    /// How one answer changed: a list that was and stays a list changes item by item (only the W-2s
-    /// added, edited or removed are kept, not the whole list twice); anything else as a whole.
+    /// How one answer changed: a list that was and stays a list changes item by item, by position (a
+    /// W-2 added or edited is one item; removing the first moves those after it), so a change holds
+    /// at most the 20 W-2s it touched, never the whole list twice; anything else as a whole.
     static func changes(of id: String, from old: TaxForm.Answer?, to new: TaxForm.Answer?) -> [TaxForm.AnswerChange] {
         guard old != new else { return [] }
         guard case .list(let before)? = old, case .list(let after)? = new else { return [.init(question: id, from: old, to: new)] }
