@@ -31,8 +31,8 @@ public enum Echo: ServiceContract {
                 public var delayMilliseconds: Int?
                 /// When set, the handler fails with this error code instead of answering.
                 public var fail: ErrorCode?
-                /// Milliseconds to compute (0 to 60,000) before anything else, never suspending: a
-                /// handler that keeps its thread busy, as an expensive request does.
+                /// Milliseconds to hold its thread (0 to 60,000) before anything else, never suspending,
+                /// as an expensive computation does (a blocking wait, so that tests burn no CPU).
                 public var busyMilliseconds: Int?
 
                 public init(text: String, delayMilliseconds: Int? = nil, fail: ErrorCode? = nil, busyMilliseconds: Int? = nil) {

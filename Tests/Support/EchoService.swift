@@ -38,8 +38,7 @@ public enum EchoService {
         }
         if let busy = request.busyMilliseconds {
             guard (0...60_000).contains(busy) else { throw OperationError.invalid(field: "data.busyMilliseconds", "must be 0 to 60,000") }
-            let end = ContinuousClock.now + .milliseconds(busy)
-            while ContinuousClock.now < end {}
+            usleep(useconds_t(busy) * 1000)
         }
         if let delay = request.delayMilliseconds {
             guard (0...60_000).contains(delay) else {
