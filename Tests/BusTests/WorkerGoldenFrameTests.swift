@@ -100,9 +100,9 @@ import ZeroMQ
         }
     }
 
-    /// A handler that holds the I/O thread for 2 s without suspending (as a long computation does) (the only request
-    /// of its wake-up starts there): the process heartbeats on every connection all the while, so a
-    /// broker never takes it for dead and never hands the request to another worker.
+    /// A handler that holds the I/O thread for 2 s without suspending, as a long computation does (the
+    /// only request of its wake-up starts there): the process heartbeats on every connection all the
+    /// while, so a broker never takes it for dead and never hands the request to another worker.
     @Test func aHandlerThatHoldsTheIOThreadForLongDoesNotStopTheHeartbeats() async throws {
         let broker = try RawPeer(routerOn: context)
         let worker = try BusHarness.echoWorker(broker.endpoint, workers: 2, connections: 2, heartbeat: Heartbeat(interval: .milliseconds(100), liveness: 50))
