@@ -46,9 +46,7 @@ struct BusForwarder: HTTPResponder {
         var headers: HTTPFields = [.cacheControl: "no-store"]
         if let member = file.etag, case .string(let tag)? = reply[member] {
             headers[.eTag] = tag
-            // Weak comparison (RFC 9110, 13.1.2): a W/ prefix does not count.
-            let named = ifNoneMatch?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 } ?? []
-            if named.contains(tag) || named.contains("*") { return Response(status: .notModified, headers: headers) }
+            if let ifNoneMatch, HTTPBinding.FileReply.matches(ifNoneMatch: ifNoneMatch, etag: tag) { return Response(status: .notModified, headers: headers) }
         }
         guard case .string(let base64)? = reply[file.content], let bytes = Data(base64Encoded: base64) else {
             throw OperationError(.internal, "the reply has no file in \(file.content)")
@@ -123,6 +121,9 @@ struct BusForwarder: HTTPResponder {
                 continue
             }
             members.append((parameter.name, try parameter.json(value)))
+        }
+        if let member = route.file?.ifNoneMatch, let tags = request.headers[.ifNoneMatch], tags.utf8.count <= 1_024 {
+            members.append((member, JSONObjectBody.stringLiteral(tags)))
         }
         guard route.body != nil else { return JSONObjectBody.object(members) }
 

@@ -67,12 +67,23 @@ public struct HTTPBinding: Sendable {
         /// The reply member holding the file's entity tag (quoted, as HTTP writes it): sent as
         /// `ETag`, and a request whose `If-None-Match` names it is answered 304 without the file.
         public var etag: String?
+        /// The request member (undocumented: not a query parameter) the gateway fills with the
+        /// request's `If-None-Match`, so that the service can leave out a file the client has.
+        public var ifNoneMatch: String?
 
-        public init(content: String, mediaType: String, fileName: String? = nil, etag: String? = nil) {
+        public init(content: String, mediaType: String, fileName: String? = nil, etag: String? = nil, ifNoneMatch: String? = nil) {
             self.content = content
             self.mediaType = mediaType
             self.fileName = fileName
             self.etag = etag
+            self.ifNoneMatch = ifNoneMatch
+        }
+
+        /// Whether an `If-None-Match` value names `etag` (or is `*`), comparing weakly as RFC 9110
+        /// (13.1.2) has it: a `W/` prefix does not count.
+        public static func matches(ifNoneMatch: String, etag: String) -> Bool {
+            let named = ifNoneMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            return named.contains { $0 == "*" || $0 == etag || $0 == "W/" + etag }
         }
     }
 

@@ -23,11 +23,23 @@ extension TaxForm {
             public static let http = [HTTPBinding(
                 .get, "/v1/tax/returns/{taxYear}/pdf", name: "taxReturnPDF", access: .owner, errors: [.conflict, .rateLimited],
                 summary: "Your complete return as one PDF (application/pdf): the official 2024 Form 1040 and Schedule 1 filled, other forms laid out for copying; the same version again without a fill (ETag)",
-                file: .init(content: "pdf", mediaType: "application/pdf", fileName: "fileName", etag: "etag"))]
+                file: .init(content: "pdf", mediaType: "application/pdf", fileName: "fileName", etag: "etag", ifNoneMatch: "ifNoneMatch"))]
 
-            public typealias Request = InterviewReference
+            public struct Request: Codable, Sendable, Equatable, FieldRules {
+                public static let fieldRules: [String: FieldRule] = ["taxYear": .range(TaxForm.taxYears), "ifNoneMatch": .undocumented]
+                public var taxYear: Int
+                /// The request's `If-None-Match` (the gateway copies the header): when it names the
+                /// PDF's `etag`, the reply leaves the PDF out (`pdf` empty) and the client keeps its own.
+                public var ifNoneMatch: String?
+
+                public init(taxYear: Int, ifNoneMatch: String? = nil) {
+                    self.taxYear = taxYear
+                    self.ifNoneMatch = ifNoneMatch
+                }
+            }
 
             public struct Response: Codable, Sendable, Equatable {
+                /// Empty when the request's `ifNoneMatch` names `etag`.
                 public var pdf: Data
                 public var fileName: String
                 public var pages: Int

@@ -29,6 +29,12 @@ struct ReturnHandlers: Sendable {
         let account = try InterviewHandlers.caller(context), year = try engine.checkedYear(request.taxYear)
         let complete = try await completeReturn(account: account, year: year)
         let rules = complete.assessment.rulesVersion
+        // The client has this version's PDF: say so without opening it.
+        if let tags = request.ifNoneMatch, tags.utf8.count <= 1_024,
+           let digest = try await returns.keptDigest(account: account, year: year, version: complete.version, rulesVersion: rules),
+           HTTPBinding.FileReply.matches(ifNoneMatch: tags, etag: Self.etag(digest)) {
+            return .init(pdf: Data(), fileName: Self.fileName(year), pages: 0, sha256: digest, forms: [], etag: Self.etag(digest))
+        }
         let made: PdfEmail.Forms.Fill.Response
         if let kept = try await returns.cachedPDF(account: account, year: year, version: complete.version, rulesVersion: rules) {
             made = kept
@@ -38,8 +44,11 @@ struct ReturnHandlers: Sendable {
         }
         return .init(
             pdf: made.pdf, fileName: Self.fileName(year), pages: made.pages, sha256: made.sha256, forms: made.forms.map { .init(form: $0.form, official: $0.official) },
-            etag: "\"\(made.sha256)\"")
+            etag: Self.etag(made.sha256))
     }
+
+    /// A PDF's entity tag: its SHA-256, quoted.
+    static func etag(_ sha256: String) -> String { "\"\(sha256)\"" }
 
     /// A fill counted against the account's `fillsPerHour` (and taken back if it fails): `rate_limited`
     /// beyond it, before any work. Downloads and mails count alike, so requests sent at once cannot

@@ -21,6 +21,8 @@ CREATE TABLE return_pdfs (
     tax_year integer NOT NULL,
     version integer NOT NULL,
     rules_version text NOT NULL,
+    -- The PDF's SHA-256, its ETag: a download the client has is answered without opening the PDF.
+    sha256 text NOT NULL,
     sealed bytea NOT NULL,
     filled_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (account_id, tax_year),

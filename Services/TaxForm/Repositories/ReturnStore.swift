@@ -64,6 +64,19 @@ struct ReturnStore: Sendable {
         ).collect().isEmpty == false
     }
 
+    /// The SHA-256 of the PDF kept for `version` of the interview under `rulesVersion`, if there is one.
+    func keptDigest(account: UUID, year: Int, version: Int, rulesVersion: String) async throws -> String? {
+        try await database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT sha256 FROM return_pdfs
+                WHERE account_id = \(account) AND tax_year = \(year) AND version = \(version) AND rules_version = \(rulesVersion)
+                """, logger: database.logger)
+            for try await digest in rows.decode(String.self) { return digest }
+            return nil
+        }
+    }
+
     /// The PDF filled for `version` of the interview under `rulesVersion`, if it is the one kept.
     func cachedPDF(account: UUID, year: Int, version: Int, rulesVersion: String) async throws -> PdfEmail.Forms.Fill.Response? {
         try await database.transaction { connection in
@@ -88,11 +101,12 @@ struct ReturnStore: Sendable {
             let sealed = try interviews.seal(JSONEncoder().encode(pdf), key: key, context: Self.context(account, year, version))
             _ = try await connection.query(
                 """
-                INSERT INTO return_pdfs (account_id, tax_year, version, rules_version, sealed)
-                SELECT \(account), \(year), \(version), \(rulesVersion), \(sealed)
+                INSERT INTO return_pdfs (account_id, tax_year, version, rules_version, sha256, sealed)
+                SELECT \(account), \(year), \(version), \(rulesVersion), \(pdf.sha256), \(sealed)
                 FROM interviews WHERE account_id = \(account) AND tax_year = \(year) AND version = \(version)
                 ON CONFLICT (account_id, tax_year) DO UPDATE
-                    SET version = EXCLUDED.version, rules_version = EXCLUDED.rules_version, sealed = EXCLUDED.sealed, filled_at = now()
+                    SET version = EXCLUDED.version, rules_version = EXCLUDED.rules_version, sha256 = EXCLUDED.sha256, sealed = EXCLUDED.sealed,
+                        filled_at = now()
                 """, logger: database.logger)
         }
     }

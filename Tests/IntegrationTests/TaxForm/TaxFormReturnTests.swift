@@ -68,6 +68,10 @@ extension ServiceStackTests {
             #expect(again.status == 200 && again.header("etag") == etag && Data(again.body) == pdf, "a second download is the same bytes")
             let unchanged = try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: asMei.merging(["If-None-Match": etag]) { $1 })
             #expect(unchanged.status == 304 && unchanged.body.isEmpty && unchanged.header("etag") == etag, "\(unchanged.status)")
+            let weak = try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: asMei.merging(["If-None-Match": #""other", W/"# + etag]) { $1 })
+            #expect(weak.status == 304, "a weak tag in a list matches: \(weak.status)")
+            let stale = try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: asMei.merging(["If-None-Match": #""0000""#]) { $1 })
+            #expect(stale.status == 200 && Data(stale.body) == pdf, "another tag gets the file: \(stale.status)")
             let sealed = "SELECT count(*)::int FROM tax_form.return_pdfs WHERE position(convert_to('912701234', 'UTF8') in sealed) = 0 AND position(convert_to('%PDF', 'UTF8') in sealed) = 0"
             #expect(try await TestDatabase.integer(sealed, on: stack.databaseURL) == 1, "one PDF kept, and not in the clear")
 
