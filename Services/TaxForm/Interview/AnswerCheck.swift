@@ -79,6 +79,16 @@ struct AnswerCheck {
         }
     }
 
+    /// `value` without its surrounding spaces, when that is `length` Unicode scalars and holds no
+    /// control character; nil otherwise.
+    static func trimmed(_ value: String, length: ClosedRange<Int>) -> String? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard length.contains(trimmed.unicodeScalars.count), !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            return nil
+        }
+        return trimmed
+    }
+
     /// A real date from 1900 to 2100.
     static func isDate(_ text: String) -> Bool {
         CalendarDay.date(text) != nil && ("1900"..."2100").contains(text.prefix(4))
@@ -110,8 +120,7 @@ struct AnswerCheck {
         func text(_ name: String, required: Bool, length: ClosedRange<Int>) {
             switch members[name] {
             case .text(let value)?:
-                let trimmed = value.trimmingCharacters(in: .whitespaces)
-                if length.contains(trimmed.unicodeScalars.count), !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
+                if let trimmed = Self.trimmed(value, length: length) {
                     out[name] = .text(trimmed)
                 } else {
                     issues.append(.init(field: "\(field).\(name)", message: "must be \(length.lowerBound) to \(length.upperBound) characters of text"))

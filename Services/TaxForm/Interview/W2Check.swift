@@ -26,8 +26,7 @@ struct W2Check {
         var normalised = w2
         /// A text box trimmed, or nil with an issue when it is not `length` Unicode scalars without control characters.
         func text(_ value: String, _ name: String, _ length: ClosedRange<Int>) -> String? {
-            let trimmed = value.trimmingCharacters(in: .whitespaces)
-            guard length.contains(trimmed.unicodeScalars.count), !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else {
+            guard let trimmed = AnswerCheck.trimmed(value, length: length) else {
                 issue(name, "must be \(length.lowerBound) to \(length.upperBound) characters, without control characters")
                 return nil
             }
