@@ -21,7 +21,7 @@ extension ServiceDefinition {
         let interviews = InterviewHandlers(database: database, store: store, engine: engine, reminders: reminders, now: environment.clock.now)
         let returnStore = ReturnStore(database: database, interviews: store)
         let returns = ReturnHandlers(
-            database: database, store: store, returns: returnStore, engine: engine, bus: environment.bus, now: environment.clock.now,
+            database: database, store: store, returns: returnStore, engine: engine, bus: environment.bus,
             fillsPerHour: configuration.fillsPerHour)
         let erasure = AccountErasureHandler(database: database, store: store, returns: returnStore, reminders: reminders, now: environment.clock.now)
 

@@ -17,7 +17,6 @@ struct ReturnHandlers: Sendable {
     let engine: InterviewEngine
     /// For pdf-email; nil where the service runs without a bus (contract tests).
     let bus: BusClient?
-    let now: @Sendable () -> Date
     /// How often an account can have its returns mailed in 24 hours, whatever their interviews.
     static let mailsPerDay = 5
     /// How many PDFs an account can have filled in an hour, for downloads and mails alike; a version
@@ -30,7 +29,7 @@ struct ReturnHandlers: Sendable {
         let complete = try await completeReturn(account: account, year: year)
         let rules = complete.assessment.rulesVersion
         // The client has this version's PDF: say so without opening it.
-        if let tags = request.ifNoneMatch, tags.utf8.count <= 1_024,
+        if let tags = request.ifNoneMatch, tags.utf8.count <= HTTPBinding.FileReply.ifNoneMatchBytes,
            let digest = try await returns.keptDigest(account: account, year: year, version: complete.version, rulesVersion: rules),
            HTTPBinding.FileReply.matches(ifNoneMatch: tags, etag: Self.etag(digest)) {
             return .init(pdf: Data(), fileName: Self.fileName(year), pages: 0, sha256: digest, forms: [], etag: Self.etag(digest))
@@ -60,7 +59,7 @@ struct ReturnHandlers: Sendable {
         guard let reservation else {
             throw OperationError(
                 .rateLimited, "\(used.count) PDFs were filled for you in the last hour, the most an hour; a version already downloaded comes again at once",
-                retryAfter: retryAfter(used.oldest, window: 3_600))
+                retryAfter: used.frees)
         }
         do {
             return try await fill(documents, year: year, password: password, context)
@@ -123,12 +122,7 @@ struct ReturnHandlers: Sendable {
         guard used.count >= Self.mailsPerDay else { return }
         throw OperationError(
             .rateLimited, "your returns were mailed \(used.count) times in the last 24 hours, the most a day; try again later",
-            retryAfter: retryAfter(used.oldest, window: 86_400))
-    }
-
-    /// Seconds until the oldest event counted in a `window` of seconds leaves it.
-    private func retryAfter(_ oldest: Date?, window: Double) -> Int {
-        oldest.map { Int(max(1, $0.addingTimeInterval(window).timeIntervalSince(now()).rounded(.up))) } ?? Int(window)
+            retryAfter: used.frees)
     }
 
     /// In the transaction that records the reply: within the day's limit (counted again, one

@@ -11,15 +11,16 @@ struct ReturnStore: Sendable {
     /// For the account's data key and its sealing.
     let interviews: InterviewStore
 
-    /// A limit's count over its window, and when its oldest counted event leaves the window.
+    /// A limit's count over its window, and in how many seconds its oldest counted event leaves the
+    /// window (the database's clock, as the window's).
     struct Usage: Sendable {
         var count: Int
-        var oldest: Date?
+        var frees: Int
     }
 
     /// Returns mailed by `account` in the last 24 hours.
     func mails(account: UUID, on connection: PostgresConnection) async throws -> Usage {
-        try await usage("SELECT count(*)::int, min(mailed_at) FROM return_mails WHERE account_id = \(account) AND mailed_at > now() - interval '1 day'", on: connection)
+        try await usage(of: "return_mails", at: "mailed_at", within: "1 day", account: account, on: connection)
     }
 
     /// Serialises the limit checks of one account: the next holder counts what this one recorded.
@@ -40,9 +41,7 @@ struct ReturnStore: Sendable {
     func reserveFill(account: UUID, limit: Int) async throws -> (used: Usage, reservation: UUID?) {
         try await database.transaction { connection in
             try await lock(account: account, on: connection)
-            let used = try await usage(
-                "SELECT count(*)::int, min(filled_at) FROM return_fills WHERE account_id = \(account) AND filled_at > now() - interval '1 hour'",
-                on: connection)
+            let used = try await usage(of: "return_fills", at: "filled_at", within: "1 hour", account: account, on: connection)
             guard used.count < limit else { return (used, nil) }
             let id = UUID()
             _ = try await connection.query("INSERT INTO return_fills (id, account_id) VALUES (\(id), \(account))", logger: database.logger)
@@ -133,11 +132,16 @@ struct ReturnStore: Sendable {
         return 0
     }
 
-    private func usage(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> Usage {
-        for try await (count, oldest) in try await connection.query(query, logger: database.logger).decode((Int, Date?).self) {
-            return Usage(count: count, oldest: oldest)
-        }
-        return Usage(count: 0, oldest: nil)
+    /// The account's rows of `table` whose `column` is within the last `window` (an SQL interval), and
+    /// in how many seconds the oldest leaves it. The names are this file's constants, never input.
+    private func usage(of table: String, at column: String, within window: String, account: UUID, on connection: PostgresConnection) async throws -> Usage {
+        let rows = try await connection.query(
+            """
+            SELECT count(*)::int, coalesce(ceil(extract(epoch FROM min(\(unescaped: column)) + interval '\(unescaped: window)' - now())), 0)::int
+            FROM \(unescaped: table) WHERE account_id = \(account) AND \(unescaped: column) > now() - interval '\(unescaped: window)'
+            """, logger: database.logger)
+        for try await (count, frees) in rows.decode((Int, Int).self) { return Usage(count: count, frees: max(1, frees)) }
+        return Usage(count: 0, frees: 1)
     }
 
     private static func context(_ account: UUID, _ year: Int, _ version: Int) -> String { "\(account.uuidString)/\(year)/pdf/\(version)" }
