@@ -122,7 +122,7 @@ struct BusForwarder: HTTPResponder {
             }
             members.append((parameter.name, try parameter.json(value)))
         }
-        if let member = route.file?.ifNoneMatch, let tags = request.headers[.ifNoneMatch], tags.utf8.count <= 1_024 {
+        if let member = route.file?.ifNoneMatch, let tags = request.headers[.ifNoneMatch], tags.utf8.count <= HTTPBinding.FileReply.ifNoneMatchBytes {
             members.append((member, JSONObjectBody.stringLiteral(tags)))
         }
         guard route.body != nil else { return JSONObjectBody.object(members) }

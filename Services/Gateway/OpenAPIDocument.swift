@@ -82,8 +82,8 @@ enum OpenAPIDocument {
         parameters.append(contentsOf: commonRequestHeaders(mutating: route.isMutating, deadlines: deadlines))
         if route.file?.etag != nil {
             parameters.append(["name": "If-None-Match", "in": "header", "required": false,
-                               "description": "The ETag of the file you have: 304 without a body while it is still the file this route gives.",
-                               "schema": ["type": "string", "maxLength": 200]])
+                               "description": "The ETag of the file you have: 304 without a body while it is still the file this route gives (a longer value is ignored).",
+                               "schema": ["type": "string", "maxLength": .number(Double(HTTPBinding.FileReply.ifNoneMatchBytes))]])
             responses["304"] = ["description": "Not modified: the file you have (If-None-Match) is still the one this route gives.", "headers": entityTagged(commonResponseHeaders)]
         }
         var operation: [String: JSONValue] = [

@@ -79,6 +79,9 @@ public struct HTTPBinding: Sendable {
             self.ifNoneMatch = ifNoneMatch
         }
 
+        /// The longest `If-None-Match` the gateway passes on (longer ones are ignored: the file comes whole).
+        public static let ifNoneMatchBytes = 1_024
+
         /// Whether an `If-None-Match` value names `etag` (or is `*`), comparing weakly as RFC 9110
         /// (13.1.2) has it: a `W/` prefix does not count.
         public static func matches(ifNoneMatch: String, etag: String) -> Bool {
