@@ -28,7 +28,7 @@ import Testing
         #expect(operation.requestSchema.kind == .object)
         #expect(operation.responseSchema.kind == .object)
         #expect(operation.type.hasPrefix(operation.service + "."), "the type starts with the service name")
-        #expect(operation.type.wholeMatch(of: /[a-z-]+\.[a-z-]+\.[a-z-]+\.v[0-9]+/) != nil, "<service>.<resource>.<verb>.v<N>")
+        #expect(operation.type.wholeMatch(of: /[a-z-]+\.[a-z-]+\.[a-z-]+\.v[0-9]+/) != nil, "\(operation.type): exactly three segments before the version, <service>.<resource>.<verb>.v<N> (docs/ARCHITECTURE.md, An operation)")
         for binding in operation.http {
             for name in binding.pathParameters {
                 #expect(operation.requestSchema[property: name] != nil, "{\(name)} in \(binding.path) is a request member")
