@@ -123,6 +123,7 @@ let shared: [Target] = [
 
 /// A product service's targets and its executable, named like its bus service (`refund-calculator`).
 struct ServicePackage {
+    let name: String
     let targets: [Target]
     let product: Product
 }
@@ -133,6 +134,7 @@ struct ServicePackage {
 /// whose operations it calls: its contract lists them (its call rights on the bus).
 func service(_ name: String, product: String, calls: [String] = [], dependencies: [Target.Dependency], resources: [Resource] = []) -> ServicePackage {
     ServicePackage(
+        name: name,
         targets: [
             .target(
                 name: "\(name)Contract", dependencies: ["Contracts", "Envelope"] + calls.map { .target(name: "\($0)Contract") },
@@ -146,7 +148,9 @@ func service(_ name: String, product: String, calls: [String] = [], dependencies
         product: .executable(name: product, targets: [name]))
 }
 
-/// Every product service, in one place: its targets here, its executable among the products.
+/// Every product service, one call each: its targets here, its executable among the products, its
+/// contract in the catalog and its definition in `MelonServices` (whose list, `MelonServices.all`, a
+/// test holds to this one).
 let productServices: [ServicePackage] = [
     // Outgoing mail (and, with the tax-form work, PDF filling).
     service(
@@ -200,7 +204,7 @@ let services: [Target] = [
     // The catalog of every product service's contract: the gateway's routes, auth's erase fan-out.
     .target(
         name: "ServiceCatalog",
-        dependencies: ["Bus", "Contracts", "AuthContract", "NotificationsContract", "PdfEmailContract", "RefundCalculatorContract", "TaxFormContract"],
+        dependencies: ["Bus", "Contracts"] + productServices.map { .target(name: "\($0.name)Contract") },
         path: "Services/Catalog", swiftSettings: swiftSettings),
     // The HTTP API: the only Hummingbird user. A library so `melon` and the tests build the same app.
     .target(
@@ -224,7 +228,7 @@ let services: [Target] = [
 ] + productServices.flatMap(\.targets) + [
     // Every product service's definition: what `melon` runs, the contract tests and the harness build.
     .target(
-        name: "MelonServices", dependencies: ["AuthService", "NotificationsService", "PdfEmailService", "RefundCalculatorService", "ServiceKit", "TaxFormService"],
+        name: "MelonServices", dependencies: ["ServiceKit"] + productServices.map { .target(name: "\($0.name)Service") },
         path: "Services/Melon/Services", swiftSettings: swiftSettings),
     // Everything in one process: the local default (deploy/run.sh) and small installs.
     .executableTarget(

@@ -26,24 +26,35 @@ export HTTP_PORT=${HTTP_PORT:-8080}
 export LOG_FORMAT=${LOG_FORMAT:-text}
 # Outgoing mail lands in this folder as .eml files unless SMTP_URL names a server.
 export MAIL_SPOOL_DIR=${MAIL_SPOOL_DIR:-$PWD/$data/mail}
-# The key that seals the token-signing keys: made once, kept beside the cluster (readable by root only).
-kek_file=$data/auth-key-encryption-key
-[ -s "$kek_file" ] || (umask 077 && head -c 32 /dev/urandom | base64 > "$kek_file")
-export AUTH_KEY_ENCRYPTION_KEY=${AUTH_KEY_ENCRYPTION_KEY:-$(cat "$kek_file")}
-# The key that wraps each account's tax-interview key, made and kept the same way.
-tax_key_file=$data/tax-form-key
-[ -s "$tax_key_file" ] || (umask 077 && head -c 32 /dev/urandom | base64 > "$tax_key_file")
-export TAX_FORM_KEY=${TAX_FORM_KEY:-$(cat "$tax_key_file")}
 # Each service signs in as a PostgreSQL role of its own, which owns its schema and reaches no other;
-# each role's password is made once and kept beside the cluster too.
-for schema in auth pdf_email notifications refund_calculator tax_form; do
-    password_file=$data/$schema-database-password
+# the role's password is made once and kept beside the cluster (readable by root only).
+service_role() {
+    local password_file=$data/$1-database-password
     [ -s "$password_file" ] || (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' > "$password_file")
-    variable=$(echo "$schema" | tr a-z A-Z)_DATABASE_URL
-    export "$variable=$(ROLE_PASSWORD=$(cat "$password_file") ./deploy/service-role.sh "$DATABASE_URL" "melon_$schema" "$schema")"
-done
-# Contact requests from the refund estimator go to this address (locally: into the mail folder too).
+    local url
+    url=$(ROLE_PASSWORD=$(cat "$password_file") ./deploy/service-role.sh "$DATABASE_URL" "melon_$1" "$1")
+    export "$2=$url"
+}
+# A key a service cannot start without (32 random bytes, base64): made once and kept the same way,
+# unless the environment gives one.
+local_key() {
+    local key_file
+    key_file=$data/$(echo "$1" | tr A-Z_ a-z-)
+    [ -s "$key_file" ] || (umask 077 && head -c 32 /dev/urandom | base64 > "$key_file")
+    export "$1=${!1:-$(cat "$key_file")}"
+}
+# Every service's role and required settings, made from its definition (MelonServices.all):
+# MELON_WRITE_DOCS=1 swift test --filter DeployFilesTests rewrites this block.
+# generated: services
+service_role pdf_email PDF_EMAIL_DATABASE_URL
+service_role notifications NOTIFICATIONS_DATABASE_URL
+service_role auth AUTH_DATABASE_URL
+local_key AUTH_KEY_ENCRYPTION_KEY
+service_role refund_calculator REFUND_CALCULATOR_DATABASE_URL
 export REFUND_CONTACT_EMAIL=${REFUND_CONTACT_EMAIL:-refunds@melon.localhost}
+service_role tax_form TAX_FORM_DATABASE_URL
+local_key TAX_FORM_KEY
+# end: services
 mail="written to $MAIL_SPOOL_DIR as .eml files"
 [ -z "${SMTP_URL:-}" ] || mail="sent over SMTP (SMTP_URL)"
 

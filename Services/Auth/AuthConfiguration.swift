@@ -51,7 +51,8 @@ public struct AuthConfiguration: Sendable {
 extension Setting {
     public static let authKeyEncryptionKey = Setting(
         "auth.key.encryption.key", default: nil,
-        help: "32 random bytes in base64 (openssl rand -base64 32): seals the token-signing keys in the database.", isSecret: true)
+        help: "32 random bytes in base64 (openssl rand -base64 32): seals the token-signing keys in the database.", isSecret: true,
+        provision: .required(.randomKey))
     public static let authAccessTokenLifetime = Setting(
         "auth.access.token.lifetime", default: "900000", help: "Milliseconds an access token is valid (at most 15 minutes).", kind: .milliseconds(1_000...900_000))
     public static let authRefreshTokenLifetime = Setting(

@@ -11,7 +11,9 @@ extension ServiceDefinition {
     /// `auth`: accounts, email verification, sessions and the access-token keys.
     public static let auth = ServiceDefinition(
         contract: Auth.self, schema: "auth",
-        settings: Setting.authSettings, publishesEvents: true, alsoCalls: ServiceCatalog.erasures, migrations: { try Migration.load(bundle: .module) }
+        settings: Setting.authSettings,
+        deployment: ServiceDeployment(about: "accounts, email verification, sessions, access-token keys, agreements, profile pictures"),
+        alsoCalls: ServiceCatalog.erasures, migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.authConfiguration()
         let database = environment.requireDatabase()

@@ -11,7 +11,7 @@ struct BrokerApp {
         if CommandLine.arguments.dropFirst().first == "keys" { return printKeys(for: Array(CommandLine.arguments.dropFirst(2))) }
         let (settings, logger) = ProcessBootstrap.start(
             process: "broker",
-            summary: "routes bus requests to service workers (ZeroMQ RFC 7 Majordomo, RFC 8 MMI) and proxies live events; `broker keys <name>...` prints new CurveZMQ keys.",
+            summary: "routes bus requests to service workers (ZeroMQ RFC 7 Majordomo, RFC 8 MMI) and proxies live events; `broker keys [name...]` prints new CurveZMQ keys (by default for the gateway and every service).",
             settings: Setting.brokerSettings)
         let configuration = ProcessBootstrap.require({ try settings.brokerConfiguration(rights: BusPolicy.rights(of:)) }, process: "broker")
         for member in configuration.access?.members.values ?? [:].values where !BusPolicy.isKnown(member.name) {
@@ -21,14 +21,15 @@ struct BrokerApp {
         try await ProcessBootstrap.run([broker], readiness: [], settings: settings, logger: logger)
     }
 
-    /// `broker keys gateway auth ...`: a new key pair for the broker and for each member named, as
-    /// lines of an environment file (single-quoted: Z85 has `$` and `#`): each process's
-    /// `<NAME>_BUS_SECRET_KEY` (its BUS_SECRET_KEY), the broker's public key every member sets as
-    /// BUS_BROKER_KEY, and the broker's BUS_MEMBERS.
-    static func printKeys(for names: [String]) {
+    /// `broker keys [name...]`: a new key pair for the broker and for each member named (by default
+    /// the gateway and every service of the catalog), as lines of an environment file (single-quoted:
+    /// Z85 has `$` and `#`): each process's `<NAME>_BUS_SECRET_KEY` (its BUS_SECRET_KEY), the broker's
+    /// public key every member sets as BUS_BROKER_KEY, and the broker's BUS_MEMBERS.
+    static func printKeys(for given: [String]) {
+        let names = given.isEmpty ? [BusPolicy.gateway] + ServiceCatalog.services.map { $0.name } : given
         let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789-")
         guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty && $0.allSatisfy(allowed.contains) }), Set(names).count == names.count else {
-            FileHandle.standardError.write(Data("usage: broker keys <name>... (distinct names of a-z, 0-9 and -: gateway, auth, pdf-email, ...)\n".utf8))
+            FileHandle.standardError.write(Data("usage: broker keys [name...] (distinct names of a-z, 0-9 and -: gateway, auth, pdf-email, ...)\n".utf8))
             exit(64)
         }
         do {

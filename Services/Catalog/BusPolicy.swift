@@ -16,8 +16,8 @@ import Contracts
 /// - Only `auth` may publish live events (its session revocations).
 public enum BusPolicy {
     public static let gateway = "gateway"
-    /// The services that publish live events.
-    public static let publishers: Set<String> = [Auth.name]
+    /// The services that publish live events: those whose contract says so.
+    public static let publishers = Set(ServiceCatalog.services.filter { $0.publishesEvents }.map { $0.name })
 
     public static func rights(of name: String) -> BusRights {
         if name == gateway {

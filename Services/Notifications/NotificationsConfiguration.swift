@@ -47,12 +47,12 @@ extension Setting {
     public static let apnsKeyFile = Setting(
         "apns.key.file", default: nil,
         help: "The APNs signing key (.p8) for token-based authentication. Unset (and APNS_KEY unset): pushes are written to PUSH_LOG instead.")
-    public static let apnsKey = Setting("apns.key", default: nil, help: "The APNs signing key itself (PEM), instead of APNS_KEY_FILE.", isSecret: true)
-    public static let apnsKeyID = Setting("apns.key.id", default: nil, help: "The signing key's 10-character key id.")
-    public static let apnsTeamID = Setting("apns.team.id", default: nil, help: "The 10-character Apple developer team id.")
+    public static let apnsKey = Setting("apns.key", default: nil, help: "The APNs signing key itself (PEM), instead of APNS_KEY_FILE.", isSecret: true, provision: .perDeployment)
+    public static let apnsKeyID = Setting("apns.key.id", default: nil, help: "The signing key's 10-character key id.", provision: .perDeployment)
+    public static let apnsTeamID = Setting("apns.team.id", default: nil, help: "The 10-character Apple developer team id.", provision: .perDeployment)
     public static let apnsTopics = Setting(
         "apns.topics", default: nil,
-        help: "Each app's bundle id: app=bundle-id pairs separated by commas (melon, refunds, household, marketplace, fundraising).")
+        help: "Each app's bundle id: app=bundle-id pairs separated by commas (melon, refunds, household, marketplace, fundraising).", provision: .perDeployment)
     public static let apnsProductionURL = Setting("apns.production.url", default: "https://api.push.apple.com", help: "APNs for production tokens.")
     public static let apnsSandboxURL = Setting("apns.sandbox.url", default: "https://api.sandbox.push.apple.com", help: "APNs for development tokens.")
     public static let apnsCAFile = Setting("apns.ca.file", default: nil, help: "PEM file of CA certificates to trust for APNs instead of the system's.")

@@ -11,7 +11,13 @@ extension ServiceDefinition {
     /// the inbox with its unread counts, and preferences. Any number of instances share the queue and
     /// the schedules in PostgreSQL; each delivery is sent by one instance at a time, with one apns-id.
     public static let notifications = ServiceDefinition(
-        contract: Notifications.self, schema: "notifications", settings: Setting.notificationsSettings, migrations: { try Migration.load(bundle: .module) }
+        contract: Notifications.self, schema: "notifications", settings: Setting.notificationsSettings, settingPrefixes: ["apns", "push", "devices", "inbox", "schedule"],
+        deployment: ServiceDeployment(
+            about: "devices, pushes to APNs through a durable queue, schedules in the user's time zone, the inbox, badges, preferences; "
+                + "replicas share the queue and the schedules, so scaling out never sends one push twice",
+            scratch: [ScratchDirectory(volume: "push-log", path: "/var/log/melon-push", shared: true, environment: ["PUSH_LOG": "/var/log/melon-push/push.log"])],
+            maxReplicas: 6),
+        migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.notificationsConfiguration()
         let database = environment.requireDatabase()

@@ -35,14 +35,14 @@ extension Setting {
     public static let smtpURL = Setting(
         "smtp.url", default: nil,
         help: "smtp://host:587 (STARTTLS, required beyond loopback) or smtps://host:465 (TLS from the start); credentials in the URL or in SMTP_USER and SMTP_PASSWORD. Unset: mail is written to MAIL_SPOOL_DIR.",
-        isSecret: true)
-    public static let smtpUser = Setting("smtp.user", default: nil, help: "SMTP AUTH user name.")
-    public static let smtpPassword = Setting("smtp.password", default: nil, help: "SMTP AUTH password.", isSecret: true)
+        isSecret: true, provision: .perDeployment)
+    public static let smtpUser = Setting("smtp.user", default: nil, help: "SMTP AUTH user name.", provision: .perDeployment)
+    public static let smtpPassword = Setting("smtp.password", default: nil, help: "SMTP AUTH password.", isSecret: true, provision: .perDeployment)
     public static let smtpCAFile = Setting(
         "smtp.ca.file", default: nil, help: "PEM file of CA certificates to trust for the SMTP server instead of the system's.")
     public static let smtpTimeout = Setting("smtp.timeout", default: "30000", help: "Milliseconds one SMTP transaction may take.", kind: .milliseconds(1_000...600_000))
     public static let mailFrom = Setting(
-        "mail.from", default: "Melon <no-reply@melon.localhost>", help: "Sender of every mail: an address, or Name <address>.")
+        "mail.from", default: "Melon <no-reply@melon.localhost>", help: "Sender of every mail: an address, or Name <address>.", provision: .perDeployment)
     public static let mailSpoolDir = Setting(
         "mail.spool.dir", default: ".data/mail", help: "Folder for .eml files when SMTP_URL is not set.")
     public static let mailMaxAge = Setting(

@@ -11,7 +11,17 @@ extension ServiceDefinition {
     /// share the queue in PostgreSQL and never send one mail twice.
     public static let pdfEmail = ServiceDefinition(
         contract: PdfEmail.self, schema: "pdf_email",
-        settings: Setting.pdfEmailSettings, migrations: { try Migration.load(bundle: .module) }
+        settings: Setting.pdfEmailSettings, settingPrefixes: ["smtp", "mail"],
+        deployment: ServiceDeployment(
+            about: "outgoing mail: a durable queue, templates, SMTP (or a spool folder); the tax forms as PDFs (official blanks filled with qpdf, "
+                + "the others laid out with libharu, AES-256 on request); replicas share the queue, so scaling out never sends one mail twice",
+            scratch: [
+                ScratchDirectory(volume: "mail-spool", path: "/var/spool/melon-mail", shared: true, environment: ["MAIL_SPOOL_DIR": "/var/spool/melon-mail"]),
+                // The official blanks are prepared at start into a temporary folder.
+                ScratchDirectory(volume: "tmp", path: "/tmp", shared: false, environment: ["TMPDIR": "/tmp"]),
+            ],
+            maxReplicas: 6),
+        migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.pdfEmailConfiguration()
         let database = environment.requireDatabase()

@@ -23,7 +23,8 @@ public struct RefundCalculatorConfiguration: Sendable {
 
 extension Setting {
     public static let refundContactEmail = Setting(
-        "refund.contact.email", default: nil, help: "The refund company's address: contact requests are mailed there (and confirmed to the user).")
+        "refund.contact.email", default: nil, help: "The refund company's address: contact requests are mailed there (and confirmed to the user).",
+        provision: .required(.text("refunds@melon.localhost")))
     public static let refundContactsPerEmail = Setting(
         "refund.contacts.per.email", default: "3", help: "Contact requests one email address may make in 24 hours.", kind: .integer(1...1_000))
     public static let refundContactsPerIP = Setting(

@@ -8,7 +8,9 @@ import ServiceSupport
 extension ServiceDefinition {
     /// `refund-calculator`: Irish PAYE refund estimates, help text, saved scenarios and contact requests.
     public static let refundCalculator = ServiceDefinition(
-        contract: RefundCalculator.self, schema: "refund_calculator", settings: Setting.refundCalculatorSettings, migrations: { try Migration.load(bundle: .module) }
+        contract: RefundCalculator.self, schema: "refund_calculator", settings: Setting.refundCalculatorSettings, settingPrefixes: ["refund"],
+        deployment: ServiceDeployment(about: "Irish PAYE refund estimates (CPU only), rules and help per tax year, saved scenarios, contact requests"),
+        migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.refundCalculatorConfiguration()
         let database = environment.requireDatabase()

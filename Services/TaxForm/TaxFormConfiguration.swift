@@ -19,7 +19,7 @@ extension Setting {
     public static let taxFormKey = Setting(
         "tax.form.key", default: nil,
         help: "32 random bytes in base64 (openssl rand -base64 32): wraps each account's key, which seals its interview answers in the database.",
-        isSecret: true)
+        isSecret: true, provision: .required(.randomKey))
 
     public static let taxFormFillsPerHour = Setting(
         "tax.form.fills.per.hour", default: "20",

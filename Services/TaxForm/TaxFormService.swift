@@ -9,7 +9,12 @@ extension ServiceDefinition {
     /// questions and lists are data in `Data/`; a preview needs no account and stores nothing; a
     /// signed-in user's interviews are stored per tax year, sealed with the account's own key.
     public static let taxForm = ServiceDefinition(
-        contract: TaxForm.self, schema: "tax_form", settings: Setting.taxFormSettings, migrations: { try Migration.load(bundle: .module) }
+        contract: TaxForm.self, schema: "tax_form", settings: Setting.taxFormSettings,
+        deployment: ServiceDeployment(
+            about: "the student tax interview as data, residency (exempt years, the substantial presence test), Form 1040 / 1040-NR line by line "
+                + "and 8843; previews for anyone; saved interviews per user and year, versioned, sealed per account; deadlines and reminders; "
+                + "the return as one PDF, downloaded or mailed"),
+        migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.taxFormConfiguration()
         let database = environment.requireDatabase()

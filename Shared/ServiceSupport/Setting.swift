@@ -37,6 +37,28 @@ public struct Setting: Sendable, Hashable {
         }
     }
 
+    /// Who gives the value in a deployment: the compose file, the Kubernetes notes, run.sh and the
+    /// test stacks are made from it.
+    public enum Provision: Sendable, Hashable {
+        /// The default suits every deployment (an operator may still set it).
+        case tuning
+        /// An operator sets it for a real deployment (SMTP_URL): the compose file passes it through,
+        /// the Kubernetes notes put it in the service's Secret; unset, the default runs locally.
+        case perDeployment
+        /// The service cannot start without it: compose refuses to start without it, and run.sh and
+        /// the tests give it `local`.
+        case required(LocalValue)
+    }
+
+    /// What run.sh and the tests give a required setting.
+    public enum LocalValue: Sendable, Hashable {
+        /// A new key of 32 random bytes in base64 (`openssl rand -base64 32`): run.sh makes one once
+        /// and keeps it under .data/, each test stack makes its own.
+        case randomKey
+        /// This value.
+        case text(String)
+    }
+
     public let key: String
     /// The value when neither flag nor environment gives one; nil means "not set".
     public let defaultValue: String?
@@ -44,19 +66,32 @@ public struct Setting: Sendable, Hashable {
     /// Secrets are never printed, not even their defaults.
     public let isSecret: Bool
     public let kind: Kind
+    public let provision: Provision
 
-    public init(_ key: String, default defaultValue: String?, help: String, isSecret: Bool = false, kind: Kind = .text) {
+    public init(_ key: String, default defaultValue: String?, help: String, isSecret: Bool = false, kind: Kind = .text, provision: Provision = .tuning) {
         self.key = key
         self.defaultValue = defaultValue
         self.help = help
         self.isSecret = isSecret
         self.kind = kind
+        self.provision = provision
     }
 
     /// The same setting with another default, for a process whose sensible default differs (`melon`'s
     /// bus is inproc); `ProcessSettings` reads the default of the setting as the process declared it.
     public func defaulting(to value: String) -> Setting {
-        Setting(key, default: value, help: help, isSecret: isSecret, kind: kind)
+        Setting(key, default: value, help: help, isSecret: isSecret, kind: kind, provision: provision)
+    }
+
+    /// The value run.sh and the test stacks give it, when it is required: a new random key each call.
+    public var localValue: String? {
+        guard case .required(let local) = provision else { return nil }
+        switch local {
+        case .randomKey:
+            var generator = SystemRandomNumberGenerator()
+            return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64EncodedString()
+        case .text(let text): return text
+        }
     }
 
     /// `BROKER_ENDPOINT` for `broker.endpoint`.

@@ -1,5 +1,6 @@
 import Envelope
 import Foundation
+import MelonServices
 import Testing
 import TestSupport
 
@@ -28,7 +29,7 @@ extension ServiceStackTests {
     @Test func aJourneyThroughTheGeneratedClientAgainstMelon() async throws {
         let journey = Self.client.appendingPathComponent("debug/melon-journey").path
         try #require(FileManager.default.isExecutableFile(atPath: journey), "no melon-journey: \(Self.build)")
-        let melon = try await MelonProcess.start()
+        let melon = try await MelonProcess.start(required: MelonServices.localEnvironment())
         let run = try ChildProcess(executable: journey, arguments: [melon.http.base.absoluteString, melon.spool.path], name: "melon-journey")
         #expect(await run.wait(timeout: .seconds(120)) == 0, "\(run.output)")
         // Each kind of call: anyone, a sign-up through the mail, signed in, the owner's paged list, typed problems.

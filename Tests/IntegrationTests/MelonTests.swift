@@ -1,5 +1,6 @@
 import Envelope
 import Foundation
+import MelonServices
 import Testing
 import TestSupport
 
@@ -7,15 +8,18 @@ import TestSupport
 extension ServiceStackTests {
 @Suite(.timeLimit(.minutes(10))) struct MelonTests {
     @Test func melonServesAuthPdfEmailAndTheRefundCalculatorTogether() async throws {
-        let started = try await MelonProcess.start()
+        let started = try await MelonProcess.start(required: MelonServices.localEnvironment())
         let (melon, http, spool) = (started.process, started.http, started.spool)
         let ready = try await http.get("/readyz").json
-        #expect(ready?["checks"] == [
-            "pdf-email.broker": true, "pdf-email.database": true, "auth.broker": true, "auth.database": true,
-            "refund-calculator.broker": true, "refund-calculator.database": true, "notifications.broker": true, "notifications.database": true,
-            "tax-form.broker": true, "tax-form.database": true,
-        ])
-        #expect(ready?["services"] == ["auth": true, "notifications": true, "refund-calculator": true, "tax-form": true], "every routed service has a worker")
+        // Every service's bus connection and database, and a worker for every service with routes.
+        var checks: [String: JSONValue] = [:]
+        for definition in MelonServices.all {
+            checks["\(definition.name).broker"] = true
+            if definition.schema != nil { checks["\(definition.name).database"] = true }
+        }
+        #expect(ready?["checks"] == .object(checks))
+        let routed = MelonServices.all.filter { $0.contract.operations.contains { !$0.http.isEmpty } }
+        #expect(ready?["services"] == .object(Dictionary(uniqueKeysWithValues: routed.map { ($0.name, true) })), "every routed service has a worker")
         // `melon openapi` prints the document /openapi.json serves (docs/openapi.json holds it too).
         let printer = try ChildProcess(executable: BuildProducts.path("melon"), arguments: ["openapi"], name: "melon-openapi")
         #expect(await printer.wait(timeout: .seconds(30)) == 0, "\(printer.output)")

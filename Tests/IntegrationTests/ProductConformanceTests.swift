@@ -2,14 +2,15 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every product route against the document, on the running stack: the gateway, `auth`,
-/// `refund-calculator`, `notifications` (pushes to a log file), `tax-form` and `pdf-email` processes (see Schemathesis).
+/// Every product route against the document, on the running stack: the gateway and every service of
+/// `MelonServices.all` (refund-calculator in the test process, the others as processes; see Schemathesis).
 extension ServiceStackTests {
 @Suite(.timeLimit(.minutes(10))) struct ProductConformanceTests {
     @Test func theProductRoutesBehaveAsTheDocumentSays() async throws {
         // Argon2id makes sign-up and login slow on a loaded machine: deadlines of 5 s or more.
         let pushLog = FileManager.default.temporaryDirectory.appendingPathComponent("melon-push-\(UUID().uuidString).log").path
-        let stack = try await AuthStack(refundCalculator: [:], notifications: ["PUSH_LOG": pushLog], taxForm: true, configureGateway: { $0.minDeadline = .seconds(5) })
+        let stack = try await AuthStack(
+            refundCalculator: [:], notifications: ["PUSH_LOG": pushLog], taxForm: true, everyService: true, configureGateway: { $0.minDeadline = .seconds(5) })
         try await stack.with { http in
             // Signed in, so the signed-in routes are fuzzed past the token check.
             let tokens = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "fuzz@tcd.ie", username: "fuzz")

@@ -7,7 +7,7 @@ import ServiceKit
 extension ServiceDefinition {
     /// The `echo` fixture service, as `echo-worker` runs it.
     public static let echo = ServiceDefinition(
-        contract: Echo.self, schema: nil, settings: []
+        contract: Echo.self, schema: nil, settings: [], deployment: ServiceDeployment(about: "a test fixture: repeats, fails and sleeps on request")
     ) { _ in
         ServiceParts(handlers: EchoService.handlers())
     }

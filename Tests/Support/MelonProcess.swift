@@ -12,18 +12,18 @@ public struct MelonProcess {
         public let description: String
     }
 
-    /// Starts `melon` and returns once `/readyz` answers 200; throws with its output when it does
-    /// not within 30 s. Its parts talk over melon's inproc bus, as `run.sh` runs it.
-    public static func start() async throws -> MelonProcess {
+    /// Starts `melon` with `required` (a value for each service's required settings, as run.sh gives
+    /// them: `MelonServices.localEnvironment()`) and returns once `/readyz` answers 200; throws with
+    /// its output when it does not within 30 s. Its parts talk over melon's inproc bus, as `run.sh`
+    /// runs it.
+    public static func start(required: [String: String]) async throws -> MelonProcess {
         let httpPort = Ports.free()
         let spool = FileManager.default.temporaryDirectory.appendingPathComponent("melon-spool-\(UUID().uuidString)")
-        let process = try ChildProcess(product: "melon", environment: [
+        let process = try ChildProcess(product: "melon", environment: required.merging([
             "HTTP_PORT": "\(httpPort)",
             "DATABASE_URL": try await TestDatabase.freshDatabase(), "MAIL_SPOOL_DIR": spool.path,
-            "AUTH_KEY_ENCRYPTION_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
             "REFUND_CONTACT_EMAIL": "refunds@redoak.example", "PUSH_LOG": spool.appendingPathComponent("push.log").path,
-            "TAX_FORM_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString(),
-        ])
+        ]) { $1 })
         let http = HTTPTestClient(base: URL(string: "http://127.0.0.1:\(httpPort)")!)
         guard await eventually(timeout: .seconds(30), { try await http.get("/readyz").status == 200 }) else {
             throw NotReady(description: "melon is not ready after 30 s: \(process.output)")

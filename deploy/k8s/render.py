@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints the Kubernetes manifests of every Melon service: service.yaml.in filled in for each entry of
-services.json (a name, what it is, and what differs: replicas, scratch volumes). Apply with
+services.json (a name, what it is, and what differs: replicas, scratch folders; DeployFilesTests makes
+services.json from the service definitions). Apply with
     deploy/k8s/render.py | kubectl apply -f -
 beside config.yaml, broker.yaml and gateway.yaml. Standard library only."""
 import json
@@ -17,14 +18,14 @@ def flow(items):
 
 
 def render(service):
-    dirs = service.get("emptyDirs", {})
+    scratch = service.get("scratch", [])
     fields = {
         "name": service["name"],
         "minReplicas": service.get("minReplicas", 2),
         "maxReplicas": service.get("maxReplicas", 8),
-        "env": flow([{"name": d["env"], "value": d["path"]} for d in dirs.values() if "env" in d]),
-        "volumeMounts": flow([{"name": name, "mountPath": d["path"]} for name, d in dirs.items()]),
-        "volumes": flow([{"name": name, "emptyDir": {}} for name in dirs]),
+        "env": flow([{"name": name, "value": value} for d in scratch for name, value in sorted(d["env"].items())]),
+        "volumeMounts": flow([{"name": d["volume"], "mountPath": d["path"]} for d in scratch]),
+        "volumes": flow([{"name": d["volume"], "emptyDir": {}} for d in scratch]),
     }
     template = string.Template((here / "service.yaml.in").read_text())
     body = template.substitute(fields).split("\n", 2)[2]  # the template's own comment is not the service's

@@ -17,6 +17,8 @@ public enum Auth: ServiceContract {
     /// Mail (codes, notices) and the end of a session's devices; the account erasures it fans out come
     /// from the catalog (`ServiceDefinition.auth`, `BusPolicy`).
     public static let calls: [any OperationDeclaration.Type] = [PdfEmail.Mail.Send.self, Notifications.Sessions.End.self]
+    /// Its session revocations (`auth.sessions.revoked.v1`), which every gateway hears.
+    public static let publishesEvents = true
 
     /// A university whose closed network an account joins through its email domain.
     public struct University: Codable, Sendable, Equatable {

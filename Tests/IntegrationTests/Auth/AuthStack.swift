@@ -2,6 +2,7 @@ import Bus
 import Envelope
 import Foundation
 import GatewayService
+import MelonServices
 import ServiceCatalog
 import ServiceLifecycle
 import RefundCalculatorService
@@ -29,6 +30,8 @@ struct AuthStack {
     let taxForm: ChildProcess?
     /// The URL tax-form signs in with: a role of its own that owns its schema alone (deploy/service-role.sh).
     let taxFormDatabaseURL: String?
+    /// With `everyService`, a process for each service of `MelonServices.all` not started otherwise.
+    let others: [ChildProcess]
     let keyEncryptionKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
     let taxFormKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
 
@@ -38,7 +41,7 @@ struct AuthStack {
     static let today = RFC3339.date(from: "2026-11-21T14:00:00Z")!
 
     init(authEnvironment: [String: String] = [:], refundCalculator: [String: String]? = nil, notifications: [String: String]? = nil,
-         taxForm: Bool = false, configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
+         taxForm: Bool = false, everyService: Bool = false, configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
         // Up to six processes start together on 2 cores (pdf-email prepares its PDF blanks with qpdf,
         // tax-form loads its data): a worker starved for 750 ms must not be taken for dead, so the
         // broker waits 2 s of silence (CI once saw three auth workers expire under one request).
@@ -79,6 +82,25 @@ struct AuthStack {
         } else {
             (taxFormDatabaseURL, self.taxForm) = (nil, nil)
         }
+        // Every other service from its definition alone: its required settings' local values, its
+        // own role, and its folders under a temporary one; a new service is started (and fuzzed) here
+        // without a line of its own.
+        var started: Set<String> = ["auth", "pdf-email"]
+        if notifications != nil { started.insert("notifications") }
+        if taxForm { started.insert("tax-form") }
+        if refundCalculator != nil { started.insert("refund-calculator") }
+        var others: [ChildProcess] = []
+        for definition in MelonServices.all where everyService && !started.contains(definition.name) {
+            var environment = common.merging(definition.localEnvironment()) { $1 }
+            if let schema = definition.schema { environment[Setting.databaseURL(service: definition.name).environmentName] = try await ownURL(schema) }
+            for directory in definition.deployment.scratch {
+                let local = FileManager.default.temporaryDirectory.appendingPathComponent("melon-\(directory.volume)-\(UUID().uuidString)").path
+                try FileManager.default.createDirectory(atPath: local, withIntermediateDirectories: true)
+                for (name, value) in directory.environment { environment[name] = value.replacingOccurrences(of: directory.path, with: local) }
+            }
+            others.append(try ChildProcess(product: definition.name, environment: environment))
+        }
+        self.others = others
         refunds = try refundCalculator.map { environment in
             let settings = ProcessSettings(
                 process: "refund-calculator", settings: ServiceDefinition.refundCalculator.processSettings, arguments: [],
@@ -112,6 +134,9 @@ struct AuthStack {
             }
             if let refunds {
                 #expect(await BusHarness.waitForService("refund-calculator", client: probe, timeout: .seconds(30)), "\(refunds.definition.name)")
+            }
+            for other in others {
+                #expect(await BusHarness.waitForService(other.name, client: probe, timeout: .seconds(30)), "\(other.output)")
             }
             try await body(try await address.client())
         }

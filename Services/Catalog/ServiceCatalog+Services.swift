@@ -1,0 +1,17 @@
+// Made from MelonServices.all by DeployFilesTests (MELON_WRITE_DOCS=1 swift test --filter DeployFilesTests): do not edit.
+import AuthContract
+import Contracts
+import NotificationsContract
+import PdfEmailContract
+import RefundCalculatorContract
+import TaxFormContract
+
+extension ServiceCatalog {
+    public static let services: [any ServiceContract.Type] = [
+        Auth.self,
+        Notifications.self,
+        PdfEmail.self,
+        RefundCalculator.self,
+        TaxForm.self,
+    ]
+}
