@@ -58,13 +58,13 @@ struct HTTPBenchmark {
         let pdfEmail = try RunningService(.pdfEmail, settings: settings, logger: logger, maximumConnections: 4, context: context)
         let authDatabase = auth.database!
         let port = Mutex<Int?>(nil)
+        let gatewaySettings = ProcessSettings.declared(
+            Setting.gatewaySettings, process: "gateway", environment: ["HTTP_PORT": "0", "EVENTS_ENDPOINT": "", "BUS_CURVE": "off"])
         let gateway = buildApplication(
             // Routes of the services this process runs only: readiness waits for a worker of every routed service.
-            configuration: GatewayConfiguration(port: 0),
+            configuration: try gatewaySettings.gatewayConfiguration(),
             services: [BenchNotes.self] + [ServiceDefinition.auth, .refundCalculator, .taxForm, .pdfEmail].map(\.contract), bus: bus,
-            authenticator: JWKSAuthenticator(
-                bus: bus, revocations: SessionRevocations(bus: bus, subscriber: nil, logger: logger), audience: "melon", issuer: "urn:melon:auth",
-                logger: logger),
+            authenticator: try gatewaySettings.tokenAuthenticator(bus: bus, logger: logger),
             logger: logger,
             onServerRunning: { bound in port.withLock { $0 = bound } })
         let group = Mutex<ServiceGroup?>(nil)

@@ -1,8 +1,10 @@
+import AuthContract
 import Crypto
 import Foundation
 import ServiceSupport
 
-/// What the auth service is configured with.
+/// What the auth service is configured with: read from its settings (`authConfiguration()`), whose
+/// declarations hold the defaults; the rest are fixed rules of the service.
 public struct AuthConfiguration: Sendable {
     /// Seals the token-signing keys at rest (AES-256-GCM); from AUTH_KEY_ENCRYPTION_KEY.
     public var keyEncryptionKey: SymmetricKey
@@ -14,38 +16,26 @@ public struct AuthConfiguration: Sendable {
     /// A refresh token used again within this time after its first use is a concurrent refresh, not theft.
     public var refreshGrace: Duration
     /// A session ends this long after its login however often it is refreshed.
-    public var sessionLifetime: Duration = .seconds(90 * 86_400)
+    public var sessionLifetime: Duration
     /// A signing key signs for this long; then a new one takes over.
     public var keyRotation: Duration
     /// How long an instance uses the signing keys it read before reading them again.
-    public var keyCacheLifetime: Duration = .seconds(60)
+    public var keyCacheLifetime: Duration
     /// Verification codes are valid this long.
-    public var codeLifetime: Duration = .seconds(600)
+    public var codeLifetime: Duration
+    /// The least time between two codes mailed to one account.
+    public var codeResendInterval: Duration
+    /// The rate limits of login, codes, code mail and refresh.
+    public var backoff: Backoff
+    /// The largest profile picture file.
+    public var pictureMaxBytes: Int
     /// A registration attempt (its credentials, and its hold on the username) lasts this long
     /// unless its code is entered: codes can be asked for again within it.
     public var registrationLifetime: Duration = .seconds(3600)
     /// Wrong guesses a code survives.
     public var codeAttempts = 5
-    /// The least time between two codes mailed to one account.
-    public var codeResendInterval: Duration = .seconds(60)
-    /// The rate limits of login, codes, code mail and refresh.
-    public var backoff = Backoff()
-    /// The largest profile picture file.
-    public var pictureMaxBytes = 512 * 1024
     /// Security events older than this are dropped.
     public var securityEventRetention: Duration = .seconds(180 * 86_400)
-
-    public init(keyEncryptionKey: SymmetricKey, issuer: String = "urn:melon:auth", audience: String = "melon",
-                accessTokenLifetime: Duration = .seconds(900), refreshTokenLifetime: Duration = .seconds(30 * 86_400),
-                refreshGrace: Duration = .seconds(10), keyRotation: Duration = .seconds(30 * 86_400)) {
-        self.keyEncryptionKey = keyEncryptionKey
-        self.issuer = issuer
-        self.audience = audience
-        self.accessTokenLifetime = accessTokenLifetime
-        self.refreshTokenLifetime = refreshTokenLifetime
-        self.refreshGrace = refreshGrace
-        self.keyRotation = keyRotation
-    }
 }
 
 extension Setting {
@@ -90,7 +80,7 @@ extension Setting {
     public static let authAttemptsWindow = Setting(
         "auth.attempts.window", default: "3600000", help: "Milliseconds after the last counted attempt when a counter starts again.", kind: .milliseconds(1_000...7 * 86_400_000))
     public static let authPictureMaxBytes = Setting(
-        "auth.picture.max.bytes", default: "524288", help: "Largest profile picture file in bytes (its base64 must fit HTTP_MAX_BODY_BYTES).", kind: .integer(1_024...(8 << 20)))
+        "auth.picture.max.bytes", default: "524288", help: "Largest profile picture file in bytes (its base64 must fit HTTP_MAX_BODY_BYTES).", kind: .integer(1_024...Auth.Picture.Set.Request.maxBytes))
 
     public static let authSettings: [Setting] = [
         .authKeyEncryptionKey, .authIssuer, .authAudience,
@@ -103,21 +93,16 @@ extension Setting {
 
 extension ProcessSettings {
     public func authConfiguration() throws -> AuthConfiguration {
-        var configuration = AuthConfiguration(
+        let configuration = AuthConfiguration(
             keyEncryptionKey: SymmetricKey(data: try key256(.authKeyEncryptionKey)), issuer: try requiredString(.authIssuer), audience: try requiredString(.authAudience),
-            accessTokenLifetime: try milliseconds(.authAccessTokenLifetime),
-            refreshTokenLifetime: try milliseconds(.authRefreshTokenLifetime),
-            refreshGrace: try milliseconds(.authRefreshGrace),
-            keyRotation: try milliseconds(.authKeyRotation))
-        configuration.backoff = Backoff(
-            freePerAccount: try int(.authAttemptsPerAccount), freePerAccountAll: try int(.authAttemptsPerAccountAll), freePerIP: try int(.authAttemptsPerIP),
-            first: try milliseconds(.authBackoffFirst), max: try milliseconds(.authBackoffMax),
-            window: try milliseconds(.authAttemptsWindow))
-        configuration.pictureMaxBytes = try int(.authPictureMaxBytes)
-        configuration.sessionLifetime = try milliseconds(.authSessionLifetime)
-        configuration.codeLifetime = try milliseconds(.authCodeLifetime)
-        configuration.codeResendInterval = try milliseconds(.authCodeResendInterval)
-        configuration.keyCacheLifetime = try milliseconds(.authKeyCache)
+            accessTokenLifetime: try milliseconds(.authAccessTokenLifetime), refreshTokenLifetime: try milliseconds(.authRefreshTokenLifetime),
+            refreshGrace: try milliseconds(.authRefreshGrace), sessionLifetime: try milliseconds(.authSessionLifetime),
+            keyRotation: try milliseconds(.authKeyRotation), keyCacheLifetime: try milliseconds(.authKeyCache),
+            codeLifetime: try milliseconds(.authCodeLifetime), codeResendInterval: try milliseconds(.authCodeResendInterval),
+            backoff: Backoff(
+                freePerAccount: try int(.authAttemptsPerAccount), freePerAccountAll: try int(.authAttemptsPerAccountAll), freePerIP: try int(.authAttemptsPerIP),
+                first: try milliseconds(.authBackoffFirst), max: try milliseconds(.authBackoffMax), window: try milliseconds(.authAttemptsWindow)),
+            pictureMaxBytes: try int(.authPictureMaxBytes))
         guard configuration.backoff.first <= configuration.backoff.max else {
             throw InvalidValue(setting: .authBackoffMax, value: "\(configuration.backoff.max.milliseconds)", expected: "at least AUTH_BACKOFF_FIRST")
         }

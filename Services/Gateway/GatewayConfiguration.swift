@@ -30,12 +30,12 @@ public struct GatewayConfiguration: Sendable {
     /// gateway serves them on its health port (HEALTH_PORT), away from clients.
     public var probesOnPublicPort = true
 
+    /// The values come from the gateway's settings (`gatewayConfiguration()`), whose declarations
+    /// hold the defaults; a test reads them with `ProcessSettings.declared(Setting.gatewaySettings, ...)`.
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 1 << 20,
-        defaultDeadline: Duration = .seconds(10), maxDeadline: Duration = .seconds(60), minDeadline: Duration = .milliseconds(100),
-        corsAllowedOrigins: [String] = ["*"], availabilityCacheTTL: Duration = .seconds(1),
-        readinessTimeout: Duration = .seconds(1), trustedProxies: [IPNetwork] = [],
-        idleTimeout: Duration = .seconds(60)
+        host: String, port: Int, maxBodyBytes: Int, defaultDeadline: Duration, maxDeadline: Duration, minDeadline: Duration,
+        corsAllowedOrigins: [String], availabilityCacheTTL: Duration = .seconds(1), readinessTimeout: Duration = .seconds(1),
+        trustedProxies: [IPNetwork], idleTimeout: Duration
     ) {
         self.host = host
         self.port = port

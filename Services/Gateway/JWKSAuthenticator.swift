@@ -59,7 +59,7 @@ public final class JWKSAuthenticator: RequestAuthenticator {
 
     public init(bus: BusClient, revocations: SessionRevocations?, audience: String, issuer: String, logger: Logger,
                 refreshInterval: Duration = .seconds(300), minimumRefetch: Duration = .seconds(5),
-                maxKeyAge: Duration = .seconds(3600), retryBackoff: Duration = .seconds(1), retryBackoffLimit: Duration = .seconds(15),
+                maxKeyAge: Duration, retryBackoff: Duration = .seconds(1), retryBackoffLimit: Duration = .seconds(15),
                 verifiedLimit: Int = 10_000) {
         self.verifiedLimit = verifiedLimit
         self.bus = bus

@@ -36,7 +36,7 @@ public final class SessionRevocations: Service {
     }
 
     public init(
-        bus: BusClient, subscriber: EventSubscriber?, resyncInterval: Duration = .seconds(60), maxAge: Duration = .seconds(3600), logger: Logger
+        bus: BusClient, subscriber: EventSubscriber?, resyncInterval: Duration, maxAge: Duration, logger: Logger
     ) {
         self.bus = bus
         self.subscriber = subscriber

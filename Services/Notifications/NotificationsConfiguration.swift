@@ -3,7 +3,8 @@ import NotificationsContract
 import PostgresSupport
 import ServiceSupport
 
-/// What the notifications service is configured with.
+/// What the notifications service is configured with: read from its settings
+/// (`notificationsConfiguration()`), whose declarations hold the defaults.
 public struct NotificationsConfiguration: Sendable {
     /// Where pushes go.
     public enum Provider: Sendable {
@@ -13,17 +14,13 @@ public struct NotificationsConfiguration: Sendable {
     }
 
     public var provider: Provider
-    public var delivery = PushDeliveryConfiguration()
+    public var delivery: PushDeliveryConfiguration
     /// A push's expiry when the sender gives none.
-    public var defaultLifetime: Duration = .seconds(86_400)
-    public var devicesPerAccount = 20
-    public var scheduleInterval: Duration = .seconds(1)
+    public var defaultLifetime: Duration
+    public var devicesPerAccount: Int
+    public var scheduleInterval: Duration
     /// Read notifications are deleted this long after they arrived; unread ones stay (`INBOX_RETENTION_DAYS`, twice for unread).
-    public var inboxRetentionDays = 90
-
-    public init(provider: Provider) {
-        self.provider = provider
-    }
+    public var inboxRetentionDays: Int
 }
 
 /// How to reach APNs with token-based authentication.
@@ -88,7 +85,7 @@ extension Setting {
 
 extension ProcessSettings {
     public func notificationsConfiguration() throws -> NotificationsConfiguration {
-        var configuration = NotificationsConfiguration(provider: .log(URL(fileURLWithPath: try requiredString(.pushLog))))
+        var provider = NotificationsConfiguration.Provider.log(URL(fileURLWithPath: try requiredString(.pushLog)))
         if let key = try apnsKey() {
             let topics = try apnsTopics()
             let keyID = try requiredString(.apnsKeyID), teamID = try requiredString(.apnsTeamID)
@@ -102,22 +99,20 @@ extension ProcessSettings {
                     throw InvalidValue(setting: setting, value: url, expected: "an https:// URL")
                 }
             }
-            configuration.provider = .apns(APNsConfiguration(
+            provider = .apns(APNsConfiguration(
                 key: key, keyID: keyID, teamID: teamID, topics: topics, productionURL: try requiredString(.apnsProductionURL),
                 sandboxURL: try requiredString(.apnsSandboxURL), caFile: caFile, tokenRefresh: try milliseconds(.apnsTokenRefresh),
                 timeout: try milliseconds(.apnsTimeout)))
         }
-        configuration.delivery.concurrency = try int(.pushConcurrency)
-        configuration.delivery.lease = try milliseconds(.pushLease)
         let first = try milliseconds(.pushRetryFirst), maximum = try milliseconds(.pushRetryMax)
         guard maximum >= first else { throw InvalidValue(setting: .pushRetryMax, value: "\(maximum.milliseconds)", expected: "at least PUSH_RETRY_FIRST") }
-        configuration.delivery.retry = RetryPolicy(first: first, maximum: maximum)
-        configuration.delivery.setupHold = try milliseconds(.pushSetupHold)
-        configuration.defaultLifetime = try milliseconds(.pushLifetime)
-        configuration.devicesPerAccount = try int(.devicesPerAccount)
-        configuration.scheduleInterval = try milliseconds(.scheduleInterval)
-        configuration.inboxRetentionDays = try int(.inboxRetentionDays)
-        return configuration
+        return NotificationsConfiguration(
+            provider: provider,
+            delivery: PushDeliveryConfiguration(
+                concurrency: try int(.pushConcurrency), lease: try milliseconds(.pushLease), retry: RetryPolicy(first: first, maximum: maximum),
+                setupHold: try milliseconds(.pushSetupHold)),
+            defaultLifetime: try milliseconds(.pushLifetime), devicesPerAccount: try int(.devicesPerAccount),
+            scheduleInterval: try milliseconds(.scheduleInterval), inboxRetentionDays: try int(.inboxRetentionDays))
     }
 
     /// The signing key's PEM, from APNS_KEY or APNS_KEY_FILE; nil when neither is set.

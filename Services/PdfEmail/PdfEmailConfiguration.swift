@@ -16,16 +16,18 @@ public struct PdfEmailConfiguration: Sendable {
     /// `MAIL_FROM`: the sender of every mail.
     public var from: String
     public var transport: Transport
-    public var limits: MailLimits
+    /// `MAIL_MAX_ATTACHMENT_BYTES`: the attachments' bytes together.
+    public var maxAttachmentBytes: Int
     public var delivery: MailDeliveryConfiguration
     /// `MAIL_RETENTION`: how long a sent or failed mail (its message and addresses) is kept.
     public var retention: Duration
 
-    public init(from: String, transport: Transport, limits: MailLimits = MailLimits(), delivery: MailDeliveryConfiguration = MailDeliveryConfiguration(),
-                retention: Duration = .seconds(30 * 86_400)) {
+    /// The values come from the pdf-email settings (`pdfEmailConfiguration()`), whose declarations
+    /// hold the defaults.
+    public init(from: String, transport: Transport, maxAttachmentBytes: Int, delivery: MailDeliveryConfiguration, retention: Duration) {
         self.from = from
         self.transport = transport
-        self.limits = limits
+        self.maxAttachmentBytes = maxAttachmentBytes
         self.delivery = delivery
         self.retention = retention
     }
@@ -51,7 +53,8 @@ extension Setting {
         "mail.retry.first", default: "2000", help: "Milliseconds before the first retry; doubled per attempt, with jitter.", kind: .milliseconds(10...3_600_000))
     public static let mailRetryMax = Setting("mail.retry.max", default: "300000", help: "Longest wait between two attempts, in milliseconds.", kind: .milliseconds(10...86_400_000))
     public static let mailMaxAttachmentBytes = Setting(
-        "mail.max.attachment.bytes", default: "5242880", help: "Largest total size of one mail's attachments, in bytes.", kind: .integer(1...(6 << 20)))
+        "mail.max.attachment.bytes", default: "5242880", help: "Largest total size of one mail's attachments, in bytes (base64 makes them a third larger on the bus).",
+        kind: .integer(1...PdfEmail.Mail.Attachment.maxBytes))
     public static let mailConcurrency = Setting("mail.concurrency", default: "4", help: "Mails this instance sends at once.", kind: .integer(1...64))
     public static let mailRetention = Setting(
         "mail.retention", default: "2592000000",
@@ -85,19 +88,14 @@ extension ProcessSettings {
         } else {
             transport = .spool(URL(fileURLWithPath: try requiredString(.mailSpoolDir)))
         }
-        var limits = MailLimits()
-        // Base64 makes attachments a third larger, and they must fit in one bus message.
-        limits.maxAttachmentBytes = try int(.mailMaxAttachmentBytes)
-        var delivery = MailDeliveryConfiguration()
-        delivery.concurrency = try int(.mailConcurrency)
-        delivery.maxAge = try milliseconds(.mailMaxAge)
         let first = try milliseconds(.mailRetryFirst)
         let maximum = try milliseconds(.mailRetryMax)
         guard maximum >= first else {
             throw InvalidValue(setting: .mailRetryMax, value: "\(maximum.milliseconds)", expected: "at least MAIL_RETRY_FIRST")
         }
-        delivery.retry = RetryPolicy(first: first, maximum: maximum)
-        delivery.lease = max(.seconds(60), timeout * 2)
-        return PdfEmailConfiguration(from: from, transport: transport, limits: limits, delivery: delivery, retention: try milliseconds(.mailRetention))
+        let delivery = MailDeliveryConfiguration(
+            concurrency: try int(.mailConcurrency), lease: max(.seconds(60), timeout * 2), retry: RetryPolicy(first: first, maximum: maximum),
+            maxAge: try milliseconds(.mailMaxAge))
+        return PdfEmailConfiguration(from: from, transport: transport, maxAttachmentBytes: try int(.mailMaxAttachmentBytes), delivery: delivery, retention: try milliseconds(.mailRetention))
     }
 }

@@ -27,7 +27,7 @@ extension ServiceDefinition {
         let database = environment.requireDatabase()
         let repository = MailPostgresRepository(database: database)
         let mail = MailHandlers(
-            composer: MailComposer(templates: try MailTemplates.bundled(), from: configuration.from, limits: configuration.limits),
+            composer: MailComposer(templates: try MailTemplates.bundled(), from: configuration.from, maxAttachmentBytes: configuration.maxAttachmentBytes),
             repository: repository)
         let blanks = try BlankBook.bundled(preparingIn: FileManager.default.temporaryDirectory.appendingPathComponent("melon-blanks-\(UUID().uuidString)"))
         let forms = FormHandlers(packet: FormPacket(blanks: blanks))

@@ -3,22 +3,19 @@ import Contracts
 import Foundation
 import ServiceSupport
 
-/// What the refund-calculator service is configured with.
+/// What the refund-calculator service is configured with: read from its settings
+/// (`refundCalculatorConfiguration()`), whose declarations hold the defaults.
 public struct RefundCalculatorConfiguration: Sendable {
     /// Where contact requests go: the refund company's address.
     public var contactEmail: String
     /// Contact requests one email address may make in a day.
-    public var contactsPerEmail = 3
+    public var contactsPerEmail: Int
     /// Contact requests one client IP may make in a day (campus networks share addresses).
-    public var contactsPerIP = 20
+    public var contactsPerIP: Int
     /// Contact requests are deleted this long after they were made.
-    public var contactRetention: Duration = .seconds(90 * 86_400)
+    public var contactRetention: Duration
     /// The most scenarios one account keeps.
-    public var scenariosPerAccount = 100
-
-    public init(contactEmail: String) {
-        self.contactEmail = contactEmail
-    }
+    public var scenariosPerAccount: Int
 }
 
 extension Setting {
@@ -46,11 +43,8 @@ extension ProcessSettings {
         if let problem = EmailAddress.problem(email) {
             throw InvalidValue(setting: .refundContactEmail, value: email, expected: "an address like refunds@example.org (\(problem))")
         }
-        var configuration = RefundCalculatorConfiguration(contactEmail: email)
-        configuration.contactsPerEmail = try int(.refundContactsPerEmail)
-        configuration.contactsPerIP = try int(.refundContactsPerIP)
-        configuration.contactRetention = try milliseconds(.refundContactRetention)
-        configuration.scenariosPerAccount = try int(.refundScenariosPerAccount)
-        return configuration
+        return RefundCalculatorConfiguration(
+            contactEmail: email, contactsPerEmail: try int(.refundContactsPerEmail), contactsPerIP: try int(.refundContactsPerIP),
+            contactRetention: try milliseconds(.refundContactRetention), scenariosPerAccount: try int(.refundScenariosPerAccount))
     }
 }

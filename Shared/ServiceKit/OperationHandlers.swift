@@ -7,9 +7,11 @@ import PostgresNIO
 import PostgresSupport
 
 /// The handlers of one service's operations, registered against their declarations. The kit runs
-/// what the declarations promise: an operation that keeps its reply (`Idempotency.stored`) runs its
-/// change and the record of its reply in one transaction, and a repeat gets the stored reply; an
-/// erase operation also forgets the erased account's records.
+/// what the declarations promise: every request is checked against its operation's schema before
+/// its handler runs (the same check the gateway makes, so a request from another service meets the
+/// same bounds as a client's, and a handler never types a bound again); an operation that keeps its
+/// reply (`Idempotency.stored`) runs its change and the record of its reply in one transaction, and a
+/// repeat gets the stored reply; an erase operation also forgets the erased account's records.
 public struct OperationHandlers: Sendable {
     public private(set) var registry: OperationRegistry
     let contract: any ServiceContract.Type
@@ -26,8 +28,14 @@ public struct OperationHandlers: Sendable {
         if case .stored? = Op.idempotency {
             preconditionFailure("\(Op.type) keeps its reply: register it with once(_:prepare:apply:)")
         }
-        guard Op.self is any AccountEraseOperation.Type, let database else { return registry.register(operation, handler: handler) }
+        guard Op.self is any AccountEraseOperation.Type, let database else {
+            return registry.register(operation) { request, context in
+                try Op.check(request)
+                return try await handler(request, context)
+            }
+        }
         registry.register(operation) { request, context in
+            try Op.check(request)
             let response = try await handler(request, context)
             if let erased = request as? AccountErasure {
                 _ = try await database.transaction { try await database.forgetIdempotency(caller: erased.account, on: $0) }
@@ -50,6 +58,7 @@ public struct OperationHandlers: Sendable {
         guard let database else { preconditionFailure("\(Op.type) keeps its reply, so \(contract.name) needs a database") }
         let codec = EnvelopeCodec()
         registry.register(operation) { request, context in
+            try Op.check(request)
             let key = context.attributes.idempotencyKey ?? context.attributes.id
             let record = IdempotencyRecord(
                 operation: Op.type, caller: scope == .caller ? context.attributes.authID ?? "" : "",

@@ -40,6 +40,12 @@ public struct ProcessSettings: Sendable {
         ])
     }
 
+    /// `settings` as declared, with only `environment` set and no arguments: what a test, a benchmark
+    /// or a tool reads a configuration from, instead of typing the defaults again.
+    public static func declared(_ settings: [Setting], process: String, environment: [String: String] = [:]) -> ProcessSettings {
+        ProcessSettings(process: process, settings: settings, arguments: [process], environment: environment)
+    }
+
     /// The value of `setting`, or its default (as the process declared the setting, see `Setting.defaulting(to:)`).
     public func string(_ setting: Setting) -> String? {
         reader.string(forKey: ConfigKey(setting.key.split(separator: ".").map(String.init)), isSecret: setting.isSecret)

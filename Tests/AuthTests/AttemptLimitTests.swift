@@ -4,7 +4,7 @@ import Testing
 
 /// The back-off schedule and the keys client addresses are counted under.
 @Suite(.timeLimit(.minutes(2))) struct AttemptLimitTests {
-    let backoff = Backoff(first: .seconds(30), max: .seconds(900))
+    let backoff = Backoff(freePerAccount: 5, freePerAccountAll: 50, freePerIP: 50, first: .seconds(30), max: .seconds(900), window: .seconds(3600))
 
     @Test func attemptsUpToTheFreeOnesAreNotBlocked() {
         #expect((1...5).allSatisfy { backoff.block(afterAttempt: $0, free: 5) == nil })

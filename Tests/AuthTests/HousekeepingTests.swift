@@ -50,7 +50,7 @@ import TestSupport
             }
             let housekeeping = AuthHousekeeping(
                 limits: AttemptLimits(
-                    database: database, backoff: Backoff(window: .seconds(3600)), events: SecurityEventPostgresRepository(database: database)),
+                    database: database, backoff: Backoff(freePerAccount: 5, freePerAccountAll: 50, freePerIP: 50, first: .seconds(30), max: .seconds(900), window: .seconds(3600)), events: SecurityEventPostgresRepository(database: database)),
                 events: SecurityEventPostgresRepository(database: database), registrations: RegistrationPostgresRepository(database: database),
                 sessions: SessionPostgresRepository(database: database, keyEncryptionKey: .init(size: .bits256), lifetime: .seconds(60), accessTokenLifetime: .seconds(60)),
                 retention: .seconds(180 * 86_400))

@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import JWTKit
 import PostgresSupport
+import ServiceSupport
 import ServiceKit
 import Testing
 import TestSupport
@@ -12,7 +13,10 @@ import TestSupport
 /// stays published while its tokens may live, then leaves; instances rotating together make one key.
 @Suite(.timeLimit(.minutes(2))) struct SigningKeyRotationTests {
     let configuration: AuthConfiguration = {
-        var configuration = AuthConfiguration(keyEncryptionKey: SymmetricKey(size: .bits256))
+        // The declared settings, with times shorter than any deployment may set.
+        var configuration = try! ProcessSettings.declared(
+            Setting.authSettings, process: "auth", environment: ["AUTH_KEY_ENCRYPTION_KEY": Setting.authKeyEncryptionKey.localValue!]
+        ).authConfiguration()
         configuration.keyRotation = .milliseconds(1500)
         configuration.accessTokenLifetime = .seconds(4)
         configuration.keyCacheLifetime = .milliseconds(100)

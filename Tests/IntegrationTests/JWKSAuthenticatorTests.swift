@@ -41,7 +41,8 @@ import TestSupport
         }
         // A minute between refetches, so "moments later" holds however slow a loaded machine is.
         let authenticator = JWKSAuthenticator(
-            bus: client, revocations: nil, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"), minimumRefetch: .seconds(60))
+            bus: client, revocations: nil, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"), minimumRefetch: .seconds(60),
+            maxKeyAge: .seconds(3600))
         func claims() -> AccessTokenClaims {
             AccessTokenClaims(subject: "acct", session: "sess", university: nil, roles: ["user"], app: "melon", audience: "melon", issuer: "urn:melon:auth",
                               issuedAt: Date(), expiresAt: Date().addingTimeInterval(60))
@@ -145,7 +146,7 @@ import TestSupport
         let (broker, keysWorker, client) = try Self.keysService { try Self.jwks(current.withLock { $0 }) }
         let authenticator = JWKSAuthenticator(
             bus: client, revocations: nil, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"),
-            refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50))
+            refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50), maxKeyAge: .seconds(3600))
         @Sendable func request(_ token: String) -> Request {
             Request(head: .init(method: .get, scheme: "http", authority: "melon", path: "/v1/me", headerFields: [.authorization: "Bearer \(token)"]),
                     body: .init(buffer: ByteBuffer()))

@@ -19,18 +19,15 @@ public enum GatewayHarness {
         configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) throws -> (service: any Service, address: GatewayAddress) {
         Observability.bootstrapMetrics()
-        var configuration = GatewayConfiguration(port: 0)
+        // The gateway's settings as declared (the bus in the clear, as the harness's broker runs it).
+        let settings = ProcessSettings.declared(
+            Setting.gatewaySettings, process: "gateway", environment: ["HTTP_PORT": "0", "EVENTS_ENDPOINT": events ?? "", "BUS_CURVE": "off"])
+        var configuration = try settings.gatewayConfiguration()
         configure(&configuration)
         let bus = try BusHarness.client(endpoint)
         let address = GatewayAddress()
         let logger = BusHarness.logger("gateway")
-        let authenticator = try verifyTokens
-            ? JWKSAuthenticator(
-                bus: bus,
-                revocations: SessionRevocations(
-                    bus: bus, subscriber: events.map { try EventSubscriber(endpoint: $0, topics: [Auth.sessionsRevokedEvent], logger: logger) }, logger: logger),
-                audience: Setting.authAudience.defaultValue!, issuer: Setting.authIssuer.defaultValue!, logger: logger)
-            : nil
+        let authenticator = verifyTokens ? try settings.tokenAuthenticator(bus: bus, logger: logger) : nil
         let app = buildApplication(
             configuration: configuration, services: services, bus: bus, authenticator: authenticator, logger: logger,
             onServerRunning: { port in address.set(port) })

@@ -50,9 +50,11 @@ extension Auth {
                     self.content = content
                 }
 
+                /// The largest file any setting allows (AUTH_PICTURE_MAX_BYTES is at most this).
+                public static let maxBytes = 8 << 20
                 public static let fieldRules: [String: FieldRule] = [
                     "mediaType": .oneOf(Auth.PictureInfo.mediaTypes),
-                    "content": FieldRule.bytes(1...(8 << 20)).described("the image file; its bytes must be what mediaType says (AUTH_PICTURE_MAX_BYTES at most)"),
+                    "content": FieldRule.bytes(1...maxBytes).described("the image file; its bytes must be what mediaType says (AUTH_PICTURE_MAX_BYTES at most)"),
                 ]
             }
 

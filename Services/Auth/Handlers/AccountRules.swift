@@ -20,12 +20,6 @@ enum AccountRules {
         return name
     }
 
-    static func checkUsername(_ username: String, _ validation: inout Validation) {
-        validation.check(
-            username.wholeMatch(of: /[a-z][a-z0-9_.]{2,29}/) != nil, "data.username",
-            "must be 3 to 30 letters, digits, _ or ., starting with a letter")
-    }
-
     static let usernameTaken = OperationError(.conflict, "data.username: this username is taken", fields: [.init(field: "data.username", message: "is taken")])
 
     static let notSignedIn = OperationError(.unauthenticated, "this needs a signed-in caller whose session is live")

@@ -39,7 +39,7 @@ struct ProfileHandlers: Sendable {
             [request.displayName, request.username, request.firstName, request.lastName].contains { $0 != nil }, "data",
             "give a displayName, a username, a firstName or a lastName")
         if let displayName { AccountRules.checkDisplayName(displayName, &validation) }
-        if let username { AccountRules.checkUsername(username, &validation) }
+        // A username's form is the schema's (`Auth.Account.usernamePattern`), checked before the handler.
         // Given empty, a first or last name is removed: "" stays "" for the repository.
         let change = Auth.Me.Update.Request(
             displayName: displayName, username: username,

@@ -41,7 +41,6 @@ struct RegistrationHandlers: Sendable {
         if let problem = EmailAddress.problem(email) { validation.fail("data.email", problem) }
         if let problem = policy.problem(request.password) { validation.fail("data.password", problem) }
         AccountRules.checkDisplayName(displayName, &validation)
-        AccountRules.checkUsername(username, &validation)
         let firstName = AccountRules.optionalName(request.firstName, "data.firstName", &validation)
         let lastName = AccountRules.optionalName(request.lastName, "data.lastName", &validation)
         try validation.finish()

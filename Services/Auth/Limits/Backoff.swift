@@ -13,8 +13,9 @@ public struct Backoff: Sendable, Equatable {
     /// A key whose last counted attempt is older than this starts from zero again.
     public var window: Duration
 
-    public init(freePerAccount: Int = 5, freePerAccountAll: Int = 50, freePerIP: Int = 50, first: Duration = .seconds(30), max: Duration = .seconds(900),
-                window: Duration = .seconds(3600)) {
+    /// The values come from the auth settings (`AUTH_ATTEMPTS_*`, `AUTH_BACKOFF_*`), whose
+    /// declarations hold the defaults.
+    public init(freePerAccount: Int, freePerAccountAll: Int, freePerIP: Int, first: Duration, max: Duration, window: Duration) {
         self.freePerAccount = freePerAccount
         self.freePerAccountAll = freePerAccountAll
         self.freePerIP = freePerIP

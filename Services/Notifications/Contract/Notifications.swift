@@ -125,7 +125,8 @@ public enum Notifications: ServiceContract {
         public static let fieldRules: [String: FieldRule] = [
             "eventType": eventTypeRule, "category": categoryRule,
             "data": FieldRule.count(0...20).keys(1...64).each(.text(0...1024)).described("at most 20 entries, keys up to 64 and values up to 1,024 characters"),
-            "collapseKey": FieldRule.text(1...64).described("at most 64 bytes of UTF-8"),
+            "collapseKey": FieldRule.text(1...64).pattern("^[ -~]*$", meaning: "printable ASCII (APNs takes at most 64 bytes)")
+                .described("1 to 64 characters of printable ASCII: APNs takes at most 64 bytes"),
             "threadID": .text(1...64), "actionCategory": .text(1...64), "sound": .text(1...64), "relevance": .range(0...100),
         ]
     }

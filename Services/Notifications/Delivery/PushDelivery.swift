@@ -8,18 +8,24 @@ import ServiceLifecycle
 /// How the delivery loop of one instance works through the queue.
 public struct PushDeliveryConfiguration: Sendable {
     /// Deliveries claimed per round and sent at once by this instance.
-    public var concurrency = 32
+    public var concurrency: Int
     public var pollInterval: Duration = .seconds(1)
     /// A claimed delivery is not claimed again for this long; it must outlast one APNs request.
-    public var lease: Duration = .seconds(30)
-    public var retry = RetryPolicy(first: .seconds(1), maximum: .seconds(300))
+    public var lease: Duration
+    public var retry: RetryPolicy
     /// How long an app's pushes wait after APNs refused our setup for it.
-    public var setupHold: Duration = .seconds(300)
+    public var setupHold: Duration
     /// The wait after APNs said we renew the provider token too often.
     public var tokenUpdateWait: Duration = .seconds(60)
     public var backlogInterval: Duration = .seconds(2)
 
-    public init() {}
+    /// The values come from the `PUSH_*` settings, whose declarations hold the defaults.
+    public init(concurrency: Int, lease: Duration, retry: RetryPolicy, setupHold: Duration) {
+        self.concurrency = concurrency
+        self.lease = lease
+        self.retry = retry
+        self.setupHold = setupHold
+    }
 }
 
 /// Sends queued deliveries until shutdown: each round claims due deliveries (instances share the

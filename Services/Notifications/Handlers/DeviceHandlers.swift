@@ -15,7 +15,6 @@ struct DeviceHandlers: Sendable {
     @Sendable
     func register(_ request: Notifications.Devices.Register.Request, _ context: RequestContext) async throws -> Notifications.Devices.Device {
         let caller = try Caller(context)
-        try Notifications.Devices.Register.check(request)
         if let zone = request.timeZone, TimeZone(identifier: zone) == nil {
             throw OperationError.invalid(field: "data.timeZone", "is not a time zone this server knows")
         }
@@ -40,7 +39,6 @@ struct DeviceHandlers: Sendable {
 
     @Sendable
     func endSessions(_ request: Notifications.Sessions.End.Request, _ context: RequestContext) async throws -> Notifications.Sessions.End.Response {
-        try Notifications.Sessions.End.check(request)
         guard let account = UUID(uuidString: request.account) else { throw OperationError.invalid(field: "data.account", "must be an account id") }
         let removed = try await devices.endSessions(request.sessions.compactMap { UUID(uuidString: $0) }, account: account)
         if removed > 0 { context.logger.info("devices of ended sessions removed", metadata: ["devices": "\(removed)"]) }

@@ -29,7 +29,6 @@ struct PushHandlers: Sendable {
     /// Outside the transaction: the request checked as the schema says, and what the payload must respect.
     @Sendable
     func prepareSend(_ request: Notifications.Push.Send.Request, _ context: RequestContext) async throws -> Notifications.Push.Send.Request {
-        try Notifications.Push.Send.check(request)
         try Self.check(request.content, at: "data.content")
         return request
     }
@@ -68,7 +67,6 @@ struct PushHandlers: Sendable {
 
     @Sendable
     func setSchedule(_ request: Notifications.Schedule.Set.Request, _ context: RequestContext) async throws -> Notifications.Schedule.Set.Response {
-        try Notifications.Schedule.Set.check(request)
         try Self.check(request.content, at: "data.content")
         guard let account = UUID(uuidString: request.recipient) else { throw OperationError.invalid(field: "data.recipient", "must be an account id") }
         let source = context.attributes.source
@@ -91,7 +89,6 @@ struct PushHandlers: Sendable {
 
     @Sendable
     func cancelSchedule(_ request: Notifications.Schedule.Cancel.Request, _ context: RequestContext) async throws -> Notifications.Schedule.Cancel.Response {
-        try Notifications.Schedule.Cancel.check(request)
         let source = context.attributes.source
         return .init(cancelled: try await database.transaction { connection in
             guard try await schedules.accept(revision: request.revision, source: source, key: request.key, account: nil, on: connection) else { return false }
@@ -104,11 +101,6 @@ struct PushHandlers: Sendable {
         var validation = Validation()
         let silent = content.alert?.isEmpty ?? true
         validation.check(!silent || content.contentAvailable == true, "\(path).alert", "is needed unless contentAvailable is true (a silent push)")
-        if let collapse = content.collapseKey { validation.check(collapse.utf8.count <= 64, "\(path).collapseKey", "must be at most 64 bytes of UTF-8") }
-        if let data = content.data {
-            validation.check(data.count <= 20, "\(path).data", "must have at most 20 entries")
-            validation.check(data.allSatisfy { $0.key.count <= 64 && $0.value.count <= 1_024 }, "\(path).data", "keys must be at most 64 and values 1,024 characters")
-        }
         try validation.finish()
         // The payload must fit Apple's limit once the body is shortened, with a large badge.
         do {

@@ -9,7 +9,7 @@ extension PdfEmail {
         public struct Content: Codable, Sendable, Equatable, FieldRules {
             public static let fieldRules: [String: FieldRule] = [
                 "form": FieldRule.pattern("^[A-Za-z0-9-]{1,40}$", meaning: "a form id such as 1040 or 1040-schedule-1"),
-                "title": .text(1...200), "lines": .count(0...400),
+                "title": .plainText(1...200), "lines": .count(0...400),
             ]
             public var form: String
             public var title: String
@@ -25,7 +25,9 @@ extension PdfEmail {
         /// A line: the form's own number (`1a`, `16`) or a named item (`name.first`, `status.single`);
         /// on an official blank a checkbox takes `X`.
         public struct Line: Codable, Sendable, Equatable, FieldRules {
-            public static let fieldRules: [String: FieldRule] = ["line": .text(1...40), "label": .text(0...300), "value": .text(0...200)]
+            /// The longest value, in Unicode scalars: a sender cuts a longer one to it.
+            public static let valueLength = 0...200
+            public static let fieldRules: [String: FieldRule] = ["line": .plainText(1...40), "label": .plainText(0...300), "value": .plainText(valueLength)]
             public var line: String
             public var label: String
             public var value: String

@@ -33,9 +33,11 @@ public enum PdfEmail: ServiceContract {
 
         /// A file sent with the mail.
         public struct Attachment: Codable, Sendable, Equatable, FieldRules {
+            /// The most bytes one file may have (`MAIL_MAX_ATTACHMENT_BYTES` bounds them together).
+            public static let maxBytes = 6 << 20
             public static let fieldRules: [String: FieldRule] = [
                 "name": .text(1...255), "mediaType": .pattern("^[a-z0-9.+-]{1,64}/[a-z0-9.+-]{1,64}$", meaning: "type/subtype, such as application/pdf"),
-                "content": .bytes(0...(6 << 20)),
+                "content": .bytes(1...maxBytes),
             ]
 
             /// The file name the recipient sees: 1 to 255 characters, no slashes or control characters.

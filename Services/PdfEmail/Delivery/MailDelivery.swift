@@ -7,20 +7,26 @@ import ServiceLifecycle
 /// How the delivery consumer of one instance works through the queue.
 public struct MailDeliveryConfiguration: Sendable {
     /// Mails claimed per round and sent at once by this instance.
-    public var concurrency = 4
+    public var concurrency: Int
     /// The wait after a round that found nothing due.
     public var pollInterval: Duration = .seconds(1)
     /// A claimed mail is not claimed again for this long; it must outlast one SMTP transaction
     /// (the settings make it twice `SMTP_TIMEOUT`, at least 60 s).
-    public var lease: Duration = .seconds(60)
+    public var lease: Duration
     /// When a mail is tried again after a temporary failure (`MAIL_RETRY_FIRST`, `MAIL_RETRY_MAX`).
-    public var retry = RetryPolicy(first: .seconds(2), maximum: .seconds(300))
+    public var retry: RetryPolicy
     /// A mail not delivered this long after it was accepted ends `failed` (`MAIL_MAX_AGE`).
-    public var maxAge: Duration = .seconds(86_400)
+    public var maxAge: Duration
     /// How often the backlog gauges are refreshed.
     public var backlogInterval: Duration = .seconds(2)
 
-    public init() {}
+    /// The values come from the `MAIL_*` settings, whose declarations hold the defaults.
+    public init(concurrency: Int, lease: Duration, retry: RetryPolicy, maxAge: Duration) {
+        self.concurrency = concurrency
+        self.lease = lease
+        self.retry = retry
+        self.maxAge = maxAge
+    }
 }
 
 /// Delivers queued mail until shutdown: each round claims due mails (several instances share the

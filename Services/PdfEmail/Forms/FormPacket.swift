@@ -85,29 +85,15 @@ struct FormPacket: Sendable {
         return Made(pdf: pdf, pages: pages, sha256: SHA256.hash(data: pdf).map { String(format: "%02x", $0) }.joined(), forms: filled)
     }
 
-    /// The problems of `request` a client can fix, by field: lines an official blank has no field
-    /// for, checkbox values other than X, control characters.
+    /// The problems of `request` a client can fix that the schema cannot say (the kit has checked
+    /// it: years, counts, lengths, control characters): lines an official blank has no field for,
+    /// checkbox values other than X.
     func check(_ request: PdfEmail.Forms.Fill.Request, _ validation: inout Validation) {
-        validation.check((2000...2100).contains(request.taxYear), "data.taxYear", "must be from 2000 to 2100")
-        validation.check((1...8).contains(request.forms.count), "data.forms", "must list 1 to 8 forms")
-        if let password = request.password {
-            validation.check((8...128).contains(password.count), "data.password", "must be 8 to 128 characters")
-        }
-        func plain(_ text: String, _ length: ClosedRange<Int>) -> Bool {
-            length.contains(text.count) && !text.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) }
-        }
         for (index, form) in request.forms.enumerated() {
             let field = "data.forms[\(index)]"
-            validation.check(form.form.wholeMatch(of: /[A-Za-z0-9-]{1,40}/) != nil, "\(field).form", "must be a form id such as 1040")
-            validation.check(plain(form.title, 1...200), "\(field).title", "must be 1 to 200 characters of text")
-            validation.check(form.lines.count <= 400, "\(field).lines", "must list at most 400 lines")
-            let blank = blanks.blank(form: form.form, taxYear: request.taxYear)
-            for (number, line) in form.lines.prefix(400).enumerated() {
+            guard let blank = blanks.blank(form: form.form, taxYear: request.taxYear) else { continue }
+            for (number, line) in form.lines.enumerated() {
                 let at = "\(field).lines[\(number)]"
-                validation.check(plain(line.line, 1...40), "\(at).line", "must be 1 to 40 characters of text")
-                validation.check(plain(line.label, 0...300), "\(at).label", "must be at most 300 characters of text")
-                validation.check(plain(line.value, 0...200), "\(at).value", "must be at most 200 characters of text")
-                guard let blank else { continue }
                 guard let slot = blank.slots[line.line] else {
                     validation.fail("\(at).line", "the official \(request.taxYear) \(form.form) has no field for it")
                     continue

@@ -113,9 +113,8 @@ struct ContactHandlers: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// 7 to 15 digits (E.164 at most), with an optional leading + and spaces, dashes, dots or brackets.
+    /// 7 to 15 digits (E.164 at most); its characters and length are the schema's (`phoneLength`).
     static func isPhoneNumber(_ text: String) -> Bool {
-        guard text.count <= 30, text.wholeMatch(of: /\+?[0-9 ().-]+/) != nil else { return false }
         return (7...15).contains(text.filter(\.isASCII).filter(\.isNumber).count)
     }
 }

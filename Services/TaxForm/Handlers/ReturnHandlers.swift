@@ -88,9 +88,8 @@ struct ReturnHandlers: Sendable {
         var validation = Validation()
         let year = engine.checkedYear(request.taxYear, &validation)
         switch (request.password, request.unencrypted) {
-        case (let password?, nil), (let password?, false?):
-            validation.check((8...128).contains(password.count), "data.password", "must be 8 to 128 characters")
-        case (nil, true?):
+        case (_?, nil), (_?, false?), (nil, true?):
+            // Its length is the schema's, checked before the handler.
             break
         case (_?, true?):
             validation.fail("data.unencrypted", "cannot be true with a password: the password encrypts the attachment")

@@ -14,7 +14,6 @@ struct SuggestionHandlers: Sendable {
         let list = lists.lists[request.list]
         validation.check(list != nil, "data.list", "must be one of \(TaxForm.Suggestions.lists.joined(separator: ", "))")
         let prefix = request.prefix ?? ""
-        validation.check(prefix.unicodeScalars.count <= 100, "data.prefix", "must be at most 100 characters")
         let state = request.state?.uppercased()
         if let state {
             validation.check(request.list == "institutions", "data.state", "only narrows the institutions list")
@@ -22,8 +21,6 @@ struct SuggestionHandlers: Sendable {
         }
         let year = request.taxYear.map { engine.checkedYear($0, &validation) } ?? engine.rules.years.keys.max()
         let limit = request.limit ?? PageRequest.defaultLimit, offset = request.offset ?? 0
-        validation.check(PageRequest.limits.contains(limit), "data.limit", "must be from \(PageRequest.limits.lowerBound) to \(PageRequest.limits.upperBound)")
-        validation.check((0...10_000).contains(offset), "data.offset", "must be from 0 to 10000")
         try validation.finish()
 
         let found = lists.search(list!, prefix: prefix, state: state)

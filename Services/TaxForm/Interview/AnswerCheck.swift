@@ -11,7 +11,7 @@ struct AnswerCheck {
     let countries: Set<String>
     let states: Set<String>
 
-    static let cents: ClosedRange<Int64> = 0...10_000_000_000
+    static let cents = TaxForm.W2.Bounds.cents
     static let textLength: ClosedRange<Int64> = 1...200
 
     func check(_ answers: TaxForm.Answers, year: Int, at path: String = "answers") -> (TaxForm.Answers, [OperationError.FieldIssue]) {

@@ -95,13 +95,13 @@ struct ReturnDocuments {
         return (value < 0 ? "-" : "") + grouped
     }
 
-    /// Lines as the forms show them: an empty answer leaves its line out, a value is cut to the 200
-    /// characters pdf-email takes.
+    /// Lines as the forms show them: an empty answer leaves its line out, a value is cut to the
+    /// Unicode scalars pdf-email takes (`PdfEmail.Forms.Line.valueLength`).
     private struct Lines {
         private(set) var all: [Line] = []
 
         mutating func add(_ line: String, _ label: String, _ value: String?) {
-            if let value, !value.isEmpty { all.append(Line(line: line, label: label, value: String(value.prefix(200)))) }
+            if let value, !value.isEmpty { all.append(Line(line: line, label: label, value: String(String.UnicodeScalarView(value.unicodeScalars.prefix(Line.valueLength.upperBound))))) }
         }
     }
 

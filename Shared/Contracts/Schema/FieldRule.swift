@@ -84,6 +84,10 @@ extension FieldRule {
     /// A name people type: display names, scenario names, contact names (`Validation.checkName`).
     public static let personName = FieldRule.text(Validation.nameLength)
         .pattern("^[^\\u0000-\\u001F\\u007F-\\u009F]*$", meaning: "without control characters").described("no control characters; surrounding spaces are trimmed")
+    /// Text of `length` Unicode scalars without control characters (a title, a form's line).
+    public static func plainText(_ length: ClosedRange<Int>) -> FieldRule {
+        FieldRule.text(length).pattern("^[^\\u0000-\\u001F\\u007F-\\u009F]*$", meaning: "text without control characters")
+    }
     /// A lowercase UUID naming a thing (an account, a scenario).
     public static let uuid = FieldRule.text(36...36)
 }
