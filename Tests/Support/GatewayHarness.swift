@@ -16,15 +16,16 @@ public enum GatewayHarness {
     /// `events` (its XPUB) announce and as auth lists them.
     public static func gateway(
         _ endpoint: String, services: [any ServiceContract.Type] = [Echo.self], verifyTokens: Bool = false, events: String? = nil,
-        configure: (inout GatewayConfiguration) -> Void = { _ in }
+        keys: BusKeys? = nil, configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) throws -> (service: any Service, address: GatewayAddress) {
         Observability.bootstrapMetrics()
-        // The gateway's settings as declared (the bus in the clear, as the harness's broker runs it).
+        // The gateway's settings as declared: the bus in the clear, or with `keys` as the member `gateway`.
         let settings = ProcessSettings.declared(
-            Setting.gatewaySettings, process: "gateway", environment: ["HTTP_PORT": "0", "EVENTS_ENDPOINT": events ?? "", "BUS_CURVE": "off"])
+            Setting.gatewaySettings, process: "gateway",
+            environment: ["HTTP_PORT": "0", "EVENTS_ENDPOINT": events ?? ""].merging(keys?.environment("gateway") ?? ["BUS_CURVE": "off"]) { $1 })
         var configuration = try settings.gatewayConfiguration()
         configure(&configuration)
-        let bus = try BusHarness.client(endpoint)
+        let bus = try BusHarness.client(endpoint) { $0.credentials = keys?.credentials("gateway") }
         let address = GatewayAddress()
         let logger = BusHarness.logger("gateway")
         let authenticator = verifyTokens ? try settings.tokenAuthenticator(bus: bus, logger: logger) : nil

@@ -203,9 +203,7 @@ struct ReturnHandlers: Sendable {
 
     private func fill(_ documents: ReturnDocuments, year: Int, password: String?, _ context: RequestContext) async throws -> PdfEmail.Forms.Fill.Response {
         guard let bus else { throw OperationError(.unavailable, "pdf-email cannot be reached from here") }
-        var options = CallOptions(timeout: .seconds(20))
-        options.deadline = context.attributes.expiryTime
-        options.traceParent = context.attributes.traceParent.flatMap { TraceParent($0)?.child() }
+        let options = context.onwards(timeout: .seconds(20))
         let result: Result<PdfEmail.Forms.Fill.Response, OperationError>
         do {
             result = .success(try await bus.call(PdfEmail.Forms.Fill.self, .init(taxYear: year, forms: documents.forms, password: password), options: options))

@@ -20,17 +20,17 @@ public struct RequestContext: Sendable {
     /// The absolute deadline of this request, if it has one.
     public var deadline: Date? { attributes.expiryTime }
 
-    /// Options for a call to another service: what is left of this request's deadline, the same trace
-    /// (with a new span id) and the same caller.
-    public func downstream(idempotencyKey: String? = nil) -> CallOptions {
-        var options = CallOptions()
-        if let deadline { options.deadline = deadline }
+    /// Options for a call to another service while serving this request: what is left of its
+    /// deadline (at most `timeout`) and the same trace, with a new span. Never the caller: a service
+    /// calls as itself, and the broker refuses a service's request that speaks for a user (only the
+    /// gateway may). To act on a user's behalf, name the account in the callee's request (as
+    /// `pdf-email.mail.send.v1` takes `account`); the callee may trust it because only the services
+    /// whose contracts declare the call may send it (`BusPolicy`).
+    public func onwards(timeout: Duration? = nil, idempotencyKey: String? = nil) -> CallOptions {
+        var options = timeout.map { CallOptions(timeout: $0) } ?? CallOptions()
+        if let deadline { options.deadline = timeout == nil ? deadline : min(deadline, options.resolvedDeadline()) }
         options.traceParent = attributes.traceParent.flatMap(TraceParent.init)?.child()
         options.idempotencyKey = idempotencyKey
-        options.authType = attributes.authType
-        options.authID = attributes.authID
-        options.authClaims = attributes.authClaims
-        options.clientIP = attributes.clientIP
         return options
     }
 }

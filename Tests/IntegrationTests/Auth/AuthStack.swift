@@ -32,6 +32,8 @@ struct AuthStack {
     let taxFormDatabaseURL: String?
     /// With `everyService`, a process for each service of `MelonServices.all` not started otherwise.
     let others: [ChildProcess]
+    /// With `curve`, every process's bus key (the gateway's, each service's, and `tester`, the test's own client).
+    let keys: BusKeys?
     let keyEncryptionKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
     let taxFormKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
 
@@ -41,12 +43,20 @@ struct AuthStack {
     static let today = RFC3339.date(from: "2026-11-21T14:00:00Z")!
 
     init(authEnvironment: [String: String] = [:], refundCalculator: [String: String]? = nil, notifications: [String: String]? = nil,
-         taxForm: Bool = false, everyService: Bool = false, configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
+         taxForm: Bool = false, everyService: Bool = false, curve: Bool = false,
+         configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
+        // With `curve`, as deployed: the bus encrypted, each process a member with its own key and the
+        // rights BusPolicy gives its name; a service calling another on a user's behalf must then do
+        // it as a service (the account in the request), which the broker lets through.
+        let keys = curve ? try BusKeys(names: [BusPolicy.gateway, "tester"] + MelonServices.all.map(\.name)) : nil
+        self.keys = keys
         // Up to six processes start together on 2 cores (pdf-email prepares its PDF blanks with qpdf,
         // tax-form loads its data): a worker starved for 750 ms must not be taken for dead, so the
         // broker waits 2 s of silence (CI once saw three auth workers expire under one request).
-        broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 8), events: true)
-        (gateway, address) = try Self.gateway(on: broker, configure: configureGateway)
+        broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 8), events: true) {
+            $0.access = keys?.access(rights: BusPolicy.rights(of:))
+        }
+        (gateway, address) = try Self.gateway(on: broker, keys: keys, configure: configureGateway)
         databaseURL = try await TestDatabase.freshDatabase()
         sink = try await SMTPSink()
         let common = [
@@ -59,16 +69,17 @@ struct AuthStack {
         func ownURL(_ schema: String) async throws -> String {
             try await TestDatabase.serviceRole(schema + "_" + (URLComponents(string: database)?.path.dropFirst() ?? ""), schema: schema, on: database)
         }
-        mail = try ChildProcess(product: "pdf-email", environment: common.merging([
+        func bus(_ name: String) -> [String: String] { keys?.environment(name) ?? [:] }
+        mail = try ChildProcess(product: "pdf-email", environment: common.merging(bus("pdf-email")) { $1 }.merging([
             "SMTP_URL": "smtp://127.0.0.1:\(sink.port)", "MAIL_FROM": "Melon <no-reply@melon.example>", "MAIL_RETRY_FIRST": "200",
             "PDF_EMAIL_DATABASE_URL": try await ownURL("pdf_email"),
         ]) { $1 })
-        auth = try ChildProcess(product: "auth", environment: common.merging([
+        auth = try ChildProcess(product: "auth", environment: common.merging(bus("auth")) { $1 }.merging([
             "AUTH_KEY_ENCRYPTION_KEY": keyEncryptionKey, "AUTH_DATABASE_URL": try await ownURL("auth"),
         ]) { $1 }.merging(authEnvironment) { $1 })
         if let notifications {
             let own = try await ownURL("notifications")
-            self.notifications = try ChildProcess(product: "notifications", environment: common.merging(["NOTIFICATIONS_DATABASE_URL": own]) { $1 }
+            self.notifications = try ChildProcess(product: "notifications", environment: common.merging(bus("notifications")) { $1 }.merging(["NOTIFICATIONS_DATABASE_URL": own]) { $1 }
                 .merging(notifications) { $1 })
         } else {
             self.notifications = nil
@@ -76,7 +87,7 @@ struct AuthStack {
         if taxForm {
             let ownURL = try await ownURL("tax_form")
             taxFormDatabaseURL = ownURL
-            self.taxForm = try ChildProcess(product: "tax-form", environment: common.merging([
+            self.taxForm = try ChildProcess(product: "tax-form", environment: common.merging(bus("tax-form")) { $1 }.merging([
                 "TAX_FORM_KEY": taxFormKey, "TAX_FORM_DATABASE_URL": ownURL, "TAX_FORM_FILLS_PER_HOUR": "6",
             ]) { $1 })
         } else {
@@ -91,7 +102,7 @@ struct AuthStack {
         if refundCalculator != nil { started.insert("refund-calculator") }
         var others: [ChildProcess] = []
         for definition in MelonServices.all where everyService && !started.contains(definition.name) {
-            var environment = common.merging(definition.localEnvironment()) { $1 }
+            var environment = common.merging(definition.localEnvironment()) { $1 }.merging(bus(definition.name)) { $1 }
             if let schema = definition.schema { environment[Setting.databaseURL(service: definition.name).environmentName] = try await ownURL(schema) }
             for directory in definition.deployment.scratch {
                 let local = FileManager.default.temporaryDirectory.appendingPathComponent("melon-\(directory.volume)-\(UUID().uuidString)").path
@@ -105,7 +116,7 @@ struct AuthStack {
             let settings = ProcessSettings(
                 process: "refund-calculator", settings: ServiceDefinition.refundCalculator.processSettings, arguments: [],
                 environment: common.merging(["REFUND_CONTACT_EMAIL": Self.refundCompany, "WORKERS": "4", "BUS_CURVE": "off"]) { $1 }
-                    .merging(environment) { $1 })
+                    .merging(bus("refund-calculator")) { $1 }.merging(environment) { $1 })
             return try RunningService(
                 .refundCalculator, settings: settings, logger: BusHarness.logger("refund-calculator"), maximumConnections: 4, clock: .fixed(Self.today))
         }
@@ -113,8 +124,8 @@ struct AuthStack {
 
     /// A gateway verifying tokens on `broker`'s bus, hearing its live events; the tests connect as a
     /// trusted proxy would, posing as different clients with X-Forwarded-For.
-    static func gateway(on broker: Broker, configure: (inout GatewayConfiguration) -> Void = { _ in }) throws -> (any Service, GatewayAddress) {
-        try GatewayHarness.gateway(broker.endpoint, services: ServiceCatalog.services, verifyTokens: true, events: broker.eventsEndpoint) {
+    static func gateway(on broker: Broker, keys: BusKeys? = nil, configure: (inout GatewayConfiguration) -> Void = { _ in }) throws -> (any Service, GatewayAddress) {
+        try GatewayHarness.gateway(broker.endpoint, services: ServiceCatalog.services, verifyTokens: true, events: broker.eventsEndpoint, keys: keys) {
             $0.trustedProxies = [IPNetwork("127.0.0.1/32")!]
             configure(&$0)
         }
@@ -122,7 +133,7 @@ struct AuthStack {
 
     /// Runs `body` with an HTTP client once both services have workers.
     func with(_ body: (HTTPTestClient) async throws -> Void) async throws {
-        let probe = try BusHarness.client(broker.endpoint)
+        let probe = try BusHarness.client(broker.endpoint) { $0.credentials = keys?.credentials("tester") }
         try await BusHarness.with([broker, gateway, probe] + (refunds?.services ?? [])) {
             #expect(await BusHarness.waitForService("auth", client: probe, timeout: .seconds(30)), "\(auth.output)")
             #expect(await BusHarness.waitForService("pdf-email", client: probe, timeout: .seconds(30)), "\(mail.output)")

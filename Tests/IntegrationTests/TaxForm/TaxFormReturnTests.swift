@@ -26,7 +26,7 @@ extension ServiceStackTests {
     }
 
     @Test func aFinishedReturnIsDownloadedAndMailedAsTheSamePDF() async throws {
-        let stack = try await AuthStack(taxForm: true)
+        let stack = try await AuthStack(taxForm: true, curve: true)
         try await stack.with { http in
             let mei = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "mei@tcd.ie", username: "mei")
             let asMei = ["Authorization": "Bearer \(mei.access)"]
