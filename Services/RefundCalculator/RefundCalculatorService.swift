@@ -18,7 +18,8 @@ extension ServiceDefinition {
         let scenarioStore = ScenarioPostgresRepository(database: database)
         let contactStore = ContactRequestPostgresRepository(database: database)
         let scenarios = ScenarioHandlers(database: database, scenarios: scenarioStore, estimates: estimates, configuration: configuration)
-        let contacts = ContactHandlers(database: database, contacts: contactStore, estimates: estimates, configuration: configuration)
+        let contacts = ContactHandlers(
+            database: database, contacts: contactStore, estimates: estimates, configuration: configuration, now: environment.clock.now)
         let erasure = AccountErasureHandler(database: database, scenarios: scenarioStore, contacts: contactStore)
 
         var handlers = OperationHandlers(RefundCalculator.self, database: database)

@@ -83,6 +83,14 @@ extension Database {
                 CREATE INDEX IF NOT EXISTS outbox_due ON outbox (next_attempt_at) WHERE delivered_at IS NULL;
                 UPDATE outbox SET data = ''::bytea WHERE delivered_at IS NOT NULL AND octet_length(data) > 0;
                 ALTER TABLE outbox ADD COLUMN IF NOT EXISTS account_id uuid;
+                CREATE TABLE IF NOT EXISTS rate_limit_hits (
+                    name text NOT NULL,
+                    key text NOT NULL,
+                    at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS rate_limit_hits_key ON rate_limit_hits (name, key, at);
+                CREATE INDEX IF NOT EXISTS rate_limit_hits_expiry ON rate_limit_hits (expires_at);
                 CREATE INDEX IF NOT EXISTS outbox_account ON outbox (account_id) WHERE account_id IS NOT NULL AND delivered_at IS NULL;
                 """, on: connection)
             var applied = Set<Int>()

@@ -38,7 +38,10 @@ public struct OperationHandlers: Sendable {
             try Op.check(request)
             let response = try await handler(request, context)
             if let erased = request as? AccountErasure {
-                _ = try await database.transaction { try await database.forgetIdempotency(caller: erased.account, on: $0) }
+                _ = try await database.transaction { connection in
+                    try await database.forgetIdempotency(caller: erased.account, on: connection)
+                    try await database.forgetRateLimits(.account(erased.account), on: connection)
+                }
             }
             return response
         }

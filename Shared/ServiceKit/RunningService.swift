@@ -46,7 +46,10 @@ public struct RunningService: Sendable {
         let expiry = PeriodicJob("idempotency.expiry", every: .seconds(600), database: database) { connection in
             try await database.expireIdempotency(olderThan: retention, on: connection)
         }
-        let migrated: [any Service] = [runtime, OutboxRelay(database: database, bus: bus), OutboxRelay.purgeJob(database: database), expiry]
+        let limits = PeriodicJob("rate-limits.expiry", every: .seconds(600), database: database) { connection in
+            try await database.expireRateLimits(at: clock.now(), on: connection)
+        }
+        let migrated: [any Service] = [runtime, OutboxRelay(database: database, bus: bus), OutboxRelay.purgeJob(database: database), expiry, limits]
             + parts.jobs + parts.services + [database.noticeListener]
         services = transport + [database, RunAfterMigrations(database: database, migrations: try definition.migrations(), services: migrated)]
     }

@@ -21,8 +21,10 @@ struct AccountErasureHandler: Sendable {
         if let problem = EmailAddress.problem(email) { validation.fail("data.email", problem) }
         try validation.finish()
         return try await database.transaction { connection in
-            .init(scenariosDeleted: try await scenarios.deleteAll(account: account!, on: connection),
-                  contactRequestsDeleted: try await contacts.deleteAll(email: email, on: connection))
+            // The address's count of contact requests goes too (the kit forgets the account's).
+            try await database.forgetRateLimits(ContactHandlers.emailKey(email), on: connection)
+            return .init(scenariosDeleted: try await scenarios.deleteAll(account: account!, on: connection),
+                         contactRequestsDeleted: try await contacts.deleteAll(email: email, on: connection))
         }
     }
 }

@@ -16,8 +16,23 @@ struct ContactHandlers: Sendable {
     let contacts: ContactRequestPostgresRepository
     let estimates: EstimateHandlers
     let configuration: RefundCalculatorConfiguration
+    /// The service's clock: the limits count on it.
+    let now: @Sendable () -> Date
 
-    static let window: Duration = .seconds(86_400)
+    /// The requests an address may make in a day (the kit's limiter counts them).
+    var perEmail: RateLimit {
+        RateLimit(
+            "contacts.per.email", count: configuration.contactsPerEmail, per: .seconds(86_400),
+            message: "this address has asked to be contacted \(configuration.contactsPerEmail) times today; the refund company will be in touch")
+    }
+
+    /// The requests a client network (an IPv4 address, an IPv6 /64) may make in a day.
+    var perNetwork: RateLimit {
+        RateLimit("contacts.per.network", count: configuration.contactsPerIP, per: .seconds(86_400), message: "too many contact requests from this network today; try again later")
+    }
+
+    /// The key an address's requests count against (the limiter keeps its hash alone).
+    static func emailKey(_ email: String) -> RateLimitKey { .other("email:" + email) }
 
     /// A contact request checked, with its estimate, ready to store.
     struct Checked: Sendable {
@@ -50,31 +65,14 @@ struct ContactHandlers: Sendable {
         -> RefundCalculator.ContactRequest.Create.Response
     {
         let email = checked.email, clientIP = context.attributes.clientIP
-        try await contacts.lock(email: email, on: connection)
-        try await limit(email: email, clientIP: clientIP, on: connection)
+        try await database.hit(perEmail, [Self.emailKey(email)], at: now(), on: connection)
+        if let network = clientIP.flatMap(ClientNetwork.key) { try await database.hit(perNetwork, [.network(network)], at: now(), on: connection) }
         let id = UUID()
         try await contacts.insert(.init(id: id, request: checked.request, email: email, estimate: checked.estimate, clientIP: clientIP), on: connection)
         try await mail(checked.request, email: email, estimate: checked.estimate, id: id, on: connection)
         // No name, address or phone in logs: the id leads to them in the database.
         context.logger.info("contact request received", metadata: ["contact_request": "\(id)", "tax_year": "\(checked.estimate.taxYear)"])
         return .init(id: id.uuidString.lowercased(), status: "received", estimate: checked.estimate)
-    }
-
-    /// `rate_limited` once the address or the client's network (IPv4 address, IPv6 /64) has made its
-    /// requests for the day; both counts run under their own lock.
-    private func limit(email: String, clientIP: String?, on connection: PostgresConnection) async throws {
-        let byEmail = try await contacts.recent(from: .email(email), within: Self.window, on: connection)
-        if byEmail.count >= configuration.contactsPerEmail {
-            throw OperationError(
-                .rateLimited, "this address has asked to be contacted \(byEmail.count) times today; the refund company will be in touch",
-                retryAfter: byEmail.frees)
-        }
-        guard let network = clientIP.flatMap(ClientNetwork.key) else { return }
-        try await contacts.lock(network: network, on: connection)
-        let byIP = try await contacts.recent(from: .network(network), within: Self.window, on: connection)
-        if byIP.count >= configuration.contactsPerIP {
-            throw OperationError(.rateLimited, "too many contact requests from this network today; try again later", retryAfter: byIP.frees)
-        }
     }
 
     /// The request to the company (replies go to the user) and the confirmation to the user.

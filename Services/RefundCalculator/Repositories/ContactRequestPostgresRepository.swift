@@ -31,42 +31,6 @@ struct ContactRequestPostgresRepository: Sendable {
             logger: database.logger)
     }
 
-    /// Serialises requests for one address, so its limit holds under concurrency.
-    func lock(email: String, on connection: PostgresConnection) async throws {
-        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(email), 8))", logger: database.logger)
-    }
-
-    /// Serialises requests from one client network, so its limit holds under concurrency too.
-    func lock(network: String, on connection: PostgresConnection) async throws {
-        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(network), 9))", logger: database.logger)
-    }
-
-    /// Who a limit counts requests of.
-    enum Sender {
-        case email(String)
-        /// A client network (`ClientNetwork.key`: an IPv4 address or an IPv6 /64).
-        case network(String)
-    }
-
-    /// How many requests `sender` made in the last `window`, and in how many seconds the oldest of
-    /// them leaves it.
-    func recent(from sender: Sender, within window: Duration, on connection: PostgresConnection) async throws -> (count: Int, frees: Int) {
-        let seconds = Double(window.milliseconds) / 1000
-        let (email, ip): (String?, String?) = switch sender {
-        case .email(let email): (email, nil)
-        case .network(let network): (nil, network)
-        }
-        let rows = try await connection.query(
-            """
-            SELECT count(*)::int8, coalesce(ceil(extract(epoch FROM min(created_at) + make_interval(secs => \(seconds)) - now())), 0)::int8
-            FROM contact_requests
-            WHERE created_at > now() - make_interval(secs => \(seconds)) AND (email = \(email) OR client_network = \(ip))
-            """,
-            logger: database.logger)
-        for try await (count, frees) in rows.decode((Int64, Int64).self) { return (Int(count), max(1, Int(frees))) }
-        return (0, 1)
-    }
-
     /// Deletes the requests from `email`; returns how many went.
     func deleteAll(email: String, on connection: PostgresConnection) async throws -> Int {
         try await connection.query("DELETE FROM contact_requests WHERE email = \(email) RETURNING 1", logger: database.logger).collect().count
