@@ -351,7 +351,10 @@ let tests: [Target] = [
     .testTarget(name: "BusTests", dependencies: ["Bus", "Contracts", "Envelope", "ZeroMQ", "TestSupport", lifecycle], swiftSettings: swiftSettings),
     .testTarget(
         name: "PostgresSupportTests",
-        dependencies: ["PostgresSupport", "Bus", "Envelope", "TestSupport", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio")],
+        dependencies: [
+            "PostgresSupport", "Bus", "Envelope", "TestSupport", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ],
         resources: [.copy("Migrations")],
         swiftSettings: swiftSettings
     ),

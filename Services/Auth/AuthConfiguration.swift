@@ -1,13 +1,16 @@
 import AuthContract
 import Crypto
 import Foundation
+import PostgresSupport
+import ServiceKit
 import ServiceSupport
 
 /// What the auth service is configured with: read from its settings (`authConfiguration()`), whose
 /// declarations hold the defaults; the rest are fixed rules of the service.
 public struct AuthConfiguration: Sendable {
-    /// Seals the token-signing keys at rest (AES-256-GCM); from AUTH_KEY_ENCRYPTION_KEY.
-    public var keyEncryptionKey: SymmetricKey
+    /// Seals the token-signing keys at rest; from AUTH_KEY_ENCRYPTION_KEY (and
+    /// AUTH_KEY_ENCRYPTION_KEY_PREVIOUS during a rotation).
+    public var keys: KeyRing
     public var issuer: String
     public var audience: String
     /// At most 15 minutes.
@@ -82,8 +85,10 @@ extension Setting {
     public static let authPictureMaxBytes = Setting(
         "auth.picture.max.bytes", default: "524288", help: "Largest profile picture file in bytes (its base64 must fit HTTP_MAX_BODY_BYTES).", kind: .integer(1_024...Auth.Picture.Set.Request.maxBytes))
 
+    public static let authKeyEncryptionKeyPrevious = Setting.previousKeys(of: .authKeyEncryptionKey)
+
     public static let authSettings: [Setting] = [
-        .authKeyEncryptionKey, .authIssuer, .authAudience,
+        .authKeyEncryptionKey, .authKeyEncryptionKeyPrevious, .authIssuer, .authAudience,
         .authAccessTokenLifetime, .authRefreshTokenLifetime, .authCodeLifetime, .authCodeResendInterval, .authRefreshGrace, .authSessionLifetime, .authKeyRotation,
         .authKeyCache,
         .authAttemptsPerAccount, .authAttemptsPerAccountAll, .authAttemptsPerIP, .authBackoffFirst, .authBackoffMax, .authAttemptsWindow,
@@ -94,7 +99,7 @@ extension Setting {
 extension ProcessSettings {
     public func authConfiguration() throws -> AuthConfiguration {
         let configuration = AuthConfiguration(
-            keyEncryptionKey: SymmetricKey(data: try key256(.authKeyEncryptionKey)), issuer: try requiredString(.authIssuer), audience: try requiredString(.authAudience),
+            keys: try keyRing(current: .authKeyEncryptionKey, previous: .authKeyEncryptionKeyPrevious), issuer: try requiredString(.authIssuer), audience: try requiredString(.authAudience),
             accessTokenLifetime: try milliseconds(.authAccessTokenLifetime), refreshTokenLifetime: try milliseconds(.authRefreshTokenLifetime),
             refreshGrace: try milliseconds(.authRefreshGrace), sessionLifetime: try milliseconds(.authSessionLifetime),
             keyRotation: try milliseconds(.authKeyRotation), keyCacheLifetime: try milliseconds(.authKeyCache),

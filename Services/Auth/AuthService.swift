@@ -21,7 +21,7 @@ extension ServiceDefinition {
         let accounts = AccountPostgresRepository(database: database)
         let registrations = RegistrationPostgresRepository(database: database)
         let sessionStore = SessionPostgresRepository(
-            database: database, keyEncryptionKey: configuration.keyEncryptionKey, lifetime: configuration.sessionLifetime,
+            database: database, keyEncryptionKey: configuration.keys.current, lifetime: configuration.sessionLifetime,
             accessTokenLifetime: configuration.accessTokenLifetime)
         let events = SecurityEventPostgresRepository(database: database)
         let limits = AttemptLimits(database: database, backoff: configuration.backoff, events: events)

@@ -1,18 +1,14 @@
-import Crypto
 import Foundation
+import PostgresSupport
+import ServiceKit
 import ServiceSupport
 
 /// tax-form's settings.
 public struct TaxFormConfiguration: Sendable {
-    /// Wraps each account's data key (AES-256-GCM); from TAX_FORM_KEY.
-    public var keyEncryptionKey: SymmetricKey
+    /// Seals each account's data key; from TAX_FORM_KEY (and TAX_FORM_KEY_PREVIOUS during a rotation).
+    public var keys: KeyRing
     /// PDFs an account can have filled for download in an hour (TAX_FORM_FILLS_PER_HOUR).
     public var fillsPerHour: Int
-
-    public init(keyEncryptionKey: SymmetricKey, fillsPerHour: Int = 20) {
-        self.keyEncryptionKey = keyEncryptionKey
-        self.fillsPerHour = fillsPerHour
-    }
 }
 
 extension Setting {
@@ -26,11 +22,13 @@ extension Setting {
         help: "PDFs an account can have filled for download in an hour (a fill costs about a quarter of a second of CPU); a version already filled is served again without counting.",
         kind: .integer(1...10_000))
 
-    public static let taxFormSettings: [Setting] = [.taxFormKey, .taxFormFillsPerHour]
+    public static let taxFormKeyPrevious = Setting.previousKeys(of: .taxFormKey)
+
+    public static let taxFormSettings: [Setting] = [.taxFormKey, .taxFormKeyPrevious, .taxFormFillsPerHour]
 }
 
 extension ProcessSettings {
     public func taxFormConfiguration() throws -> TaxFormConfiguration {
-        TaxFormConfiguration(keyEncryptionKey: SymmetricKey(data: try key256(.taxFormKey)), fillsPerHour: try int(.taxFormFillsPerHour))
+        TaxFormConfiguration(keys: try keyRing(current: .taxFormKey, previous: .taxFormKeyPrevious), fillsPerHour: try int(.taxFormFillsPerHour))
     }
 }

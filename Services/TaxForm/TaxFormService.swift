@@ -21,7 +21,7 @@ extension ServiceDefinition {
         let engine = try InterviewEngine.bundled()
         let previews = PreviewHandlers(engine: engine)
         let suggestions = SuggestionHandlers(engine: engine, lists: try SuggestionLists.bundled(script: engine.script))
-        let store = InterviewStore(database: database, keyEncryptionKey: configuration.keyEncryptionKey)
+        let store = InterviewStore(database: database, keys: configuration.keys)
         let reminders = Reminders(database: database)
         let interviews = InterviewHandlers(database: database, store: store, engine: engine, reminders: reminders, now: environment.clock.now)
         let returnStore = ReturnStore(database: database, interviews: store)
@@ -45,6 +45,6 @@ extension ServiceDefinition {
         handlers.once(TaxForm.Returns.Email.self, prepare: returns.prepareEmail, apply: returns.email)
         handlers.on(TaxForm.Account.Erase.self, erasure.erase)
         let prune = PeriodicJob("returns.prune", every: .seconds(600), database: database) { try await returnStore.prune(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [prune])
+        return ServiceParts(handlers: handlers, jobs: [prune, .rewrappingAccountKeys(database: database, ring: configuration.keys)])
     }
 }

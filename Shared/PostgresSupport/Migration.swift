@@ -91,6 +91,11 @@ extension Database {
                 );
                 CREATE INDEX IF NOT EXISTS rate_limit_hits_key ON rate_limit_hits (name, key, at);
                 CREATE INDEX IF NOT EXISTS rate_limit_hits_expiry ON rate_limit_hits (expires_at);
+                CREATE TABLE IF NOT EXISTS account_keys (
+                    account_id uuid PRIMARY KEY,
+                    wrapped bytea NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                );
                 CREATE INDEX IF NOT EXISTS outbox_account ON outbox (account_id) WHERE account_id IS NOT NULL AND delivered_at IS NULL;
                 """, on: connection)
             var applied = Set<Int>()

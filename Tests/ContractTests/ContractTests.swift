@@ -128,7 +128,12 @@ import TestSupport
         "refund-calculator.scenario.update.v1/renamed": { database, _ in try await givenScenario(exampleScenario, in: database) },
         "refund-calculator.scenario.delete.v1/deleted": { database, _ in try await givenScenario(exampleScenario, in: database) },
         "refund-calculator.contact-request.create.v1/rate-limited": { database, _ in
-            for _ in 0..<3 { try await givenContactRequest(from: "aoife@example.ie", in: database) }
+            // Three requests from the address ten seconds before the examples' today, as the limiter counted them.
+            let perEmail = RateLimit("contacts.per.email", count: 3, per: .seconds(86_400), message: "")
+            let before = today.now().addingTimeInterval(-10)
+            for _ in 0..<3 {
+                try await database.transaction { try await database.hit(perEmail, [.other("email:aoife@example.ie")], at: before, on: $0) }
+            }
         },
         "notifications.devices.list.v1/one-device": { database, _ in try await givenDevice(in: database) },
         "notifications.devices.delete.v1/deleted": { database, _ in try await givenDevice(in: database) },

@@ -58,7 +58,7 @@ public actor SigningKeys {
     nonisolated private func read() async throws -> [Stored] {
         // Another instance may keep signing with a key for up to `cacheLifetime` after it retired it.
         let lifetimeSeconds = Double((configuration.accessTokenLifetime + cacheLifetime).milliseconds) / 1000
-        let kek = configuration.keyEncryptionKey
+        let ring = configuration.keys
         return try await database.transaction { connection in
             let rows = try await connection.query(
                 """
@@ -70,7 +70,7 @@ public actor SigningKeys {
                 logger: database.logger)
             var keys: [Stored] = []
             for try await (kid, sealed, current, ageMilliseconds) in rows.decode((String, Data, Bool, Int64).self) {
-                keys.append(Stored(key: try Self.open(sealed, kid: kid, with: kek), isCurrent: current, age: .milliseconds(ageMilliseconds)))
+                keys.append(Stored(key: try Self.open(sealed, kid: kid, with: ring), isCurrent: current, age: .milliseconds(ageMilliseconds)))
             }
             return keys
         }
@@ -79,7 +79,7 @@ public actor SigningKeys {
     /// Retires the current key (if any) and makes a new one; instances racing here take turns.
     nonisolated private func rotate() async throws {
         let rotationSeconds = Double(configuration.keyRotation.milliseconds) / 1000
-        let kek = configuration.keyEncryptionKey
+        let ring = configuration.keys
         try await database.transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext('melon.auth.signing-keys'))", logger: database.logger)
             let fresh = try await connection.query(
@@ -89,25 +89,23 @@ public actor SigningKeys {
             try await connection.query("UPDATE signing_keys SET retired_at = now() WHERE retired_at IS NULL", logger: database.logger)
             let key = SigningKey.generate()
             try await connection.query(
-                "INSERT INTO signing_keys (kid, sealed_private_key) VALUES (\(key.kid), \(try Self.seal(key, with: kek)))",
+                "INSERT INTO signing_keys (kid, sealed_private_key) VALUES (\(key.kid), \(try Self.seal(key, with: ring)))",
                 logger: database.logger)
             database.logger.notice("new access-token signing key", metadata: ["kid": "\(key.kid)"])
         }
     }
 
-    static func seal(_ key: SigningKey, with kek: SymmetricKey) throws -> Data {
-        guard let combined = try AES.GCM.seal(key.privateKey.rawRepresentation, using: kek, authenticating: Data(key.kid.utf8)).combined else {
-            throw KeyProblem(description: "AES-GCM gave no combined box")
-        }
-        return combined
+    /// The private key sealed by the key ring, bound to its kid.
+    static func seal(_ key: SigningKey, with ring: KeyRing) throws -> Data {
+        try ring.seal(key.privateKey.rawRepresentation, context: key.kid)
     }
 
-    static func open(_ sealed: Data, kid: String, with kek: SymmetricKey) throws -> SigningKey {
+    static func open(_ sealed: Data, kid: String, with ring: KeyRing) throws -> SigningKey {
         do {
-            let raw = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: kek, authenticating: Data(kid.utf8))
+            let raw = try ring.open(sealed, context: kid)
             return SigningKey(kid: kid, privateKey: try P256.Signing.PrivateKey(rawRepresentation: raw))
         } catch {
-            throw KeyProblem(description: "signing key \(kid) does not open with AUTH_KEY_ENCRYPTION_KEY (a different key?)")
+            throw KeyProblem(description: "signing key \(kid) does not open with AUTH_KEY_ENCRYPTION_KEY or AUTH_KEY_ENCRYPTION_KEY_PREVIOUS (a different key?)")
         }
     }
 }

@@ -5,13 +5,14 @@ import PostgresNIO
 import PostgresSupport
 import TaxFormContract
 
-/// `tax_form.interviews`, `interview_changes` and `data_keys`: every interview and change sealed with
-/// its account's data key (AES-256-GCM, bound to the account, year and version), the data key wrapped
-/// by TAX_FORM_KEY. Always looked up with the owner. Every method runs on the caller's connection.
+/// `tax_form.interviews` and `interview_changes`: every interview and change sealed with its
+/// account's data key (`Seal`: AES-256-GCM, bound to the account, year and version), the data key
+/// in the kit's `account_keys`, sealed by TAX_FORM_KEY's key ring. Always looked up with the owner.
+/// Every method runs on the caller's connection.
 struct InterviewStore: Sendable {
     let database: Database
-    /// TAX_FORM_KEY.
-    let keyEncryptionKey: SymmetricKey
+    /// TAX_FORM_KEY and, during a rotation, TAX_FORM_KEY_PREVIOUS.
+    let keys: KeyRing
 
     /// What is sealed: the answers and the skipped questions.
     struct State: Codable, Sendable, Equatable {
@@ -121,41 +122,28 @@ struct InterviewStore: Sendable {
         let rows = try await connection.query("DELETE FROM interviews WHERE account_id = \(account) RETURNING tax_year", logger: database.logger)
         var years: [Int] = []
         for try await year in rows.decode(Int.self) { years.append(year) }
-        _ = try await connection.query("DELETE FROM data_keys WHERE account_id = \(account)", logger: database.logger)
+        try await database.forgetAccountKey(account, on: connection)
         return years
     }
 
-    /// The account's data key, made (once, whoever races) when `create` says so. An account has one
-    /// from its first save on, so a save usually reads it and writes nothing.
+    /// The account's data key (the kit's `account_keys`, sealed by TAX_FORM_KEY), made on the first save.
     func dataKey(account: UUID, create: Bool, on connection: PostgresConnection) async throws -> SymmetricKey? {
-        if let key = try await readDataKey(account: account, on: connection) { return key }
-        guard create else { return nil }
-        let wrapped = try seal(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, key: keyEncryptionKey, context: account.uuidString)
-        _ = try await connection.query(
-            "INSERT INTO data_keys (account_id, wrapped) VALUES (\(account), \(wrapped)) ON CONFLICT (account_id) DO NOTHING", logger: database.logger)
-        return try await readDataKey(account: account, on: connection)
-    }
-
-    private func readDataKey(account: UUID, on connection: PostgresConnection) async throws -> SymmetricKey? {
-        let rows = try await connection.query("SELECT wrapped FROM data_keys WHERE account_id = \(account)", logger: database.logger)
-        for try await wrapped in rows.decode(Data.self) {
-            return SymmetricKey(data: try open(wrapped, key: keyEncryptionKey, context: account.uuidString))
+        do {
+            return try await database.accountKey(account, create: create, ring: keys, on: connection)
+        } catch is SealError {
+            throw Unreadable(description: "the account's data key does not open (TAX_FORM_KEY changed without TAX_FORM_KEY_PREVIOUS?)")
         }
-        return nil
     }
 
     func seal(_ plain: Data, key: SymmetricKey, context: String) throws -> Data {
-        guard let combined = try AES.GCM.seal(plain, using: key, authenticating: Data(context.utf8)).combined else {
-            throw Unreadable(description: "AES-GCM gave no combined box")
-        }
-        return combined
+        try Seal.seal(plain, key: key, context: context)
     }
 
     func open(_ sealed: Data, key: SymmetricKey, context: String) throws -> Data {
         do {
-            return try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: key, authenticating: Data(context.utf8))
+            return try Seal.open(sealed, key: key, context: context)
         } catch {
-            throw Unreadable(description: "sealed interview data does not open (TAX_FORM_KEY changed?)")
+            throw Unreadable(description: "sealed interview data does not open with the account's key")
         }
     }
 }

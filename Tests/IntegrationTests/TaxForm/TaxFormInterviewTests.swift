@@ -109,11 +109,11 @@ extension ServiceStackTests {
                 try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.interviews", on: stack.databaseURL) == 0
             })
             #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.interview_changes", on: stack.databaseURL) == 0)
-            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.data_keys", on: stack.databaseURL) == 1, "Conor's key stays, Mei's goes")
+            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.account_keys", on: stack.databaseURL) == 1, "Conor's key stays, Mei's goes")
 
             // tax-form signs in as a role of its own, which reaches its schema and no other service's.
             let own = try #require(stack.taxFormDatabaseURL)
-            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.data_keys", on: own) == 1)
+            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.account_keys", on: own) == 1)
             await #expect(throws: (any Error).self, "auth's accounts are out of tax-form's reach") {
                 try await TestDatabase.integer("SELECT count(*)::int FROM auth.accounts", on: own)
             }
