@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 import ServiceLifecycle
@@ -12,10 +13,16 @@ public final class Database: Service {
     /// The service's schema; every table it owns lives here.
     public let schema: String
     public let logger: Logger
+    /// The service's clock: what SQL binds as now (expiries, windows, leases), never PostgreSQL's
+    /// `now()`, so a test moves time instead of sleeping. The system's clock unless the service's
+    /// environment gives another.
+    public let now: @Sendable () -> Date
     /// What to do with each notice of a channel, registered before the process runs (`onNotice`).
     let noticeHandlers = Mutex<[String: [@Sendable (String) async -> Void]]>([:])
 
-    public init(url: DatabaseURL, schema: String, maximumConnections: Int = 20, logger: Logger) throws {
+    public init(
+        url: DatabaseURL, schema: String, maximumConnections: Int = 20, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws {
         guard Self.isIdentifier(schema) else {
             throw DatabaseURL.Invalid(description: "schema names are lowercase letters, digits and _; got \(schema)")
         }
@@ -27,6 +34,7 @@ public final class Database: Service {
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.schema = schema
         self.logger = logger
+        self.now = now
     }
 
     public func run() async throws {

@@ -29,7 +29,7 @@ public struct RunningService: Sendable {
         let bus = try BusClient(configuration: busConfiguration, context: context, logger: logger)
         let database = try definition.schema.map { schema in
             try Database(
-                url: DatabaseURL(settings.databaseURL(service: definition.name)), schema: schema, maximumConnections: maximumConnections, logger: logger)
+                url: DatabaseURL(settings.databaseURL(service: definition.name)), schema: schema, maximumConnections: maximumConnections, logger: logger, now: clock.now)
         }
         let events = try definition.publishesEvents ? settings.eventPublisher(context: context, logger: logger) : nil
         let parts = try definition.make(ServiceEnvironment(settings: settings, database: database, bus: bus, events: events, logger: logger, clock: clock))

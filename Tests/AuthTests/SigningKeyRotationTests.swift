@@ -41,14 +41,15 @@ import TestSupport
     }
 
     @Test func aRetiredKeyIsPublishedWhileItsTokensLiveAndNotAfter() async throws {
-        let database = try TestDatabase.make()
+        let clock = MovableClock()
+        let database = try TestDatabase.make(now: clock.now)
         try await BusHarness.with([database]) {
             try await database.migrate(ServiceDefinition.auth.migrations())
             let keys = SigningKeys(database: database, configuration: configuration)
             let first = try await token(keys)
             let firstKid = try #require(AccessTokenVerifier.header(of: first)?.kid)
 
-            try await Task.sleep(for: .milliseconds(1700))  // past the rotation
+            clock.advance(.milliseconds(1700))  // past the rotation
             let second = try await token(keys)
             let secondKid = try #require(AccessTokenVerifier.header(of: second)?.kid)
             #expect(secondKid != firstKid, "a new key signs after the rotation")
@@ -57,7 +58,7 @@ import TestSupport
             #expect(try await verifies(first, against: keys), "a token of the retired key still verifies")
 
             // The retired key's tokens have expired (4 s) and every cache has turned over (0.1 s).
-            try await Task.sleep(for: .milliseconds(4400))
+            clock.advance(.milliseconds(4400))
             let published = try await keys.published().map(\.kid)
             #expect(!published.contains(firstKid), "gone once its tokens cannot be valid: \(published)")
             #expect(published.contains(secondKid), "the key retired just now stays")

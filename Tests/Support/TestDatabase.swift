@@ -21,10 +21,10 @@ public enum TestDatabase {
     }
 
     /// A database handle on a fresh schema (not yet running: pass it to `BusHarness.with` or run it).
-    public static func make(schema: String = freshSchema(), maximumConnections: Int = 4) throws -> Database {
+    public static func make(schema: String = freshSchema(), maximumConnections: Int = 4, now: @escaping @Sendable () -> Date = { Date() }) throws -> Database {
         var logger = Logger(label: "test-db")
         logger.logLevel = .warning
-        return try Database(url: url(), schema: schema, maximumConnections: maximumConnections, logger: logger)
+        return try Database(url: url(), schema: schema, maximumConnections: maximumConnections, logger: logger, now: now)
     }
 }
 

@@ -160,7 +160,7 @@ struct SessionHandlers: Sendable {
     private func tokens(account: UUID, university: String?, roles: [String], app: ClientApp, session: UUID, refresh: String) async throws
         -> Auth.Tokens
     {
-        let now = Date()
+        let now = database.now()
         let claims = AccessTokenClaims(
             subject: account.uuidString.lowercased(), session: session.uuidString.lowercased(), university: university, roles: roles,
             app: app.rawValue, audience: configuration.audience, issuer: configuration.issuer, issuedAt: now,

@@ -12,7 +12,7 @@ import PostgresSupport
 public actor SigningKeys {
     private let database: Database
     private let configuration: AuthConfiguration
-    private var cached: (current: SigningKey, published: [SigningKey], signer: AccessTokenSigner, loaded: ContinuousClock.Instant)?
+    private var cached: (current: SigningKey, published: [SigningKey], signer: AccessTokenSigner, loaded: Date)?
     /// How long an instance uses the keys it read before reading them again.
     private let cacheLifetime: Duration
 
@@ -32,15 +32,15 @@ public actor SigningKeys {
         try await load().published
     }
 
-    private func load() async throws -> (current: SigningKey, published: [SigningKey], signer: AccessTokenSigner, loaded: ContinuousClock.Instant) {
-        if let cached, cached.loaded.duration(to: .now) < cacheLifetime { return cached }
+    private func load() async throws -> (current: SigningKey, published: [SigningKey], signer: AccessTokenSigner, loaded: Date) {
+        if let cached, database.now().timeIntervalSince(cached.loaded) * 1000 < Double(cacheLifetime.milliseconds) { return cached }
         var keys = try await read()
         if keys.first?.isCurrent != true || keys.first!.age > configuration.keyRotation {
             try await rotate()
             keys = try await read()
         }
         guard let current = keys.first(where: \.isCurrent)?.key else { throw KeyProblem(description: "no current signing key after rotation") }
-        let fresh = (current, keys.map(\.key), try await AccessTokenSigner(current: current), ContinuousClock.now)
+        let fresh = (current, keys.map(\.key), try await AccessTokenSigner(current: current), database.now())
         cached = fresh
         return fresh
     }
@@ -62,9 +62,9 @@ public actor SigningKeys {
         return try await database.transaction { connection in
             let rows = try await connection.query(
                 """
-                SELECT kid, sealed_private_key, retired_at IS NULL, (extract(epoch FROM now() - created_at) * 1000)::bigint
+                SELECT kid, sealed_private_key, retired_at IS NULL, (extract(epoch FROM \(database.now()) - created_at) * 1000)::bigint
                 FROM signing_keys
-                WHERE retired_at IS NULL OR retired_at > now() - make_interval(secs => \(lifetimeSeconds))
+                WHERE retired_at IS NULL OR retired_at > \(database.now()) - make_interval(secs => \(lifetimeSeconds))
                 ORDER BY (retired_at IS NULL) DESC, created_at DESC
                 """,
                 logger: database.logger)
@@ -83,13 +83,13 @@ public actor SigningKeys {
         try await database.transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(hashtext('melon.auth.signing-keys'))", logger: database.logger)
             let fresh = try await connection.query(
-                "SELECT 1 FROM signing_keys WHERE retired_at IS NULL AND created_at > now() - make_interval(secs => \(rotationSeconds))",
+                "SELECT 1 FROM signing_keys WHERE retired_at IS NULL AND created_at > \(database.now()) - make_interval(secs => \(rotationSeconds))",
                 logger: database.logger)
             for try await _ in fresh { return }  // another instance rotated first
-            try await connection.query("UPDATE signing_keys SET retired_at = now() WHERE retired_at IS NULL", logger: database.logger)
+            try await connection.query("UPDATE signing_keys SET retired_at = \(database.now()) WHERE retired_at IS NULL", logger: database.logger)
             let key = SigningKey.generate()
             try await connection.query(
-                "INSERT INTO signing_keys (kid, sealed_private_key) VALUES (\(key.kid), \(try Self.seal(key, with: ring)))",
+                "INSERT INTO signing_keys (kid, sealed_private_key, created_at) VALUES (\(key.kid), \(try Self.seal(key, with: ring)), \(database.now()))",
                 logger: database.logger)
             database.logger.notice("new access-token signing key", metadata: ["kid": "\(key.kid)"])
         }

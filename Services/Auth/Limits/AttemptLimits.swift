@@ -56,8 +56,8 @@ struct AttemptLimits: Sendable {
         guard !pairs.isEmpty else { return }
         let rows = try await connection.query(
             """
-            SELECT ceil(extract(epoch FROM max(blocked_until) - now()))::int8 FROM attempts
-            WHERE action = \(keys.action.rawValue) AND blocked_until > now()
+            SELECT ceil(extract(epoch FROM max(blocked_until) - \(database.now())))::int8 FROM attempts
+            WHERE action = \(keys.action.rawValue) AND blocked_until > \(database.now())
               AND (scope, key) IN (SELECT * FROM unnest(\(pairs.map(\.scope))::text[], \(pairs.map(\.key))::text[]))
             """,
             logger: database.logger)
@@ -120,8 +120,8 @@ struct AttemptLimits: Sendable {
         guard let network = context.attributes.clientIP.flatMap(ClientNetwork.key) else { return }
         try await connection.query(
             """
-            INSERT INTO known_networks (account_id, network, last_login_at) VALUES (\(account), \(network), now())
-            ON CONFLICT (account_id, network) DO UPDATE SET last_login_at = now()
+            INSERT INTO known_networks (account_id, network, last_login_at) VALUES (\(account), \(network), \(database.now()))
+            ON CONFLICT (account_id, network) DO UPDATE SET last_login_at = \(database.now())
             """,
             logger: database.logger)
     }
@@ -130,8 +130,8 @@ struct AttemptLimits: Sendable {
     func sweep(on connection: PostgresConnection) async throws -> Int {
         return try await connection.query(
             """
-            DELETE FROM attempts WHERE last_at < now() - make_interval(secs => \(window))
-              AND (blocked_until IS NULL OR blocked_until < now())
+            DELETE FROM attempts WHERE last_at < \(database.now()) - make_interval(secs => \(window))
+              AND (blocked_until IS NULL OR blocked_until < \(database.now()))
             RETURNING 1
             """,
             logger: database.logger
@@ -141,7 +141,7 @@ struct AttemptLimits: Sendable {
     /// Drops networks the account has not logged in from for `retention`.
     func forgetNetworks(olderThan retention: Duration, on connection: PostgresConnection) async throws -> Int {
         try await connection.query(
-            "DELETE FROM known_networks WHERE last_login_at < now() - make_interval(secs => \(Double(retention.milliseconds) / 1000)) RETURNING 1",
+            "DELETE FROM known_networks WHERE last_login_at < \(database.now()) - make_interval(secs => \(Double(retention.milliseconds) / 1000)) RETURNING 1",
             logger: database.logger
         ).collect().count
     }
@@ -157,13 +157,13 @@ struct AttemptLimits: Sendable {
             let rows = try await connection.query(
                 """
                 INSERT INTO attempts AS a (action, scope, key, count, last_at)
-                VALUES (\(keys.action.rawValue), \(pair.scope), \(pair.key), 1, now())
+                VALUES (\(keys.action.rawValue), \(pair.scope), \(pair.key), 1, \(database.now()))
                 ON CONFLICT (action, scope, key) DO UPDATE
-                SET count = CASE WHEN \(admitting) AND a.blocked_until > now() THEN a.count
-                                 WHEN a.last_at < now() - make_interval(secs => \(window)) THEN 1 ELSE a.count + 1 END,
-                    last_at = CASE WHEN \(admitting) AND a.blocked_until > now() THEN a.last_at ELSE now() END
+                SET count = CASE WHEN \(admitting) AND a.blocked_until > \(database.now()) THEN a.count
+                                 WHEN a.last_at < \(database.now()) - make_interval(secs => \(window)) THEN 1 ELSE a.count + 1 END,
+                    last_at = CASE WHEN \(admitting) AND a.blocked_until > \(database.now()) THEN a.last_at ELSE \(database.now()) END
                 RETURNING count,
-                    CASE WHEN \(admitting) AND blocked_until > now() THEN ceil(extract(epoch FROM blocked_until - now()))::int8 END
+                    CASE WHEN \(admitting) AND blocked_until > \(database.now()) THEN ceil(extract(epoch FROM blocked_until - \(database.now())))::int8 END
                 """,
                 logger: database.logger)
             for try await (count, blocked) in rows.decode((Int, Int64?).self) {
@@ -190,7 +190,7 @@ struct AttemptLimits: Sendable {
         guard let block = backoff.block(afterAttempt: count, free: free) else { return }
         try await connection.query(
             """
-            UPDATE attempts SET blocked_until = now() + make_interval(secs => \(Double(block.milliseconds) / 1000))
+            UPDATE attempts SET blocked_until = \(database.now()) + make_interval(secs => \(Double(block.milliseconds) / 1000))
             WHERE action = \(action.rawValue) AND scope = \(pair.scope) AND key = \(pair.key)
             """,
             logger: database.logger)

@@ -31,7 +31,7 @@ struct AccountPostgresRepository: Sendable {
         let rows = try await connection.query(
             """
             SELECT a.id, a.display_name, a.password_hash, a.university_id, a.roles,
-                (SELECT extract(epoch FROM now() - max(c.created_at))::float8 FROM email_codes c
+                (SELECT extract(epoch FROM \(database.now()) - max(c.created_at))::float8 FROM email_codes c
                  WHERE c.account_id = a.id AND c.purpose = 'reset-password')
             FROM accounts a WHERE a.email = \(email) \(unescaped: lock ? "FOR UPDATE OF a" : "")
             """,
@@ -102,14 +102,14 @@ struct AccountPostgresRepository: Sendable {
         let id = UUID()
         try await connection.query(
             """
-            UPDATE email_codes SET used_at = now()
+            UPDATE email_codes SET used_at = \(database.now())
             WHERE (account_id = \(owner.account) OR registration_id = \(owner.registration)) AND purpose = \(purpose) AND used_at IS NULL
             """,
             logger: database.logger)
         try await connection.query(
             """
-            INSERT INTO email_codes (id, account_id, registration_id, purpose, code_hash, expires_at)
-            VALUES (\(id), \(owner.account), \(owner.registration), \(purpose), \(Self.hash(code, id: id)), now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
+            INSERT INTO email_codes (id, account_id, registration_id, purpose, code_hash, created_at, expires_at)
+            VALUES (\(id), \(owner.account), \(owner.registration), \(purpose), \(Self.hash(code, id: id)), \(database.now()), \(database.now()) + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
             """,
             logger: database.logger)
         return (id, code)
@@ -126,7 +126,7 @@ struct AccountPostgresRepository: Sendable {
     func liveCode(for owner: CodeOwner, purpose: String, on connection: PostgresConnection) async throws -> LiveCode? {
         let rows = try await connection.query(
             """
-            SELECT id, code_hash, attempts, expires_at <= now() FROM email_codes
+            SELECT id, code_hash, attempts, expires_at <= \(database.now()) FROM email_codes
             WHERE (account_id = \(owner.account) OR registration_id = \(owner.registration)) AND purpose = \(purpose) AND used_at IS NULL
             ORDER BY created_at DESC LIMIT 1 FOR UPDATE
             """,
@@ -142,7 +142,7 @@ struct AccountPostgresRepository: Sendable {
     }
 
     func markUsed(code: UUID, on connection: PostgresConnection) async throws {
-        try await connection.query("UPDATE email_codes SET used_at = now() WHERE id = \(code)", logger: database.logger)
+        try await connection.query("UPDATE email_codes SET used_at = \(database.now()) WHERE id = \(code)", logger: database.logger)
     }
 
     /// The signed-in account's profile, nil when it no longer exists.

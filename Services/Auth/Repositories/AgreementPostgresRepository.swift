@@ -16,7 +16,7 @@ struct AgreementPostgresRepository: Sendable {
             """
             WITH current AS (
                 SELECT DISTINCT ON (id) id, version, title, url, required, apps FROM policies
-                WHERE effective_at <= now() AND (\(policy)::text IS NULL OR id = \(policy))
+                WHERE effective_at <= \(database.now()) AND (\(policy)::text IS NULL OR id = \(policy))
                 ORDER BY id, version DESC)
             SELECT c.id, c.version, c.title, c.url, c.required, a.version, a.signed_at, a.withdrawn_at
             FROM current c LEFT JOIN LATERAL (
@@ -46,8 +46,8 @@ struct AgreementPostgresRepository: Sendable {
     func sign(account: UUID, policy: String, version: Int, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            INSERT INTO agreements (account_id, policy_id, version, signed_at) VALUES (\(account), \(policy), \(version), now())
-            ON CONFLICT (account_id, policy_id, version) DO UPDATE SET signed_at = now(), withdrawn_at = NULL
+            INSERT INTO agreements (account_id, policy_id, version, signed_at) VALUES (\(account), \(policy), \(version), \(database.now()))
+            ON CONFLICT (account_id, policy_id, version) DO UPDATE SET signed_at = \(database.now()), withdrawn_at = NULL
             """,
             logger: database.logger)
     }
@@ -55,7 +55,7 @@ struct AgreementPostgresRepository: Sendable {
     /// Marks the account's signatures of `policy` withdrawn.
     func withdraw(account: UUID, policy: String, on connection: PostgresConnection) async throws {
         try await connection.query(
-            "UPDATE agreements SET withdrawn_at = now() WHERE account_id = \(account) AND policy_id = \(policy) AND withdrawn_at IS NULL",
+            "UPDATE agreements SET withdrawn_at = \(database.now()) WHERE account_id = \(account) AND policy_id = \(policy) AND withdrawn_at IS NULL",
             logger: database.logger)
     }
 }

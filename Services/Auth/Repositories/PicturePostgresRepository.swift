@@ -15,7 +15,7 @@ struct PicturePostgresRepository: Sendable {
             INSERT INTO pictures (account_id, media_type, content, width, height)
             VALUES (\(account), \(facts.mediaType), \(content), \(facts.width), \(facts.height))
             ON CONFLICT (account_id) DO UPDATE SET media_type = excluded.media_type, content = excluded.content,
-                width = excluded.width, height = excluded.height, updated_at = now()
+                width = excluded.width, height = excluded.height, updated_at = \(database.now())
             RETURNING updated_at
             """,
             logger: database.logger)

@@ -34,7 +34,7 @@ struct RegistrationPostgresRepository: Sendable {
             """
             SELECT 1 FROM accounts WHERE username = \(username) AND id IS DISTINCT FROM \(account)
             UNION ALL
-            SELECT 1 FROM registrations WHERE username = \(username) AND email IS DISTINCT FROM \(email) AND expires_at > now()
+            SELECT 1 FROM registrations WHERE username = \(username) AND email IS DISTINCT FROM \(email) AND expires_at > \(database.now())
             LIMIT 1
             """,
             logger: database.logger)
@@ -45,9 +45,9 @@ struct RegistrationPostgresRepository: Sendable {
     func insert(_ attempt: Attempt, lifetime: Duration, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            INSERT INTO registrations (id, email, username, display_name, first_name, last_name, password_hash, university_id, expires_at)
+            INSERT INTO registrations (id, email, username, display_name, first_name, last_name, password_hash, university_id, created_at, expires_at)
             VALUES (\(attempt.id), \(attempt.email), \(attempt.username), \(attempt.displayName), \(attempt.firstName), \(attempt.lastName),
-                    \(attempt.passwordHash), \(attempt.universityID), now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
+                    \(attempt.passwordHash), \(attempt.universityID), \(database.now()), \(database.now()) + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)))
             """,
             logger: database.logger)
     }
@@ -57,8 +57,8 @@ struct RegistrationPostgresRepository: Sendable {
         let rows = try await connection.query(
             """
             SELECT r.id, r.email, r.username, r.display_name, r.first_name, r.last_name, r.password_hash, r.university_id,
-                (SELECT extract(epoch FROM now() - max(c.created_at))::float8 FROM email_codes c WHERE c.registration_id = r.id)
-            FROM registrations r WHERE r.id = \(id) AND r.email = \(email) AND r.expires_at > now() FOR UPDATE OF r
+                (SELECT extract(epoch FROM \(database.now()) - max(c.created_at))::float8 FROM email_codes c WHERE c.registration_id = r.id)
+            FROM registrations r WHERE r.id = \(id) AND r.email = \(email) AND r.expires_at > \(database.now()) FOR UPDATE OF r
             """,
             logger: database.logger)
         for try await (id, email, username, name, first, last, hash, university, age)
@@ -74,7 +74,7 @@ struct RegistrationPostgresRepository: Sendable {
     /// The password hash of the newest live attempt for `email`.
     func newestPasswordHash(email: String, on connection: PostgresConnection) async throws -> String? {
         let rows = try await connection.query(
-            "SELECT password_hash FROM registrations WHERE email = \(email) AND expires_at > now() ORDER BY created_at DESC LIMIT 1",
+            "SELECT password_hash FROM registrations WHERE email = \(email) AND expires_at > \(database.now()) ORDER BY created_at DESC LIMIT 1",
             logger: database.logger)
         for try await hash in rows.decode(String.self) { return hash }
         return nil
@@ -87,6 +87,6 @@ struct RegistrationPostgresRepository: Sendable {
 
     /// Drops attempts that have expired, with their codes.
     func sweep(on connection: PostgresConnection) async throws -> Int {
-        try await connection.query("DELETE FROM registrations WHERE expires_at <= now() RETURNING 1", logger: database.logger).collect().count
+        try await connection.query("DELETE FROM registrations WHERE expires_at <= \(database.now()) RETURNING 1", logger: database.logger).collect().count
     }
 }

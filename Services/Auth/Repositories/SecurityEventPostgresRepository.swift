@@ -81,7 +81,7 @@ struct SecurityEventPostgresRepository: Sendable {
     /// Drops events older than `retention`.
     func prune(olderThan retention: Duration, on connection: PostgresConnection) async throws -> Int {
         try await connection.query(
-            "DELETE FROM security_events WHERE at < now() - make_interval(secs => \(Double(retention.milliseconds) / 1000)) RETURNING 1",
+            "DELETE FROM security_events WHERE at < \(database.now()) - make_interval(secs => \(Double(retention.milliseconds) / 1000)) RETURNING 1",
             logger: database.logger
         ).collect().count
     }

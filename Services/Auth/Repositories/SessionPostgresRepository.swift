@@ -39,7 +39,7 @@ struct SessionPostgresRepository: Sendable {
     func startSession(for account: UUID, app: ClientApp, on connection: PostgresConnection) async throws -> UUID {
         let id = UUID()
         try await connection.query(
-            "INSERT INTO sessions (id, account_id, app) VALUES (\(id), \(account), \(app.rawValue))", logger: database.logger)
+            "INSERT INTO sessions (id, account_id, app, created_at) VALUES (\(id), \(account), \(app.rawValue), \(database.now()))", logger: database.logger)
         return id
     }
 
@@ -56,7 +56,7 @@ struct SessionPostgresRepository: Sendable {
             """
             INSERT INTO refresh_tokens (token_hash, session_id, parent_hash, expires_at)
             SELECT \(Self.hash(token)), \(session), \(parent.map(Self.hash)),
-                least(now() + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)),
+                least(\(database.now()) + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)),
                       s.created_at + make_interval(secs => \(Double(self.lifetime.milliseconds) / 1000)))
             FROM sessions s WHERE s.id = \(session)
             ON CONFLICT (token_hash) DO NOTHING
@@ -84,8 +84,8 @@ struct SessionPostgresRepository: Sendable {
         let rows = try await connection.query(
             """
             SELECT t.session_id, s.account_id, s.app, s.revoked_at IS NOT NULL,
-                t.expires_at <= now() OR s.created_at + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)) <= now(),
-                extract(epoch FROM now() - t.used_at)::float8,
+                t.expires_at <= \(database.now()) OR s.created_at + make_interval(secs => \(Double(lifetime.milliseconds) / 1000)) <= \(database.now()),
+                extract(epoch FROM \(database.now()) - t.used_at)::float8,
                 EXISTS (SELECT 1 FROM refresh_tokens c WHERE c.parent_hash = t.token_hash AND c.used_at IS NOT NULL)
             FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id
             WHERE t.token_hash = \(hash) FOR UPDATE OF t, s
@@ -102,7 +102,7 @@ struct SessionPostgresRepository: Sendable {
     }
 
     func markUsed(_ hash: Data, on connection: PostgresConnection) async throws {
-        try await connection.query("UPDATE refresh_tokens SET used_at = now() WHERE token_hash = \(hash) AND used_at IS NULL", logger: database.logger)
+        try await connection.query("UPDATE refresh_tokens SET used_at = \(database.now()) WHERE token_hash = \(hash) AND used_at IS NULL", logger: database.logger)
     }
 
     /// Whether `session` of `account` is live (not ended, the account not deleted).
@@ -127,7 +127,7 @@ struct SessionPostgresRepository: Sendable {
                 on connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query(
             """
-            UPDATE sessions SET revoked_at = now(), revoked_reason = \(reason)
+            UPDATE sessions SET revoked_at = \(database.now()), revoked_reason = \(reason)
             WHERE revoked_at IS NULL AND (id = \(session) OR account_id = \(account)) AND id IS DISTINCT FROM \(except) RETURNING id, account_id
             """,
             logger: database.logger)
@@ -138,12 +138,12 @@ struct SessionPostgresRepository: Sendable {
         try await connection.query(
             """
             INSERT INTO revoked_sessions (session_id, until)
-            SELECT unnest(\(all)::uuid[]), now() + make_interval(secs => \(Double(revokedFor.milliseconds) / 1000))
+            SELECT unnest(\(all)::uuid[]), \(database.now()) + make_interval(secs => \(Double(revokedFor.milliseconds) / 1000))
             ON CONFLICT (session_id) DO UPDATE SET until = excluded.until
             """,
             logger: database.logger)
         // A payload is at most 8,000 bytes: 150 ids of 37 bytes, after the expiry in seconds.
-        let until = Int64(Date().timeIntervalSince1970) + revokedFor.milliseconds / 1000
+        let until = Int64(database.now().timeIntervalSince1970) + revokedFor.milliseconds / 1000
         for chunk in stride(from: 0, to: all.count, by: 150) {
             try await database.notify(
                 Self.revokedChannel, ([String(until)] + all[chunk..<min(chunk + 150, all.count)]).joined(separator: " "), on: connection)
@@ -163,7 +163,7 @@ struct SessionPostgresRepository: Sendable {
         let rows = try await connection.query(
             """
             SELECT session_id, until FROM revoked_sessions
-            WHERE until > now() AND (\(after)::uuid IS NULL OR session_id > \(after)) ORDER BY session_id LIMIT \(limit)
+            WHERE until > \(database.now()) AND (\(after)::uuid IS NULL OR session_id > \(after)) ORDER BY session_id LIMIT \(limit)
             """,
             logger: database.logger)
         var page: [(session: UUID, until: Date)] = []
@@ -173,6 +173,6 @@ struct SessionPostgresRepository: Sendable {
 
     /// Forgets ended sessions whose access tokens have all expired.
     func forgetExpiredRevocations(on connection: PostgresConnection) async throws -> Int {
-        try await connection.query("DELETE FROM revoked_sessions WHERE until <= now() RETURNING 1", logger: database.logger).collect().count
+        try await connection.query("DELETE FROM revoked_sessions WHERE until <= \(database.now()) RETURNING 1", logger: database.logger).collect().count
     }
 }

@@ -12,7 +12,7 @@ extension ServiceStackTests {
     @Test func aCodeExpiresSurvivesFiveWrongGuessesAndANewOneComesOnlyAfterTheInterval() async throws {
         let stack = try await AuthStack(authEnvironment: [
             "AUTH_CODE_LIFETIME": "4000", "AUTH_CODE_RESEND_INTERVAL": "1500", "AUTH_ATTEMPTS_PER_ACCOUNT": "1000",
-        ])
+        ], movingTime: true)
         try await stack.with { http in
             let email = "fiadh@tcd.ie"
             let registered = try await http.post("/v1/auth/register", [
@@ -30,9 +30,9 @@ extension ServiceStackTests {
             // Within the interval a resend is answered alike and mails nothing; after it, a new code
             // that replaces the first.
             #expect(try await resend().status == 202)
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(500))  // for a mail that must not come
             #expect(try stack.mailCount(to: email) == 1, "no second code within the interval")
-            try await Task.sleep(for: .milliseconds(1200))
+            stack.clock.advance(.milliseconds(1200))
             #expect(try await resend().status == 202)
             let second = try await stack.code(for: email, after: 1)
             #expect(try await verify(first).status == 400, "the new code replaced the first")
@@ -44,10 +44,10 @@ extension ServiceStackTests {
             #expect(spent.status == 400 && AuthJourneyTests.string(spent, "detail")?.contains("too many wrong attempts") == true, "\(spent.text)")
 
             // A code past its lifetime is refused; a fresh one verifies.
-            try await Task.sleep(for: .milliseconds(1500))
+            stack.clock.advance(.milliseconds(1500))
             #expect(try await resend().status == 202)
             let third = try await stack.code(for: email, after: 2)
-            try await Task.sleep(for: .milliseconds(4200))
+            stack.clock.advance(.milliseconds(4200))
             #expect(try await verify(third).status == 400, "expired")
             #expect(try await resend().status == 202)
             let fourth = try await stack.code(for: email, after: 3)
@@ -57,7 +57,7 @@ extension ServiceStackTests {
     }
 
     @Test func loggingOutEverywhereEndsEverySessionAndARefreshTokenExpires() async throws {
-        let stack = try await AuthStack(authEnvironment: ["AUTH_REFRESH_TOKEN_LIFETIME": "3000"])
+        let stack = try await AuthStack(authEnvironment: ["AUTH_REFRESH_TOKEN_LIFETIME": "3000"], movingTime: true)
         try await stack.with { http in
             let email = "darragh@tcd.ie", password = "correct horse battery staple darragh"
             let phone = try await AuthJourneyTests.signedUp(stack, http, email: email, username: "darragh")
@@ -71,7 +71,7 @@ extension ServiceStackTests {
             // A refresh token unused for its lifetime is refused, and its owner can see that.
             let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
             let refresh = try #require(AuthJourneyTests.string(login, "refreshToken"))
-            try await Task.sleep(for: .milliseconds(3200))
+            stack.clock.advance(.milliseconds(3200))
             #expect(try await http.post("/v1/auth/refresh", ["refreshToken": .string(refresh)]).status == 401, "expired")
             let again = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
             let access = try #require(AuthJourneyTests.string(again, "accessToken"))

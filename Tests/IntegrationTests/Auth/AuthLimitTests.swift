@@ -22,7 +22,7 @@ extension ServiceStackTests {
     @Test func failedLoginsBackOffPerAccountLongerEachTimeAndLiftAfterwards() async throws {
         let stack = try await AuthStack(authEnvironment: [
             "AUTH_ATTEMPTS_PER_ACCOUNT": "3", "AUTH_ATTEMPTS_PER_IP": "1000", "AUTH_BACKOFF_FIRST": "3000", "AUTH_BACKOFF_MAX": "60000",
-        ])
+        ], movingTime: true)
         try await stack.with { http in
             let email = "saoirse@tcd.ie", password = "correct horse battery staple saoirse"
             _ = try await AuthJourneyTests.signedUp(stack, http, email: email, username: "saoirse")
@@ -43,13 +43,13 @@ extension ServiceStackTests {
             }
             Self.expectLimited(try await login("guess 5", as: "nobody@tcd.ie"), "unknown emails are limited alike")
 
-            try await Task.sleep(for: .seconds(Self.retryAfter(blocked) ?? 3))
+            stack.clock.advance(.seconds(Self.retryAfter(blocked) ?? 3))
             #expect(try await login("wrong 5").status == 401, "the block lifted; this failure counts again")
             let longer = try await login(password)
             Self.expectLimited(longer, "blocked again")
             #expect((Self.retryAfter(longer) ?? 0) > (Self.retryAfter(blocked) ?? 0), "the second block is longer: \(longer.headers)")
 
-            try await Task.sleep(for: .seconds(Self.retryAfter(longer) ?? 6))
+            stack.clock.advance(.seconds(Self.retryAfter(longer) ?? 6))
             #expect(try await login(password).status == 200, "the block lifted")
             #expect(try await login("wrong again").status == 401, "a success starts the count afresh")
             #expect(try await login(password).status == 200)
@@ -59,7 +59,7 @@ extension ServiceStackTests {
     @Test func wrongCodesAndCodeMailAreLimitedPerAccount() async throws {
         let stack = try await AuthStack(authEnvironment: [
             "AUTH_ATTEMPTS_PER_ACCOUNT": "3", "AUTH_ATTEMPTS_PER_IP": "1000", "AUTH_BACKOFF_FIRST": "3000",
-        ])
+        ], movingTime: true)
         try await stack.with { http in
             let email = "oisin@ucd.ie"
             let registered = try await http.post("/v1/auth/register", [
@@ -74,7 +74,7 @@ extension ServiceStackTests {
             }
             let blocked = try await http.post("/v1/auth/verify-email", ["email": .string(email), "code": .string(code), "registration": .string(attempt)])
             Self.expectLimited(blocked, "past 3 wrong codes the right one waits too")
-            try await Task.sleep(for: .seconds(Self.retryAfter(blocked) ?? 3))
+            stack.clock.advance(.seconds(Self.retryAfter(blocked) ?? 3))
             #expect(try await http.post("/v1/auth/verify-email", ["email": .string(email), "code": .string(code), "registration": .string(attempt)]).status == 200)
 
             // Code mail: the registration counted once, two more requests are free, the one after

@@ -5,14 +5,15 @@ import GatewayService
 import MelonServices
 import ServiceCatalog
 import ServiceLifecycle
+import AuthService
 import RefundCalculatorService
 import ServiceKit
 import ServiceSupport
 import Testing
 import TestSupport
 
-/// The sign-up stack over real HTTP: the gateway (verifying tokens) in the test process, `auth` and
-/// `pdf-email` processes on a broker and a fresh database, and an SMTP server catching the codes;
+/// The sign-up stack over real HTTP: the gateway (verifying tokens) in the test process, `auth` (or, with
+/// `movingTime`, auth in the test process on a clock the test moves) and a `pdf-email` process on a broker and a fresh database, and an SMTP server catching the codes;
 /// with `refundCalculator`, the refund calculator too, built from its definition in the test
 /// process with today pinned to `AuthStack.today` (its rules cover a window of years around it).
 struct AuthStack {
@@ -22,7 +23,12 @@ struct AuthStack {
     let databaseURL: String
     let sink: SMTPSink
     let mail: ChildProcess
-    let auth: ChildProcess
+    /// auth as a process of its own (its metrics and probes its own), or with `movingTime` in the
+    /// test process on `clock`, so a test moves its time (code and token lifetimes, back-offs)
+    /// instead of sleeping.
+    let auth: ChildProcess?
+    let authInProcess: RunningService?
+    let clock = MovableClock()
     let refunds: RunningService?
     /// A `notifications` process, when the stack was asked for one.
     let notifications: ChildProcess?
@@ -43,7 +49,7 @@ struct AuthStack {
     static let today = RFC3339.date(from: "2026-11-21T14:00:00Z")!
 
     init(authEnvironment: [String: String] = [:], refundCalculator: [String: String]? = nil, notifications: [String: String]? = nil,
-         taxForm: Bool = false, everyService: Bool = false, curve: Bool = false,
+         taxForm: Bool = false, everyService: Bool = false, curve: Bool = false, movingTime: Bool = false,
          configureGateway: (inout GatewayConfiguration) -> Void = { _ in }) async throws {
         // With `curve`, as deployed: the bus encrypted, each process a member with its own key and the
         // rights BusPolicy gives its name; a service calling another on a user's behalf must then do
@@ -74,9 +80,17 @@ struct AuthStack {
             "SMTP_URL": "smtp://127.0.0.1:\(sink.port)", "MAIL_FROM": "Melon <no-reply@melon.example>", "MAIL_RETRY_FIRST": "200",
             "PDF_EMAIL_DATABASE_URL": try await ownURL("pdf_email"),
         ]) { $1 })
-        auth = try ChildProcess(product: "auth", environment: common.merging(bus("auth")) { $1 }.merging([
+        let authEnvironment = common.merging(bus("auth")) { $1 }.merging([
             "AUTH_KEY_ENCRYPTION_KEY": keyEncryptionKey, "AUTH_DATABASE_URL": try await ownURL("auth"),
-        ]) { $1 }.merging(authEnvironment) { $1 })
+        ]) { $1 }.merging(authEnvironment) { $1 }
+        if movingTime {
+            let settings = ProcessSettings(
+                process: "auth", settings: ServiceDefinition.auth.processSettings, arguments: [],
+                environment: ["BUS_CURVE": "off"].merging(authEnvironment) { $1 })
+            (auth, authInProcess) = (nil, try RunningService(.auth, settings: settings, logger: BusHarness.logger("auth"), maximumConnections: 8, clock: clock.clock))
+        } else {
+            (auth, authInProcess) = (try ChildProcess(product: "auth", environment: authEnvironment), nil)
+        }
         if let notifications {
             let own = try await ownURL("notifications")
             self.notifications = try ChildProcess(product: "notifications", environment: common.merging(bus("notifications")) { $1 }.merging(["NOTIFICATIONS_DATABASE_URL": own]) { $1 }
@@ -134,8 +148,8 @@ struct AuthStack {
     /// Runs `body` with an HTTP client once both services have workers.
     func with(_ body: (HTTPTestClient) async throws -> Void) async throws {
         let probe = try BusHarness.client(broker.endpoint) { $0.credentials = keys?.credentials("tester") }
-        try await BusHarness.with([broker, gateway, probe] + (refunds?.services ?? [])) {
-            #expect(await BusHarness.waitForService("auth", client: probe, timeout: .seconds(30)), "\(auth.output)")
+        try await BusHarness.with([broker, gateway, probe] + (authInProcess?.services ?? []) + (refunds?.services ?? [])) {
+            #expect(await BusHarness.waitForService("auth", client: probe, timeout: .seconds(30)), "\(auth?.output ?? "")")
             #expect(await BusHarness.waitForService("pdf-email", client: probe, timeout: .seconds(30)), "\(mail.output)")
             if let notifications {
                 #expect(await BusHarness.waitForService("notifications", client: probe, timeout: .seconds(30)), "\(notifications.output)")
