@@ -258,7 +258,8 @@ let executables: [Target] = [
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
         ],
         path: "Tests/Support",
         swiftSettings: swiftSettings
@@ -319,7 +320,7 @@ let tests: [Target] = [
         dependencies: ["Contracts", "Envelope", "GatewayService", "MelonServices", "ServiceCatalog", "ServiceKit", "ServiceSupport", "TestSupport"],
         swiftSettings: swiftSettings),
     .testTarget(
-        name: "RefundCalculatorTests", dependencies: ["RefundCalculatorContract", "RefundCalculatorService", "Contracts", "Envelope", "TestSupport"],
+        name: "RefundCalculatorTests", dependencies: ["RefundCalculatorContract", "RefundCalculatorService", "Contracts", "Envelope", "ServiceKit", "TestSupport"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "AuthTests",

@@ -13,7 +13,10 @@ public final class BusClient: Service {
     public let configuration: ClientConfiguration
     private let codec: EnvelopeCodec
     private let mailbox: Mailbox<ClientCommand>
-    private let reactor: Handoff<ClientReactor>
+    private let reactor: Handoff<ClientReactor>?
+    /// With `serving:`, the registries requests go to in this process, by service: no broker, no
+    /// socket (the in-process test harness).
+    private let local: [String: OperationRegistry]
     private let logger: Logger
 
     public init(configuration: ClientConfiguration, context: ZMQContext? = nil, logger: Logger = Logger(label: "bus-client")) throws {
@@ -23,10 +26,27 @@ public final class BusClient: Service {
         let mailbox = try Mailbox<ClientCommand>()
         self.mailbox = mailbox
         self.reactor = Handoff(try ClientReactor(endpoint: configuration.endpoint, credentials: configuration.credentials, context: context ?? ZMQContext(), mailbox: mailbox, logger: logger))
+        local = [:]
+    }
+
+    /// A client whose requests go straight to `registries` in this process, encoded and answered as
+    /// over the bus but with no broker or socket: how tests run a service's operations through the
+    /// gateway's routing in process. `isAvailable` says whether a registry serves the service.
+    public init(serving registries: [OperationRegistry], configuration: ClientConfiguration, logger: Logger = Logger(label: "bus-client")) throws {
+        self.configuration = configuration
+        self.codec = EnvelopeCodec(maxBytes: configuration.maxMessageBytes)
+        self.logger = logger
+        mailbox = try Mailbox<ClientCommand>()
+        reactor = nil
+        local = Dictionary(registries.map { ($0.service, $0) }) { first, _ in first }
     }
 
     public func run() async throws {
-        guard let reactor = reactor.take() else { return }
+        guard let reactor = reactor?.take() else {
+            // In process: nothing to serve; wait for the group to end (a graceful shutdown or a cancellation).
+            try? await gracefulShutdown()
+            return
+        }
         await IOThread.serve(name: "bus-client", owning: reactor, stop: { self.stop() }) { $0.run() }
     }
 
@@ -47,7 +67,7 @@ public final class BusClient: Service {
         let frames = MDP.clientRequest(service: Op.service, body: [body])
         var attempt = 0
         while true {
-            let replyFrames = try await send(key: attributes.id, frames: frames, deadline: deadline, type: Op.type)
+            let replyFrames = try await send(key: attributes.id, service: Op.service, body: body, frames: frames, deadline: deadline, type: Op.type)
             guard replyFrames.count == 1 else { throw OperationError(.internal, "the \(Op.service) service sent a reply of \(replyFrames.count) frames") }
             let reply = try codec.decode(ReplyEnvelope<Op.Response>.self, from: replyFrames[0])
             switch reply.result {
@@ -75,7 +95,7 @@ public final class BusClient: Service {
         let attributes = requestAttributes(type: type, deadline: deadline, options: options)
         let body = try codec.encodeRequest(attributes, data: data)
         let frames = MDP.clientRequest(service: service, body: [body])
-        let replyFrames = try await send(key: attributes.id, frames: frames, deadline: deadline, type: type)
+        let replyFrames = try await send(key: attributes.id, service: service, body: body, frames: frames, deadline: deadline, type: type)
         guard replyFrames.count == 1 else { throw OperationError(.internal, "the \(service) service sent a reply of \(replyFrames.count) frames") }
         let reply = try codec.decode(ReplyEnvelope<RawJSON>.self, from: replyFrames[0])
         return reply.result.map(\.bytes)
@@ -106,6 +126,7 @@ public final class BusClient: Service {
 
     /// RFC 8 `mmi.service`: whether the broker has at least one worker of `service` right now.
     public func isAvailable(service: String, timeout: Duration = .seconds(2)) async throws(OperationError) -> Bool {
+        if reactor == nil { return local[service] != nil }
         let token = RandomID.uuid()
         let frames = MDP.clientRequest(service: MDP.mmiService, body: [Array(token.utf8), Array(service.utf8)])
         let deadline = Date().addingTimeInterval(Double(timeout.milliseconds) / 1000)
@@ -115,6 +136,14 @@ public final class BusClient: Service {
         case "404": return false
         case let other: throw OperationError(.internal, "the broker answered mmi.service with \(other)")
         }
+    }
+
+    private func send(key: String, service: String, body: [UInt8], frames: [Frame], deadline: Date, type: String) async throws(OperationError) -> [Frame] {
+        if reactor == nil {
+            guard let registry = local[service] else { throw OperationError(.unavailable, "no registry of \(service) in this process") }
+            return [await registry.handle(body, logger: logger, bus: self)]
+        }
+        return try await send(key: key, frames: frames, deadline: deadline, type: type)
     }
 
     private func send(key: String, frames: [Frame], deadline: Date, type: String) async throws(OperationError) -> [Frame] {

@@ -1,0 +1,64 @@
+import Bus
+import Contracts
+import Foundation
+import GatewayService
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import PostgresSupport
+import ServiceKit
+import ServiceSupport
+
+/// Services' operations through the gateway's own routing, in this process: no broker, no socket,
+/// no child process (Hummingbird's `.router` testing, and a bus client that hands each request to the
+/// service's registry). Requests are checked, routed, encoded and answered exactly as over the bus.
+/// What most of a service's HTTP tests need; the process stacks (`AuthStack`) stay for the wiring:
+/// the broker, CurveZMQ, processes, real HTTP, the outbox relay and jobs, which do not run here.
+public enum InProcessStack {
+    /// Runs `body` with an HTTP client of a gateway routing to `definitions`, each built as its
+    /// process builds it on a fresh schema of the test database, with `environment` (each required
+    /// setting's local value is given) and `clock`.
+    public static func with(
+        _ definitions: [ServiceDefinition], environment: [String: String] = [:], clock: ServiceClock = .system,
+        _ body: @Sendable (InProcessHTTP) async throws -> Void
+    ) async throws {
+        let databases = try definitions.map { definition in try definition.schema.map { _ in try TestDatabase.make() } }
+        try await BusHarness.with(databases.compactMap { $0 }) {
+            var registries: [OperationRegistry] = []
+            for (definition, database) in zip(definitions, databases) {
+                let settings = definition.localEnvironment().merging(environment) { $1 }
+                registries.append(try await definition.provider(on: database, environment: settings, clock: clock))
+            }
+            let bus = try BusClient(serving: registries, configuration: ClientConfiguration(endpoint: "inproc://in-process", processName: "gateway"))
+            let configuration = try ProcessSettings.declared(Setting.gatewaySettings, process: "gateway", environment: ["BUS_CURVE": "off"]).gatewayConfiguration()
+            let app = buildApplication(configuration: configuration, services: definitions.map(\.contract), bus: bus, logger: BusHarness.logger("gateway"))
+            try await app.test(.router) { client in try await body(InProcessHTTP(client: client)) }
+        }
+    }
+}
+
+/// The HTTP client of an `InProcessStack`, answering as `HTTPTestClient` does.
+public struct InProcessHTTP: Sendable {
+    let client: any TestClientProtocol
+
+    /// `method` `path` (with its query) with an optional body; JSON content type unless given.
+    public func send(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String: String] = [:]) async throws -> HTTPTestClient.Reply {
+        var fields = HTTPFields()
+        if body != nil, headers.keys.contains(where: { $0.lowercased() == "content-type" }) == false { fields[.contentType] = "application/json" }
+        for (name, value) in headers { if let name = HTTPField.Name(name) { fields[name] = value } }
+        let response = try await client.execute(
+            uri: path, method: HTTPRequest.Method(method) ?? .get, headers: fields, body: body.map { ByteBuffer(bytes: $0) })
+        var replyHeaders: [String: String] = [:]
+        for field in response.headers { replyHeaders[field.name.canonicalName.lowercased()] = field.value }
+        return HTTPTestClient.Reply(status: response.status.code, headers: replyHeaders, body: Array(buffer: response.body))
+    }
+
+    public func post(_ path: String, json: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Reply {
+        try await send("POST", path, body: Array(json.utf8), headers: headers)
+    }
+
+    public func get(_ path: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Reply {
+        try await send("GET", path, headers: headers)
+    }
+}
