@@ -64,7 +64,7 @@ struct InterviewStore: Sendable {
     /// Writes `state` as `version` (the first version inserts) with the change that made it.
     func save(account: UUID, year: Int, version: Int, state: State, change: TaxForm.Change, on connection: PostgresConnection) async throws -> Row {
         let key = try await dataKey(account: account, create: true, on: connection)!
-        let sealed = try seal(JSONEncoder().encode(state), key: key, context: "\(account.uuidString)/\(year)/interview")
+        let sealed = try Seal.seal(JSONEncoder().encode(state), key: key, context: "\(account.uuidString)/\(year)/interview")
         let rows = try await connection.query(
             """
             INSERT INTO interviews (account_id, tax_year, version, sealed) VALUES (\(account), \(year), \(version), \(sealed))
@@ -74,7 +74,7 @@ struct InterviewStore: Sendable {
             logger: database.logger)
         var stamps: (Date?, Date)?
         for try await row in rows.decode((Date?, Date).self) { stamps = row }
-        let sealedChange = try seal(JSONEncoder().encode(change), key: key, context: "\(account.uuidString)/\(year)/change/\(version)")
+        let sealedChange = try Seal.seal(JSONEncoder().encode(change), key: key, context: "\(account.uuidString)/\(year)/change/\(version)")
         _ = try await connection.query(
             "INSERT INTO interview_changes (account_id, tax_year, version, sealed) VALUES (\(account), \(year), \(version), \(sealedChange))",
             logger: database.logger)
@@ -133,10 +133,6 @@ struct InterviewStore: Sendable {
         } catch is SealError {
             throw Unreadable(description: "the account's data key does not open (TAX_FORM_KEY changed without TAX_FORM_KEY_PREVIOUS?)")
         }
-    }
-
-    func seal(_ plain: Data, key: SymmetricKey, context: String) throws -> Data {
-        try Seal.seal(plain, key: key, context: context)
     }
 
     func open(_ sealed: Data, key: SymmetricKey, context: String) throws -> Data {

@@ -97,7 +97,7 @@ struct ReturnStore: Sendable {
     func keep(_ pdf: PdfEmail.Forms.Fill.Response, account: UUID, year: Int, version: Int, rulesVersion: String) async throws {
         try await database.transaction { connection in
             guard let key = try await interviews.dataKey(account: account, create: false, on: connection) else { return }
-            let sealed = try interviews.seal(JSONEncoder().encode(pdf), key: key, context: Self.context(account, year, version))
+            let sealed = try Seal.seal(JSONEncoder().encode(pdf), key: key, context: Self.context(account, year, version))
             _ = try await connection.query(
                 """
                 INSERT INTO return_pdfs (account_id, tax_year, version, rules_version, sha256, sealed)

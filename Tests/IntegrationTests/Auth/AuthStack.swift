@@ -80,16 +80,16 @@ struct AuthStack {
             "SMTP_URL": "smtp://127.0.0.1:\(sink.port)", "MAIL_FROM": "Melon <no-reply@melon.example>", "MAIL_RETRY_FIRST": "200",
             "PDF_EMAIL_DATABASE_URL": try await ownURL("pdf_email"),
         ]) { $1 })
-        let authEnvironment = common.merging(bus("auth")) { $1 }.merging([
+        let authVariables = common.merging(bus("auth")) { $1 }.merging([
             "AUTH_KEY_ENCRYPTION_KEY": keyEncryptionKey, "AUTH_DATABASE_URL": try await ownURL("auth"),
         ]) { $1 }.merging(authEnvironment) { $1 }
         if movingTime {
             let settings = ProcessSettings(
                 process: "auth", settings: ServiceDefinition.auth.processSettings, arguments: [],
-                environment: ["BUS_CURVE": "off"].merging(authEnvironment) { $1 })
+                environment: ["BUS_CURVE": "off"].merging(authVariables) { $1 })
             (auth, authInProcess) = (nil, try RunningService(.auth, settings: settings, logger: BusHarness.logger("auth"), maximumConnections: 8, clock: clock.clock))
         } else {
-            (auth, authInProcess) = (try ChildProcess(product: "auth", environment: authEnvironment), nil)
+            (auth, authInProcess) = (try ChildProcess(product: "auth", environment: authVariables), nil)
         }
         if let notifications {
             let own = try await ownURL("notifications")
