@@ -57,6 +57,12 @@ let shared: [Target] = [
         providers: [.apt(["libqpdf-dev"])]
     ),
     .systemLibrary(
+        name: "CVips",
+        path: "Shared/CVips",
+        pkgConfig: "vips",
+        providers: [.apt(["libvips-dev"])]
+    ),
+    .systemLibrary(
         name: "CHaru",
         path: "Shared/CHaru",
         providers: [.apt(["libhpdf-dev"])]
@@ -105,6 +111,13 @@ let shared: [Target] = [
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         path: "Shared/PostgresSupport",
+        swiftSettings: swiftSettings
+    ),
+    // Uploaded images: checked and re-encoded with libvips, kept in the service's schema.
+    .target(
+        name: "Media",
+        dependencies: ["CVips", "Contracts", "Envelope", "PostgresSupport", .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio")],
+        path: "Shared/Media",
         swiftSettings: swiftSettings
     ),
     // Access tokens: ES256 JWTs the auth service signs and the gateway verifies from the JWKS.
@@ -165,7 +178,7 @@ let productServices: [ServicePackage] = [
     service(
         "Auth", product: "auth", calls: ["Notifications", "PdfEmail"],
         dependencies: [
-            "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "NotificationsContract", "PdfEmailContract", "PostgresSupport", "ServiceCatalog",
+            "AccessTokens", "Bus", "CArgon2", "Contracts", "Envelope", "Media", "NotificationsContract", "PdfEmailContract", "PostgresSupport", "ServiceCatalog",
             "ServiceSupport",
             log, metrics, .product(name: "NIOPosix", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -313,6 +326,7 @@ let executables: [Target] = [
 let tests: [Target] = [
     .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
+    .testTarget(name: "MediaTests", dependencies: ["CVips", "Contracts", "Envelope", "Media", "PostgresSupport", "TestSupport", .product(name: "NIOPosix", package: "swift-nio")], swiftSettings: swiftSettings),
     .testTarget(name: "GatewayTests", dependencies: ["GatewayService", "ServiceSupport"], swiftSettings: swiftSettings),
     .testTarget(name: "ContractsTests", dependencies: ["Contracts", "Envelope", "ServiceCatalog"], swiftSettings: swiftSettings),
     .testTarget(
@@ -325,7 +339,7 @@ let tests: [Target] = [
     .testTarget(
         name: "AuthTests",
         dependencies: [
-            "AuthService", "AccessTokens", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport",
+            "AuthService", "AccessTokens", "Media", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport",
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
@@ -363,7 +377,7 @@ let tests: [Target] = [
     .testTarget(
         name: "ContractTests",
         dependencies: [
-            "AuthContract", "AuthService", "Bus", "Contracts", "Envelope", "MelonServices", "PdfEmailContract", "PdfEmailService", "PostgresSupport",
+            "AuthContract", "AuthService", "Bus", "Contracts", "Envelope", "Media", "MelonServices", "PdfEmailContract", "PdfEmailService", "PostgresSupport",
             "RefundCalculatorContract", "RefundCalculatorService", "ServiceCatalog", "ServiceKit", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],

@@ -3,7 +3,7 @@
 # wrk, as root on Debian. Arguments go to http-benchmark (--runs, --duration, --connections).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./deploy/install-deps.sh libzmq3-dev libcurl4-openssl-dev libargon2-dev libqpdf-dev libhpdf-dev pkg-config postgresql acl wrk python3
+./deploy/install-deps.sh libzmq3-dev libcurl4-openssl-dev libargon2-dev libqpdf-dev libhpdf-dev libvips-dev pkg-config postgresql acl wrk python3
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
 
 # A throwaway cluster with durable settings (fsync on), as a real deployment would run.

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-./deploy/install-deps.sh libzmq3-dev libcurl4-openssl-dev libargon2-dev libqpdf-dev libhpdf-dev pkg-config postgresql acl
+./deploy/install-deps.sh libzmq3-dev libcurl4-openssl-dev libargon2-dev libqpdf-dev libhpdf-dev libvips-dev pkg-config postgresql acl
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
 
 data=.data

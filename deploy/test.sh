@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
     libcurl4-openssl-dev python3-aiosmtpd openssl `# SMTP through libcurl, a real SMTP server to test it, test certificates` \
     libargon2-dev `# Argon2id password hashing (the auth service)` \
     libqpdf-dev libhpdf-dev `# qpdf fills the official PDF blanks, libharu lays out the other forms (pdf-email)` \
+    libvips-dev `# libvips checks and re-encodes uploaded images (Shared/Media)` \
     postgresql acl `# the tests' private cluster (deploy/postgres.sh)` \
     gdb `# the threads of a test run that hangs (below)`
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"

@@ -1,4 +1,5 @@
 import AuthContract
+import Contracts
 import Crypto
 import Foundation
 import PostgresSupport
@@ -83,7 +84,7 @@ extension Setting {
     public static let authAttemptsWindow = Setting(
         "auth.attempts.window", default: "3600000", help: "Milliseconds after the last counted attempt when a counter starts again.", kind: .milliseconds(1_000...7 * 86_400_000))
     public static let authPictureMaxBytes = Setting(
-        "auth.picture.max.bytes", default: "524288", help: "Largest profile picture file in bytes (its base64 must fit HTTP_MAX_BODY_BYTES).", kind: .integer(1_024...Auth.Picture.Set.Request.maxBytes))
+        "auth.picture.max.bytes", default: "5242880", help: "Largest profile picture upload in bytes.", kind: .integer(1_024...ImageType.maxUploadBytes))
 
     public static let authKeyEncryptionKeyPrevious = Setting.previousKeys(of: .authKeyEncryptionKey)
 

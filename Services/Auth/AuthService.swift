@@ -2,6 +2,7 @@ import AuthContract
 import Bus
 import Contracts
 import Foundation
+import Media
 import PostgresSupport
 import ServiceCatalog
 import ServiceKit
@@ -39,8 +40,9 @@ extension ServiceDefinition {
             database: database, accounts: accounts, registrations: registrations, sessions: sessionStore, events: events, hasher: hasher, limits: limits)
         let agreements = AgreementHandlers(database: database, sessions: sessionStore, agreements: AgreementPostgresRepository(database: database))
         let directory = UserDirectoryPostgresRepository(database: database)
+        let pictureStore = PicturePostgresRepository(database: database, media: MediaLibrary(database: database))
         let pictures = PictureHandlers(
-            database: database, sessions: sessionStore, pictures: PicturePostgresRepository(database: database), directory: directory,
+            database: database, sessions: sessionStore, pictures: pictureStore, directory: directory,
             configuration: configuration)
         let users = UserDirectoryHandlers(database: database, sessions: sessionStore, directory: directory)
 
@@ -70,7 +72,8 @@ extension ServiceDefinition {
         handlers.on(Auth.Keys.Jwks.self, sessions.jwks)
         handlers.on(Auth.Sessions.Revoked.self, sessions.revoked)
         let housekeeping = AuthHousekeeping(
-            limits: limits, events: events, registrations: registrations, sessions: sessionStore, retention: configuration.securityEventRetention)
+            limits: limits, events: events, registrations: registrations, sessions: sessionStore, pictures: pictureStore,
+            retention: configuration.securityEventRetention)
         if let events = environment.events { RevocationAnnouncer.announce(from: database, on: events) }
         return ServiceParts(handlers: handlers, jobs: housekeeping.jobs(database: database))
     }

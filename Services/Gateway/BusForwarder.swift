@@ -34,29 +34,52 @@ struct BusForwarder: HTTPResponder {
         try await availability.require(route.service)
         let result = try await bus.call(service: route.service, type: route.type, data: data, options: options)
         let body = try result.get()
-        if let file = route.file { return try fileResponse(body, file, ifNoneMatch: request.headers[.ifNoneMatch]) }
+        if let file = route.file { return try fileResponse(body, file, request: request) }
         return Response(status: route.successStatus, headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    /// The reply's file member as the body, with its media type and, when the reply names one, the
-    /// file name to save it under and its entity tag; 304 without it when `ifNoneMatch` names the tag.
-    private func fileResponse(_ body: [UInt8], _ file: HTTPBinding.FileReply, ifNoneMatch: String?) throws -> Response {
+    /// The reply's file member as the body, with its media type and, when the reply names them, the
+    /// file name to save it under and its entity tag: 304 without it when If-None-Match names the
+    /// tag, one byte range of it (206) when Range asks for one (and If-Range, if sent, names the tag).
+    private func fileResponse(_ body: [UInt8], _ file: HTTPBinding.FileReply, request: Request) throws -> Response {
         let reply = try JSONValue.parse(body)
-        var headers: HTTPFields = [.cacheControl: "no-store"]
-        if let member = file.etag, case .string(let tag)? = reply[member] {
-            headers[.eTag] = tag
-            if let ifNoneMatch, HTTPBinding.FileReply.matches(ifNoneMatch: ifNoneMatch, etag: tag) { return Response(status: .notModified, headers: headers) }
+        var headers: HTTPFields = [.cacheControl: file.cacheControl, .acceptRanges: "bytes"]
+        var tag: String?
+        if let member = file.etag, case .string(let value)? = reply[member] {
+            tag = value
+            headers[.eTag] = value
+            if let ifNoneMatch = request.headers[.ifNoneMatch], HTTPBinding.FileReply.matches(ifNoneMatch: ifNoneMatch, etag: value) {
+                return Response(status: .notModified, headers: headers)
+            }
         }
         guard case .string(let base64)? = reply[file.content], let bytes = Data(base64Encoded: base64) else {
             throw OperationError(.internal, "the reply has no file in \(file.content)")
         }
         headers[.contentType] = file.mediaType
+        if let member = file.mediaTypeMember, case .string(let type)? = reply[member] {
+            guard type.wholeMatch(of: /[a-z]+\/[a-z0-9.+-]+/) != nil else { throw OperationError(.internal, "the reply's media type is not one") }
+            headers[.contentType] = type
+        }
         if let member = file.fileName, case .string(let name)? = reply[member] {
             let safe = name.filter { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
             headers[.contentDisposition] = "attachment; filename=\"\(safe)\""
         }
-        return Response(status: route.successStatus, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        let ifRange = request.headers[.ifRange]
+        guard let asked = request.headers[.range], ifRange == nil || ifRange == tag else {
+            return Response(status: route.successStatus, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        switch ByteRange(header: asked, length: bytes.count) {
+        case .whole:
+            return Response(status: route.successStatus, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        case .partial(let range):
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(bytes.count)"
+            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes[range])))
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(bytes.count)"
+            headers[.contentType] = nil
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
     }
 
     private func authenticate(_ request: Request) async throws -> AuthenticatedCaller? {
@@ -125,6 +148,7 @@ struct BusForwarder: HTTPResponder {
         if let member = route.file?.ifNoneMatch, let tags = request.headers[.ifNoneMatch], tags.utf8.count <= HTTPBinding.FileReply.ifNoneMatchBytes {
             members.append((member, JSONObjectBody.stringLiteral(tags)))
         }
+        if let upload = route.upload { return try await uploaded(request, upload, members) }
         guard route.body != nil else { return JSONObjectBody.object(members) }
 
         if let type = request.headers[.contentType], !type.lowercased().hasPrefix("application/json") {
@@ -143,5 +167,24 @@ struct BusForwarder: HTTPResponder {
             throw OperationError.invalid(field: key, "is given in the path or query; leave it out of the body")
         }
         return body.merged(with: members)
+    }
+
+    /// A file sent as the body: its bytes (base64) and its media type join the parameters.
+    private func uploaded(_ request: Request, _ upload: HTTPBinding.FileUpload, _ members: [(key: String, json: [UInt8])]) async throws -> [UInt8] {
+        let type = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let type, upload.mediaTypes.contains(type) else {
+            throw GatewayHTTPError(status: .unsupportedMediaType, code: "unsupported_media_type",
+                                   detail: "send the file as itself, with Content-Type \(upload.mediaTypes.joined(separator: ", ")); not \(type ?? "none")")
+        }
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: upload.maxBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw OperationError(.tooLarge, "the file is larger than \(upload.maxBytes) bytes",
+                                 fields: [.init(field: upload.content, message: "must be at most \(upload.maxBytes) bytes")])
+        }
+        let content = Data(buffer.readableBytesView).base64EncodedString()
+        return JSONObjectBody.object(members + [(upload.content, JSONObjectBody.stringLiteral(content)), (upload.mediaType, JSONObjectBody.stringLiteral(type))])
     }
 }

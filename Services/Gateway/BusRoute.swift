@@ -55,6 +55,8 @@ struct BusRoute: Sendable {
     var errors: [ErrorCode]
     /// Set when the route answers with a file (its bytes from a reply member) instead of JSON.
     var file: HTTPBinding.FileReply?
+    /// Set when the route takes a file as its body (into two request members) instead of JSON.
+    var upload: HTTPBinding.FileUpload?
     /// The binding's example body, for the API document.
     var example: JSONValue?
 
@@ -86,9 +88,13 @@ struct BusRoute: Sendable {
         errors = binding.errors
         response = operation.responseSchema
         file = binding.file
+        upload = binding.upload
         example = binding.example.flatMap { try? JSONValue.parse(Array($0.utf8)) }
         if let file {
             precondition(response[property: file.content] != nil, "\(operation.type): the file's content \(file.content) is not a reply member")
+            for member in [file.mediaTypeMember, file.etag, file.fileName].compactMap(\.self) {
+                precondition(response[property: member] != nil, "\(operation.type): the file's \(member) is not a reply member")
+            }
         }
 
         var schema = operation.requestSchema
@@ -114,7 +120,14 @@ struct BusRoute: Sendable {
         }
         self.parameters = parameters
         let bodyMembers = schema.keeping { name in !parameters.contains { $0.name == name } }
-        body = bodyMembers.properties.isEmpty ? nil : bodyMembers
+        if let upload = binding.upload {
+            precondition(
+                Set(bodyMembers.properties.map(\.name)) == [upload.content, upload.mediaType],
+                "\(operation.type): an upload's request has its path parameters, \(upload.content) and \(upload.mediaType), nothing else")
+            body = nil
+        } else {
+            body = bodyMembers.properties.isEmpty ? nil : bodyMembers
+        }
     }
 
     /// Hummingbird form of `path`: `/v1/items/:id`.
@@ -130,7 +143,7 @@ struct BusRoute: Sendable {
     /// Every error code this route can answer with, in a stable order.
     var possibleErrors: [ErrorCode] {
         var codes: Set<ErrorCode> = [.invalid, .internal, .unavailable, .deadlineExceeded, .notFound]
-        if body != nil { codes.insert(.tooLarge) }
+        if body != nil || upload != nil { codes.insert(.tooLarge) }
         if access.needsToken { codes.insert(.unauthenticated) }
         if storesReply { codes.insert(.conflict) }
         codes.formUnion(errors)

@@ -39,7 +39,8 @@ struct EdgeMiddleware: RouterMiddleware {
         }
         response.headers[.requestID] = context.requestID
         response.headers[.traceParent] = context.traceParent.description
-        response.headers[.cacheControl] = "no-store"
+        // No cache keeps an answer unless its route says how (a file's own Cache-Control).
+        if response.headers[.cacheControl] == nil || response.status.code >= 400 { response.headers[.cacheControl] = "no-store" }
         response.headers[.xContentTypeOptions] = "nosniff"
 
         let route = context.endpointPath ?? "unmatched"

@@ -68,7 +68,7 @@ enum OpenAPIDocument {
         for code in route.possibleErrors {
             responses["\(Problem.status(for: code).code)"] = ["$ref": .string("#/components/responses/\(responseName(code))")]
         }
-        if route.body != nil { responses["415"] = ["$ref": "#/components/responses/UnsupportedMediaType"] }
+        if route.body != nil || route.upload != nil { responses["415"] = ["$ref": "#/components/responses/UnsupportedMediaType"] }
         var parameters: [JSONValue] = route.parameters.map { parameter in
             var schema = parameter.schema
             let description = schema.description
@@ -86,6 +86,22 @@ enum OpenAPIDocument {
                                "schema": ["type": "string", "maxLength": .number(Double(HTTPBinding.FileReply.ifNoneMatchBytes))]])
             responses["304"] = ["description": "Not modified: the file you have (If-None-Match) is still the one this route gives.", "headers": entityTagged(commonResponseHeaders)]
         }
+        if let file = route.file {
+            parameters.append(["name": "Range", "in": "header", "required": false,
+                               "description": "One byte range of the file (`bytes=0-1023`, `bytes=-512`): 206 with it; several ranges get the whole file.",
+                               "schema": ["type": "string", "maxLength": 100]])
+            if file.etag != nil {
+                parameters.append(["name": "If-Range", "in": "header", "required": false,
+                                   "description": "The ETag you have: the range only while it is still this file, else the whole file.",
+                                   "schema": ["type": "string", "maxLength": .number(Double(HTTPBinding.FileReply.ifNoneMatchBytes))]])
+            }
+            responses["206"] = [
+                "description": "The byte range asked for (Content-Range says which).",
+                "headers": file.etag == nil ? commonResponseHeaders : entityTagged(commonResponseHeaders),
+                "content": .object([file.mediaType: ["schema": ["type": "string", "format": "binary"]]]),
+            ]
+            responses["416"] = ["description": "The range asked for starts past the file's end (Content-Range: bytes */size).", "headers": commonResponseHeaders]
+        }
         var operation: [String: JSONValue] = [
             "operationId": .string(route.operationID),
             "summary": .string(route.summary),
@@ -95,6 +111,13 @@ enum OpenAPIDocument {
             "parameters": .array(parameters),
             "responses": .object(responses),
         ]
+        if let upload = route.upload {
+            let file: JSONValue = ["schema": ["type": "string", "format": "binary", "maxLength": .number(Double(upload.maxBytes))]]
+            operation["requestBody"] = [
+                "required": true, "description": .string("The file itself, at most \(upload.maxBytes) bytes, its Content-Type one of these."),
+                "content": .object(Dictionary(uniqueKeysWithValues: upload.mediaTypes.map { ($0, file) })),
+            ]
+        }
         if let body = route.body {
             var content: [String: JSONValue] = ["schema": body.json(hoisting: &schemas)]
             if let example = route.example { content["example"] = example }

@@ -52,6 +52,8 @@ public struct HTTPBinding: Sendable {
     public var parameterRules: [String: FieldRule]
     /// Set when the route answers with a file rather than JSON: which reply members hold it.
     public var file: FileReply?
+    /// Set when the route takes a file as its body rather than JSON: which request members get it.
+    public var upload: FileUpload?
     /// A body a client might send, as JSON: the API document's example (a test checks it against
     /// the request's schema).
     public var example: String?
@@ -70,13 +72,23 @@ public struct HTTPBinding: Sendable {
         /// The request member (undocumented: not a query parameter) the gateway fills with the
         /// request's `If-None-Match`, so that the service can leave out a file the client has.
         public var ifNoneMatch: String?
+        /// The reply member holding the file's media type when it varies (an image that may be a
+        /// PNG or a JPEG); `mediaType` then names the range the API document shows (`image/*`).
+        public var mediaTypeMember: String?
+        /// The `Cache-Control` the file is sent with: `no-store` unless the route says otherwise.
+        public var cacheControl: String
 
-        public init(content: String, mediaType: String, fileName: String? = nil, etag: String? = nil, ifNoneMatch: String? = nil) {
+        public init(
+            content: String, mediaType: String, fileName: String? = nil, etag: String? = nil, ifNoneMatch: String? = nil,
+            mediaTypeMember: String? = nil, cacheControl: String = "no-store"
+        ) {
             self.content = content
             self.mediaType = mediaType
             self.fileName = fileName
             self.etag = etag
             self.ifNoneMatch = ifNoneMatch
+            self.mediaTypeMember = mediaTypeMember
+            self.cacheControl = cacheControl
         }
 
         /// The longest `If-None-Match` the gateway passes on (longer ones are ignored: the file comes whole).
@@ -90,9 +102,30 @@ public struct HTTPBinding: Sendable {
         }
     }
 
+    /// A request whose body is a file sent as itself (`Content-Type: image/jpeg` and the bytes), not
+    /// JSON: the gateway checks the media type and the size, and hands the operation the bytes
+    /// (base64 on the bus) and the media type in two request members.
+    public struct FileUpload: Sendable {
+        /// The request member that gets the bytes (`Data`).
+        public var content: String
+        /// The request member that gets the body's media type, lowercased, without parameters.
+        public var mediaType: String
+        /// The media types the body may have; others are 415.
+        public var mediaTypes: [String]
+        /// The largest body; a larger one is 413 (`too_large`) before it reaches the bus.
+        public var maxBytes: Int
+
+        public init(content: String = "content", mediaType: String = "mediaType", mediaTypes: [String], maxBytes: Int) {
+            self.content = content
+            self.mediaType = mediaType
+            self.mediaTypes = mediaTypes
+            self.maxBytes = maxBytes
+        }
+    }
+
     public init(
         _ method: Method, _ path: String, name: String, access: Access = .anyone, status: Status = .ok, errors: [ErrorCode] = [],
-        summary: String, parameterRules: [String: FieldRule] = [:], file: FileReply? = nil, example: String? = nil
+        summary: String, parameterRules: [String: FieldRule] = [:], file: FileReply? = nil, upload: FileUpload? = nil, example: String? = nil
     ) {
         self.method = method
         self.path = path
@@ -103,6 +136,7 @@ public struct HTTPBinding: Sendable {
         self.summary = summary
         self.parameterRules = parameterRules
         self.file = file
+        self.upload = upload
         self.example = example
     }
 

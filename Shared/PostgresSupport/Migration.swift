@@ -97,6 +97,24 @@ extension Database {
                     created_at timestamptz NOT NULL DEFAULT now()
                 );
                 CREATE INDEX IF NOT EXISTS outbox_account ON outbox (account_id) WHERE account_id IS NOT NULL AND delivered_at IS NULL;
+                CREATE TABLE IF NOT EXISTS media_objects (
+                    id uuid PRIMARY KEY,
+                    account_id uuid NOT NULL,
+                    media_type text NOT NULL,
+                    width integer NOT NULL,
+                    height integer NOT NULL,
+                    size integer NOT NULL,
+                    thumbnail_media_type text NOT NULL,
+                    thumbnail_width integer NOT NULL,
+                    thumbnail_height integer NOT NULL,
+                    thumbnail_size integer NOT NULL,
+                    created_at timestamptz NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS media_objects_account ON media_objects (account_id);
+                CREATE TABLE IF NOT EXISTS media_blobs (
+                    key text PRIMARY KEY,
+                    content bytea NOT NULL
+                );
                 """, on: connection)
             var applied = Set<Int>()
             for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {

@@ -1,5 +1,6 @@
 @testable import AuthService
 import Foundation
+import Media
 import PostgresNIO
 import PostgresSupport
 import ServiceKit
@@ -8,7 +9,8 @@ import TestSupport
 
 /// What housekeeping drops: attempt counters past their window whose block has ended, registration
 /// attempts that expired (with their codes), ended sessions whose access tokens have all expired, and
-/// security events and known networks past their retention; nothing still in force.
+/// security events and known networks past their retention, nothing still in force; and a picture
+/// kept before the media store moves onto it.
 @Suite(.timeLimit(.minutes(2))) struct HousekeepingTests {
     @Test func oldCountersAndEventsGoWhileLiveOnesStay() async throws {
         let database = try TestDatabase.make()
@@ -47,12 +49,18 @@ import TestSupport
                     INSERT INTO security_events (account_id, kind, at) VALUES
                         (\(account), 'login', now() - interval '200 days'), (\(account), 'login_failed', now() - interval '1 day')
                     """, logger: database.logger)
+                _ = try await connection.query(
+                    """
+                    INSERT INTO legacy_pictures (account_id, media_type, content, width, height)
+                    VALUES (\(account), 'image/jpeg', \(Data(ImageSamples.jpeg40x30)), 40, 30)
+                    """, logger: database.logger)
             }
             let housekeeping = AuthHousekeeping(
                 limits: AttemptLimits(
                     database: database, backoff: Backoff(freePerAccount: 5, freePerAccountAll: 50, freePerIP: 50, first: .seconds(30), max: .seconds(900), window: .seconds(3600)), events: SecurityEventPostgresRepository(database: database)),
                 events: SecurityEventPostgresRepository(database: database), registrations: RegistrationPostgresRepository(database: database),
                 sessions: SessionPostgresRepository(database: database, keyEncryptionKey: .init(size: .bits256), lifetime: .seconds(60), accessTokenLifetime: .seconds(60)),
+                pictures: PicturePostgresRepository(database: database, media: MediaLibrary(database: database)),
                 retention: .seconds(180 * 86_400))
             for job in housekeeping.jobs(database: database) { #expect(await job.round() == 1, "\(job.name) drops one row") }
             let (keys, kinds, left, revoked) = try await database.transaction { connection in
@@ -66,6 +74,10 @@ import TestSupport
                     .decode(Int.self).reduce(0) { $0 + $1 }
                 return (keys, kinds, left, revoked)
             }
+            let moved = try await database.transaction { connection in
+                try await PicturePostgresRepository(database: database, media: MediaLibrary(database: database)).picture(of: account, on: connection)
+            }
+            #expect(moved?.full == .init(mediaType: "image/jpeg", width: 40, height: 30, size: moved?.full.size ?? 0), "a picture kept before the media store is re-encoded onto it")
             #expect(revoked == 1, "an ended session whose tokens may still be valid stays")
             #expect(left == ["c@tcd.ie"], "the attempt still in time stays")
             #expect(keys == ["recent", "stale-but-blocked"], "a block in force stays, however old the last attempt")

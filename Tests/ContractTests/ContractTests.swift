@@ -5,6 +5,7 @@ import Envelope
 import AuthService
 import Crypto
 import Foundation
+import Media
 import MelonServices
 import PdfEmailContract
 import PdfEmailService
@@ -176,13 +177,13 @@ import TestSupport
             in: database)
     }
 
-    /// The example account's session and its picture (the lossless WebP sample).
+    /// The example account's session and its picture (the lossless WebP sample, kept).
     static func givenPicture(in database: Database) async throws {
         try await givenSession(refreshToken: "t", in: database)
-        let content = Data(ImageSamples.webpLossless40x30)
-        try await given(
-            "INSERT INTO pictures (account_id, media_type, content, width, height) VALUES (\(exampleAccount), 'image/webp', \(content), 40, 30)",
-            in: database)
+        let media = MediaLibrary(database: database)
+        let image = try await media.process(Data(ImageSamples.webpLossless40x30), mediaType: "image/webp")
+        let record = try await database.transaction { try await media.keep(image, account: exampleAccount, on: $0) }
+        try await given("INSERT INTO pictures (account_id, media_id, updated_at) VALUES (\(exampleAccount), \(record.id), now())", in: database)
     }
 
     /// A household-app device of `owner` (the example account unless said), in the example session.

@@ -1,6 +1,7 @@
 import Envelope
 import Foundation
 import NotificationsContract
+import PostgresSupport
 @testable import NotificationsService
 import Testing
 import TestSupport
@@ -180,8 +181,16 @@ import TestSupport
             #expect(try await set("2027-03-16T10:00", revision: 25) == nil, "a set older than the cancel does not bring it back")
             #expect(try await harness.integer("SELECT count(*)::int FROM schedules") == 0)
             #expect(try await set("2027-03-16T10:00", revision: 40) == april)
+            // The kit erases what it keeps for the account in every service: its images too.
+            let file = MediaRecord.File(mediaType: "image/png", width: 1, height: 1, size: 1)
+            let image = MediaRecord(id: UUID(), account: NotificationsHarness.account, full: file, thumbnail: file, createdAt: Date())
+            try await harness.database.transaction { connection in
+                try await PostgresMediaBlobs(database: harness.database).put(MediaRecord.key(image.id, "full"), [0], on: connection)
+                try await harness.database.insertMedia(image, on: connection)
+            }
             _ = try await harness.call(Notifications.Account.Erase.self, .init(account: recipient, email: "mei@tcd.ie"), source: "urn:melon:auth").get()
             #expect(try await harness.integer("SELECT count(*)::int FROM schedule_revisions") == 0, "erased with the account")
+            #expect(try await harness.integer("SELECT ((SELECT count(*) FROM media_objects) + (SELECT count(*) FROM media_blobs))::int") == 0, "its images too")
         }
     }
 

@@ -26,6 +26,7 @@ public struct HTTPTestClient: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpMaximumConnectionsPerHost = 64
+        configuration.urlCache = nil  // what the server answers (a 304 too), not a cache's copy
         session = URLSession(configuration: configuration)
     }
 

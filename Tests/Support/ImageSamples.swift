@@ -12,3 +12,48 @@ public enum ImageSamples {
 
     private static func decode(_ text: String) -> [UInt8] { Array(Data(base64Encoded: text)!) }
 }
+
+extension ImageSamples {
+    /// `jpeg` with an EXIF segment (APP1) holding a GPS position, 53°20′N, as a phone writes it.
+    public static func withGPSPosition(_ jpeg: [UInt8]) -> [UInt8] {
+        // TIFF header (big-endian), IFD0 with one entry: the GPS IFD at 26.
+        var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08]
+        tiff += [0x00, 0x01, 0x88, 0x25, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x1A, 0x00, 0x00, 0x00, 0x00]
+        // GPS IFD: GPSLatitudeRef "N", GPSLatitude three rationals at 56; no next IFD.
+        tiff += [0x00, 0x02]
+        tiff += [0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x02, 0x4E, 0x00, 0x00, 0x00]
+        tiff += [0x00, 0x02, 0x00, 0x05, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x38]
+        tiff += [0x00, 0x00, 0x00, 0x00]
+        for (numerator, denominator) in [(53, 1), (20, 1), (0, 1)] { tiff += bigEndian(UInt32(numerator)) + bigEndian(UInt32(denominator)) }
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let segment: [UInt8] = [0xFF, 0xE1] + bigEndian(UInt16(payload.count + 2)) + payload
+        return Array(jpeg[0..<2]) + segment + Array(jpeg[2...])
+    }
+
+    /// `png` claiming to be `width`×`height` in its header (with the header's checksum right).
+    public static func claiming(_ png: [UInt8], width: Int, height: Int) -> [UInt8] {
+        var bytes = png
+        bytes.replaceSubrange(16..<24, with: bigEndian(UInt32(width)) + bigEndian(UInt32(height)))
+        bytes.replaceSubrange(29..<33, with: bigEndian(crc32(Array(bytes[12..<29]))))
+        return bytes
+    }
+
+    public static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard bytes.count >= needle.count else { return false }
+        return (0...(bytes.count - needle.count)).contains { Array(bytes[$0..<($0 + needle.count)]) == needle }
+    }
+
+    private static func bigEndian<I: FixedWidthInteger>(_ value: I) -> [UInt8] {
+        withUnsafeBytes(of: value.bigEndian, Array.init)
+    }
+
+    private static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}

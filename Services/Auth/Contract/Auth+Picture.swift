@@ -29,20 +29,25 @@ extension Auth {
     }
 
     public enum Picture {
-        /// `auth.picture.set.v1`: sets the caller's profile picture: a PNG, JPEG or WebP file whose
-        /// content is what `mediaType` says, within the size and pixel limits.
+        /// `auth.picture.set.v1`: sets the caller's profile picture from an image sent as itself
+        /// (JPEG, PNG, WebP or HEIC), checked by its bytes and kept re-encoded without metadata.
         public enum Set: OperationDeclaration {
             public static let service = Auth.name
             public static let type = "auth.picture.set.v1"
             public static let http = [HTTPBinding(
-                .put, "/v1/me/picture", name: "mePictureSet", access: .owner, errors: [.tooLarge],
-                summary: "Sets the caller's profile picture: PNG, JPEG or WebP, at most 512 KiB (AUTH_PICTURE_MAX_BYTES), 16 to 4096 pixels a side")]
-            public static let idempotency: Idempotency? = .repeatable(because: "it replaces the picture with the same file again")
+                .put, "/v1/me/picture", name: "mePictureSet", access: .owner, errors: [.tooLarge, .rateLimited],
+                summary: """
+                    Sets the caller's profile picture: the image itself as the body (Content-Type image/jpeg, image/png, image/webp or \
+                    image/heic), at most 5 MiB (AUTH_PICTURE_MAX_BYTES), at least 16 pixels a side; kept without its metadata (no GPS \
+                    position), at most 2048 pixels a side, HEIC as JPEG, with a WebP thumbnail; 20 uploads an hour
+                    """,
+                upload: .image)]
+            public static let idempotency: Idempotency? = .repeatable(because: "it replaces the picture with the same image again")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
-                /// `image/png`, `image/jpeg` or `image/webp`.
+                /// The body's Content-Type.
                 public var mediaType: String
-                /// The file, base64 in JSON.
+                /// The body (base64 on the bus).
                 public var content: Data
 
                 public init(mediaType: String, content: Data) {
@@ -50,11 +55,9 @@ extension Auth {
                     self.content = content
                 }
 
-                /// The largest file any setting allows (AUTH_PICTURE_MAX_BYTES is at most this).
-                public static let maxBytes = 8 << 20
                 public static let fieldRules: [String: FieldRule] = [
-                    "mediaType": .oneOf(Auth.PictureInfo.mediaTypes),
-                    "content": FieldRule.bytes(1...maxBytes).described("the image file; its bytes must be what mediaType says (AUTH_PICTURE_MAX_BYTES at most)"),
+                    "mediaType": .oneOf(ImageType.mediaTypes),
+                    "content": FieldRule.bytes(1...ImageType.maxUploadBytes).described("the image; its bytes must be what mediaType says"),
                 ]
             }
 
@@ -62,25 +65,32 @@ extension Auth {
         }
 
         /// `auth.picture.get.v1`: an account's profile picture, for any signed-in member: the one set,
-        /// or the account's default picture.
+        /// or the account's default one; the image itself, or its thumbnail.
         public enum Get: OperationDeclaration {
             public static let service = Auth.name
             public static let type = "auth.picture.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/users/{account}/picture", name: "userPicture", access: .signedIn, errors: [.notFound], summary: "An account's profile picture: the one set, or its default one")]
+                .get, "/v1/users/{account}/picture", name: "userPicture", access: .signedIn, errors: [.notFound],
+                summary: "An account's profile picture (the one set, or its default one) as the image itself, or its thumbnail (size=thumbnail)",
+                file: .image())]
 
-            public typealias Request = AccountRequest
+            public struct Request: Codable, Sendable, Equatable, FieldRules {
+                public static let fieldRules: [String: FieldRule] = [
+                    "account": AccountRequest.fieldRules["account"]!, "size": ImageVariant.fieldRule, "ifNoneMatch": .undocumented,
+                ]
+                public var account: String
+                public var size: ImageVariant?
+                /// The request's `If-None-Match` (the gateway copies the header).
+                public var ifNoneMatch: String?
 
-            public struct Response: Codable, Sendable, Equatable {
-                public var info: PictureInfo
-                /// The file, base64 in JSON.
-                public var content: Data
-
-                public init(info: PictureInfo, content: Data) {
-                    self.info = info
-                    self.content = content
+                public init(account: String, size: ImageVariant? = nil, ifNoneMatch: String? = nil) {
+                    self.account = account
+                    self.size = size
+                    self.ifNoneMatch = ifNoneMatch
                 }
             }
+
+            public typealias Response = MediaFile
         }
 
         /// `auth.picture.delete.v1`: removes the caller's profile picture; the default one shows again.

@@ -1,13 +1,15 @@
-import Bus
 import AuthContract
+import Bus
 import Contracts
+import Crypto
 import Envelope
 import Foundation
+import Media
 import PostgresSupport
 
-/// `auth.picture.set.v1`, `auth.picture.get.v1` and `auth.picture.delete.v1`: profile pictures,
-/// checked for what they are, not for what they claim; an account without one shows its
-/// `DefaultPicture`.
+/// `auth.picture.set.v1`, `auth.picture.get.v1` and `auth.picture.delete.v1`: profile pictures on
+/// the kit's media store, checked for what they are, not for what they claim, and kept without
+/// their metadata; an account without one shows its `DefaultPicture`.
 struct PictureHandlers: Sendable {
     let database: Database
     let sessions: SessionPostgresRepository
@@ -15,28 +17,43 @@ struct PictureHandlers: Sendable {
     let directory: UserDirectoryPostgresRepository
     let configuration: AuthConfiguration
 
-    /// The longest side, in pixels.
-    static let maxSide = 4096
+    /// The shortest side, in pixels.
     static let minSide = 16
+    /// Each upload is decoded and re-encoded, so an account may send a few an hour, kept or not.
+    static let uploads = RateLimit("pictures.per.account", count: 20, per: .seconds(3_600), message: "too many pictures this hour; try again later")
 
     @Sendable
     func set(_ request: Auth.Picture.Set.Request, _ context: RequestContext) async throws -> Auth.PictureInfo {
-        _ = try AccountRules.caller(context)  // a caller without a session learns nothing about the file
-        let facts = try Self.check(request, maxBytes: configuration.pictureMaxBytes)
+        let caller = try AccountRules.caller(context)  // a caller without a session learns nothing about the file
+        let limit = configuration.pictureMaxBytes
+        guard request.content.count <= limit else {
+            throw OperationError(
+                .tooLarge, "data.content: the picture is \(request.content.count) bytes; the limit is \(limit)",
+                fields: [.init(field: "data.content", message: "must be at most \(limit) bytes")])
+        }
+        try await database.transaction { connection in
+            try await database.hit(Self.uploads, [.account(caller.account.uuidString.lowercased())], at: database.now(), on: connection)
+        }
+        let image = try await pictures.media.process(request.content, mediaType: request.mediaType)
+        guard min(image.full.width, image.full.height) >= Self.minSide else {
+            throw OperationError.invalid(field: "data.content", "is \(image.full.width)×\(image.full.height) pixels; each side must be at least \(Self.minSide)")
+        }
         return try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { caller, connection in
-            try await pictures.save(account: caller.account, facts: facts, content: request.content, on: connection)
+            try await pictures.save(account: caller.account, image: image, on: connection)
         }
     }
 
     /// The picture set, or the account's default one; `not_found` for an account that does not exist.
     @Sendable
-    func get(_ request: Auth.AccountRequest, _ context: RequestContext) async throws -> Auth.Picture.Get.Response {
+    func get(_ request: Auth.Picture.Get.Request, _ context: RequestContext) async throws -> MediaFile {
         _ = try AccountRules.caller(context)
-        let account = try UserDirectoryHandlers.account(request)
+        let account = try UserDirectoryHandlers.account(.init(account: request.account))
         return try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { _, connection in
-            if let picture = try await pictures.picture(of: account, on: connection) { return picture }
-            guard let profile = try await directory.profile(of: account, on: connection) else { throw UserDirectoryHandlers.noSuchAccount }
-            return .init(info: profile.picture, content: DefaultPicture.png(for: account))
+            if let picture = try await pictures.picture(of: account, on: connection) {
+                return try await pictures.media.file(picture, request.size ?? .full, ifNoneMatch: request.ifNoneMatch, on: connection)
+            }
+            guard try await directory.profile(of: account, on: connection) != nil else { throw UserDirectoryHandlers.noSuchAccount }
+            return Self.defaultFile(for: account, ifNoneMatch: request.ifNoneMatch)
         }
     }
 
@@ -47,29 +64,13 @@ struct PictureHandlers: Sendable {
         }
     }
 
-    /// The file's facts, or every problem with the request named.
-    static func check(_ request: Auth.Picture.Set.Request, maxBytes limit: Int) throws -> ImageFacts {
-        guard request.content.count <= limit else {
-            throw OperationError(
-                .tooLarge, "data.content: the picture is \(request.content.count) bytes; the limit is \(limit)",
-                fields: [.init(field: "data.content", message: "must be at most \(limit) bytes")])
+    /// The default picture (one size: it is small), tagged by its bytes.
+    static func defaultFile(for account: UUID, ifNoneMatch: String?) -> MediaFile {
+        let png = DefaultPicture.png(for: account)
+        let etag = "\"default-" + SHA256.hash(data: png).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        if let ifNoneMatch, HTTPBinding.FileReply.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
+            return MediaFile(mediaType: "image/png", etag: etag, content: nil)
         }
-        var validation = Validation()
-        validation.check(
-            ImageFacts.mediaTypes.contains(request.mediaType), "data.mediaType", "must be one of \(ImageFacts.mediaTypes.joined(separator: ", "))")
-        let facts = ImageFacts.inspect(Array(request.content))
-        if let facts {
-            validation.check(
-                !ImageFacts.mediaTypes.contains(request.mediaType) || facts.mediaType == request.mediaType, "data.content",
-                "is \(facts.mediaType), not \(request.mediaType)")
-            validation.check(
-                (Self.minSide...Self.maxSide).contains(facts.width) && (Self.minSide...Self.maxSide).contains(facts.height), "data.content",
-                "is \(facts.width)×\(facts.height) pixels; each side must be \(Self.minSide) to \(Self.maxSide)")
-        } else {
-            validation.fail("data.content", "is not a PNG, JPEG or WebP image")
-        }
-        try validation.finish()
-        guard let facts else { throw OperationError.invalid(field: "data.content", "is not a PNG, JPEG or WebP image") }
-        return facts
+        return MediaFile(mediaType: "image/png", etag: etag, content: png)
     }
 }

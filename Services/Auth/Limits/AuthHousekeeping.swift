@@ -2,12 +2,14 @@ import PostgresSupport
 
 /// Every ten minutes: attempt counters that have run out, registration attempts that expired (with
 /// the credentials and addresses in them), ended sessions whose access tokens have all expired, and
-/// security events and known networks past their retention, go.
+/// security events and known networks past their retention, go; and pictures kept before the
+/// media store are re-encoded onto it.
 struct AuthHousekeeping: Sendable {
     let limits: AttemptLimits
     let events: SecurityEventPostgresRepository
     let registrations: RegistrationPostgresRepository
     let sessions: SessionPostgresRepository
+    let pictures: PicturePostgresRepository
     let retention: Duration
 
     func jobs(database: Database) -> [PeriodicJob] {
@@ -17,6 +19,7 @@ struct AuthHousekeeping: Sendable {
             PeriodicJob("revoked-sessions.prune", every: .seconds(600), database: database) { try await sessions.forgetExpiredRevocations(on: $0) },
             PeriodicJob("security-events.prune", every: .seconds(600), database: database) { try await events.prune(olderThan: retention, on: $0) },
             PeriodicJob("known-networks.prune", every: .seconds(600), database: database) { try await limits.forgetNetworks(olderThan: retention, on: $0) },
+            PeriodicJob("pictures.legacy-move", every: .seconds(600), database: database) { try await pictures.moveLegacy(on: $0) },
         ]
     }
 }

@@ -186,8 +186,9 @@ struct AccountPostgresRepository: Sendable {
         return nil
     }
 
-    /// Deletes the account; its sessions, tokens and codes go with it.
+    /// Deletes the account; its sessions, tokens, codes and images go with it.
     func delete(_ account: UUID, on connection: PostgresConnection) async throws {
+        try await database.forgetMedia(of: account, on: connection)
         try await connection.query("DELETE FROM accounts WHERE id = \(account)", logger: database.logger)
     }
 

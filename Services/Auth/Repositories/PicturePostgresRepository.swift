@@ -1,39 +1,70 @@
 import AuthContract
 import Contracts
 import Foundation
+import Media
 import PostgresNIO
 import PostgresSupport
 
-/// `auth.pictures`: one checked profile picture per account. Every method runs on the caller's
-/// connection, inside the caller's transaction.
+/// `auth.pictures`: which kept image is each account's profile picture. Every method runs on the
+/// caller's connection, inside the caller's transaction.
 struct PicturePostgresRepository: Sendable {
     let database: Database
+    let media: MediaLibrary
 
-    func save(account: UUID, facts: ImageFacts, content: Data, on connection: PostgresConnection) async throws -> Auth.PictureInfo {
-        let rows = try await connection.query(
+    /// Makes `image` the account's picture; the one it replaces is deleted with its files.
+    func save(account: UUID, image: ProcessedImage, on connection: PostgresConnection) async throws -> Auth.PictureInfo {
+        let previous = try await current(of: account, on: connection)
+        let record = try await media.keep(image, account: account, on: connection)
+        let now = database.now()
+        try await connection.query(
             """
-            INSERT INTO pictures (account_id, media_type, content, width, height)
-            VALUES (\(account), \(facts.mediaType), \(content), \(facts.width), \(facts.height))
-            ON CONFLICT (account_id) DO UPDATE SET media_type = excluded.media_type, content = excluded.content,
-                width = excluded.width, height = excluded.height, updated_at = \(database.now())
-            RETURNING updated_at
+            INSERT INTO pictures (account_id, media_id, updated_at) VALUES (\(account), \(record.id), \(now))
+            ON CONFLICT (account_id) DO UPDATE SET media_id = excluded.media_id, updated_at = excluded.updated_at
             """,
             logger: database.logger)
-        var updated = Date()
-        for try await value in rows.decode(Date.self) { updated = value }
-        return Auth.PictureInfo(mediaType: facts.mediaType, width: facts.width, height: facts.height, size: content.count, updatedAt: updated)
+        if let previous { try await media.delete([previous], on: connection) }
+        return Self.info(record.full, updatedAt: now)
     }
 
-    func picture(of account: UUID, on connection: PostgresConnection) async throws -> Auth.Picture.Get.Response? {
+    /// The kept image of the account's picture, if one is set.
+    func picture(of account: UUID, on connection: PostgresConnection) async throws -> MediaRecord? {
+        guard let id = try await current(of: account, on: connection) else { return nil }
+        return try await media.record(id, on: connection)
+    }
+
+    func delete(account: UUID, on connection: PostgresConnection) async throws -> Bool {
+        guard let id = try await current(of: account, on: connection) else { return false }
+        try await media.delete([id], on: connection)  // the pictures row goes with it (ON DELETE CASCADE)
+        return true
+    }
+
+    /// Re-encodes up to `limit` pictures kept before the media store (checked by their header only,
+    /// metadata and all) into kept images; a file that no longer passes is dropped (the account shows
+    /// its default picture). Returns how many were moved or dropped.
+    func moveLegacy(limit: Int = 20, on connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query(
-            "SELECT media_type, width, height, content, updated_at FROM pictures WHERE account_id = \(account)", logger: database.logger)
-        for try await (mediaType, width, height, content, updated) in rows.decode((String, Int, Int, Data, Date).self) {
-            return .init(info: .init(mediaType: mediaType, width: width, height: height, size: content.count, updatedAt: updated), content: content)
+            "SELECT account_id, media_type, content FROM legacy_pictures LIMIT \(limit) FOR UPDATE SKIP LOCKED", logger: database.logger)
+        var legacy: [(UUID, String, Data)] = []
+        for try await row in rows.decode((UUID, String, Data).self) { legacy.append(row) }
+        for (account, mediaType, content) in legacy {
+            if try await current(of: account, on: connection) == nil, let image = try? await media.process(content, mediaType: mediaType) {
+                let record = try await media.keep(image, account: account, on: connection)
+                try await connection.query(
+                    "INSERT INTO pictures (account_id, media_id, updated_at) VALUES (\(account), \(record.id), \(database.now()))", logger: database.logger)
+            }
+            try await connection.query("DELETE FROM legacy_pictures WHERE account_id = \(account)", logger: database.logger)
+        }
+        return legacy.count
+    }
+
+    private func current(of account: UUID, on connection: PostgresConnection) async throws -> UUID? {
+        for try await id in try await connection.query("SELECT media_id FROM pictures WHERE account_id = \(account)", logger: database.logger).decode(UUID.self) {
+            return id
         }
         return nil
     }
 
-    func delete(account: UUID, on connection: PostgresConnection) async throws -> Bool {
-        try await connection.query("DELETE FROM pictures WHERE account_id = \(account) RETURNING 1", logger: database.logger).collect().count > 0
+    static func info(_ file: MediaRecord.File, updatedAt: Date) -> Auth.PictureInfo {
+        .init(mediaType: file.mediaType, width: file.width, height: file.height, size: file.size, updatedAt: updatedAt)
     }
 }

@@ -12,12 +12,12 @@ struct UserDirectoryPostgresRepository: Sendable {
     /// The tables `publicColumns` come from: an account (`a`) with its university, main campus and picture.
     static let publicTables = """
         accounts a LEFT JOIN universities u ON u.id = a.university_id LEFT JOIN campuses c ON c.university_id = u.id AND c.main
-            LEFT JOIN pictures p ON p.account_id = a.id
+            LEFT JOIN pictures p ON p.account_id = a.id LEFT JOIN media_objects m ON m.id = p.media_id
         """
     /// The columns `publicProfile(_:from:)` reads, in its order.
     static let publicColumns = """
         a.id, a.username, a.display_name, a.created_at, u.id, u.name, c.name,
-            p.media_type, p.width, p.height, octet_length(p.content), p.updated_at
+            m.media_type, m.width, m.height, m.size, p.updated_at
         """
 
     /// The public profile in `row`'s `publicColumns`, which start at column `first`, and when its
