@@ -10,7 +10,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
-        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        // URLSession (FoundationNetworking, over libcurl on Linux), not async-http-client: the main
+        // build's SwiftNIO stack is not built a second time here.
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
@@ -23,7 +25,7 @@ let package = Package(
             dependencies: [
                 "MelonAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]),
     ]

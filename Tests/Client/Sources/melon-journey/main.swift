@@ -4,8 +4,8 @@
 // Prints one line per step; exits 1 at the first step that does not hold.
 import Foundation
 import MelonAPI
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
+import OpenAPIURLSession
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let server = URL(string: arguments[1]) else {
@@ -17,8 +17,8 @@ let spool = URL(fileURLWithPath: arguments[2])
 /// Melon writes dates as RFC 3339 with milliseconds.
 let configuration = Configuration(dateTranscoder: .iso8601WithFractionalSeconds)
 let session = BearerToken()
-let client = Client(serverURL: server, configuration: configuration, transport: AsyncHTTPClientTransport(), middlewares: [session])
-let anonymous = Client(serverURL: server, configuration: configuration, transport: AsyncHTTPClientTransport())
+let client = Client(serverURL: server, configuration: configuration, transport: URLSessionTransport(), middlewares: [session])
+let anonymous = Client(serverURL: server, configuration: configuration, transport: URLSessionTransport())
 
 struct StepFailed: Error, CustomStringConvertible {
     var description: String
