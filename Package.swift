@@ -304,6 +304,12 @@ let executables: [Target] = [
         swiftSettings: swiftSettings
     ),
     .executableTarget(
+        name: "MediaBenchmark",
+        dependencies: ["CVips", "Contracts", "Media"],
+        path: "Benchmarks/MediaBenchmark",
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
         name: "NotificationsBenchmark",
         dependencies: ["Bus", "NotificationsContract", "NotificationsService", "TestSupport"],
         path: "Benchmarks/NotificationsBenchmark",
@@ -411,6 +417,7 @@ let package = Package(
         .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),
         .executable(name: "auth-benchmark", targets: ["AuthBenchmark"]),
         .executable(name: "notifications-benchmark", targets: ["NotificationsBenchmark"]),
+        .executable(name: "media-benchmark", targets: ["MediaBenchmark"]),
         .executable(name: "migrate-probe", targets: ["MigrateProbe"]),
     ],
     dependencies: dependencies,

@@ -73,6 +73,20 @@ static inline VipsImage *melon_vips_blank(int width, int height) {
     return vips_black(&out, width, height, "bands", 3, NULL) ? NULL : out;
 }
 
+/// A `width`×`height` RGB image of noise around a gradient (photo-like to the encoders): the media
+/// benchmark makes its uploads with it.
+static inline VipsImage *melon_vips_noise(int width, int height) {
+    VipsImage *noise = NULL, *rgb = NULL, *out = NULL;
+    if (vips_gaussnoise(&noise, width, height, "mean", 128.0, "sigma", 40.0, NULL)) return NULL;
+    VipsImage *bands[3] = { noise, noise, noise };
+    int failed = vips_bandjoin(bands, &rgb, 3, NULL);
+    g_object_unref(noise);
+    if (failed) return NULL;
+    failed = vips_cast_uchar(rgb, &out, NULL);
+    g_object_unref(rgb);
+    return failed ? NULL : out;
+}
+
 /// An HEIC (HEVC) file of `image`: tests make their iPhone-like uploads with it.
 static inline int melon_vips_save_heic(VipsImage *image, void **bytes, size_t *length) {
     return vips_heifsave_buffer(image, bytes, length, "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, "Q", 50, NULL);
