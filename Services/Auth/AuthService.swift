@@ -40,7 +40,7 @@ extension ServiceDefinition {
             database: database, accounts: accounts, registrations: registrations, sessions: sessionStore, events: events, hasher: hasher, limits: limits)
         let agreements = AgreementHandlers(database: database, sessions: sessionStore, agreements: AgreementPostgresRepository(database: database))
         let directory = UserDirectoryPostgresRepository(database: database)
-        let pictureStore = PicturePostgresRepository(database: database, media: MediaLibrary(database: database))
+        let pictureStore = PicturePostgresRepository(database: database, media: MediaLibrary(database: database, limits: PictureHandlers.limits))
         let pictures = PictureHandlers(
             database: database, sessions: sessionStore, pictures: pictureStore, directory: directory,
             configuration: configuration)

@@ -27,15 +27,33 @@ static inline VipsImage *melon_vips_header(const void *bytes, size_t length) {
 }
 
 /// The file decoded and shrunk (never enlarged) to fit `side`×`side`, turned upright by its
-/// orientation tag, in memory (it is read twice: saved, and shrunk again for the thumbnail).
-/// (8.14's thumbnail ignores its fail_on option; the load option string does not.)
-static inline VipsImage *melon_vips_fit_buffer(const void *bytes, size_t length, int side) {
+/// orientation tag, in memory (it is read twice: saved, and shrunk again for the thumbnail). With
+/// `srgb` (the file has an ICC profile, which will not be kept), its colours are turned into sRGB,
+/// what an image without a profile is taken to be. An HEIF file's main image is decoded, never the
+/// thumbnail it may embed (which the header checks did not see). (8.14's thumbnail ignores its
+/// fail_on option; the load option string does not.)
+static inline VipsImage *melon_vips_fit_buffer(const void *bytes, size_t length, int side, int heif, int srgb) {
     VipsImage *out = NULL;
-    if (vips_thumbnail_buffer((void *)bytes, length, &out, side, "height", side, "size", VIPS_SIZE_DOWN,
-                              "option_string", "fail-on=error", NULL)) return NULL;
+    const char *profile = srgb ? "srgb" : NULL;  // NULL: no colour conversion
+    if (heif) {
+        VipsImage *image = NULL;
+        if (vips_heifload_buffer((void *)bytes, length, &image, "thumbnail", FALSE, "fail_on", VIPS_FAIL_ON_ERROR, NULL)) return NULL;
+        int failed = vips_thumbnail_image(image, &out, side, "height", side, "size", VIPS_SIZE_DOWN, "export_profile", profile, NULL);
+        g_object_unref(image);
+        if (failed) return NULL;
+    } else if (vips_thumbnail_buffer((void *)bytes, length, &out, side, "height", side, "size", VIPS_SIZE_DOWN,
+                                     "option_string", "fail-on=error", "export_profile", profile, NULL)) {
+        return NULL;
+    }
     VipsImage *memory = vips_image_copy_memory(out);
     g_object_unref(out);
     return memory;
+}
+
+/// The bytes one decoded pixel takes (bands × sample size): with the pixel count, what a decoder
+/// may need in memory.
+static inline int melon_vips_pixel_bytes(VipsImage *image) {
+    return vips_image_get_bands(image) * (int)vips_format_sizeof(vips_image_get_format(image));
 }
 
 /// `image` shrunk (never enlarged) to fit `side`×`side`.
@@ -107,9 +125,6 @@ static inline int melon_vips_height(VipsImage *image) { return vips_image_get_he
 static inline void melon_vips_release(VipsImage *image) { g_object_unref(image); }
 static inline void melon_vips_free(void *bytes) { g_free(bytes); }
 
-/// libvips's last error, taken (and cleared: libvips keeps one for the process); the result is freed with `melon_vips_free`.
-static inline char *melon_vips_take_error(void) {
-    char *message = g_strdup(vips_error_buffer());
-    vips_error_clear();
-    return message;
-}
+/// libvips's last error, taken and cleared under its lock (libvips keeps one for the process); the
+/// result is freed with `melon_vips_free`.
+static inline char *melon_vips_take_error(void) { return vips_error_buffer_copy(); }

@@ -26,11 +26,15 @@ public struct ImageLimits: Sendable {
     public var maxPixels: Int
     /// The shortest side (a profile picture of 2×2 pixels is a mistake).
     public var minSide: Int
+    /// The most memory the decoded pixels may take (pixels × bands × sample size): a 16-bit RGBA
+    /// file needs eight times what an 8-bit grey one of the same size does.
+    public var maxDecodedBytes: Int
 
-    public init(maxSide: Int = 12_000, maxPixels: Int = 50_000_000, minSide: Int = 1) {
+    public init(maxSide: Int = 12_000, maxPixels: Int = 50_000_000, minSide: Int = 1, maxDecodedBytes: Int = 160 << 20) {
         self.maxSide = maxSide
         self.maxPixels = maxPixels
         self.minSide = minSide
+        self.maxDecodedBytes = maxDecodedBytes
     }
 }
 
@@ -43,11 +47,12 @@ public enum ImageProcessor {
     /// `invalid` naming `field` (or `mediaTypeField`).
     public static func process(
         _ bytes: [UInt8], mediaType: String, limits: ImageLimits = .init(), field: String = "data.content", mediaTypeField: String = "data.mediaType",
-        pool: NIOThreadPool = .singleton
+        pool: NIOThreadPool = ImageProcessor.pool
     ) async throws -> ProcessedImage {
         guard let declared = ImageType(rawValue: mediaType) else {
             throw OperationError.invalid(field: mediaTypeField, "must be one of \(ImageType.mediaTypes.joined(separator: ", "))")
         }
+        guard started else { throw OperationError(.internal, "libvips did not start") }
         let outcome = try await pool.runIfActive { Self.process(bytes, declared: declared, limits: limits) }
         switch outcome {
         case .success(let image): return image
@@ -61,6 +66,8 @@ public enum ImageProcessor {
         case notWhatItClaims(actual: ImageType, declared: ImageType)
         case outOfBounds(width: Int, height: Int, limits: String)
         case damaged
+        /// Even re-encoded at `ImageType.keptSide`, more than `ImageType.maxKeptBytes`.
+        case tooDetailed
 
         public var description: String {
             switch self {
@@ -68,6 +75,7 @@ public enum ImageProcessor {
             case .notWhatItClaims(let actual, let declared): "is \(actual.rawValue), not \(declared.rawValue)"
             case .outOfBounds(let width, let height, let limits): "is \(width)×\(height) pixels; \(limits)"
             case .damaged: "is damaged or incomplete: it does not decode cleanly"
+            case .tooDetailed: "is too detailed to keep: re-encoded at \(ImageType.keptSide) pixels a side it is over \(ImageType.maxKeptBytes >> 20) MiB"
             }
         }
     }
@@ -84,17 +92,30 @@ public enum ImageProcessor {
                 return .failure(.notAnImage)  // AVIF also comes through the HEIF decoder
             }
             let (width, height) = (Int(melon_vips_width(header)), Int(melon_vips_height(header)))
-            guard max(width, height) <= limits.maxSide, width * height <= limits.maxPixels, min(width, height) >= limits.minSide else {
+            guard max(width, height) <= limits.maxSide, min(width, height) >= limits.minSide, width * height <= limits.maxPixels,
+                  width * height * Int(melon_vips_pixel_bytes(header)) <= limits.maxDecodedBytes
+            else {
                 return .failure(.outOfBounds(
                     width: width, height: height,
-                    limits: "each side must be \(limits.minSide) to \(limits.maxSide), and at most \(limits.maxPixels) pixels in all"))
+                    limits: "each side must be \(limits.minSide) to \(limits.maxSide), and at most \(limits.maxPixels) pixels "
+                        + "(\(limits.maxDecodedBytes >> 20) MiB decoded) in all"))
             }
-            guard let kept = melon_vips_fit_buffer(base, buffer.count, Int32(ImageType.keptSide)) else { discardError(); return .failure(.damaged) }
+            let srgb: Int32 = melon_vips_has(header, "icc-profile-data") != 0 ? 1 : 0
+            guard let kept = melon_vips_fit_buffer(base, buffer.count, Int32(ImageType.keptSide), actual == .heic ? 1 : 0, srgb) else {
+                discardError()
+                return .failure(.damaged)
+            }
             defer { melon_vips_release(kept) }
             guard let thumbnail = melon_vips_fit(kept, Int32(ImageType.thumbnailSide)) else { discardError(); return .failure(.damaged) }
             defer { melon_vips_release(thumbnail) }
             let keptType: ImageType = actual == .heic ? .jpeg : actual
-            guard let full = encode(kept, as: keptType), let small = encode(thumbnail, as: .webp) else { return .failure(.damaged) }
+            guard var full = encode(kept, as: keptType), let small = encode(thumbnail, as: .webp) else { return .failure(.damaged) }
+            if full.bytes.count > ImageType.maxKeptBytes, keptType == .png {
+                // A detailed PNG (noise, a photo saved as PNG) is kept as lossy WebP, which keeps its transparency.
+                guard let webp = encode(kept, as: .webp) else { return .failure(.damaged) }
+                full = webp
+            }
+            guard full.bytes.count <= ImageType.maxKeptBytes else { return .failure(.tooDetailed) }
             return .success(ProcessedImage(full: full, thumbnail: small))
         }
     }
@@ -137,6 +158,15 @@ public enum ImageProcessor {
 
     /// libvips started once for the process, with only Melon's four decoders enabled.
     static let started: Bool = melon_vips_start() == 0
+
+    /// The threads images are decoded on: two, so that however many uploads come at once, at most
+    /// two images are in memory decoded (libvips spreads each over the cores), and NIO's shared
+    /// pool (Argon2 for logins) is not held up by them.
+    public static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        return pool
+    }()
 
     /// libvips keeps one error text for the process; a refusal says what is wrong in our words.
     static func discardError() { melon_vips_free(melon_vips_take_error()) }

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func whatIsNotOneReadableRangeGetsTheWholeFile() {
-        for header in ["bytes=0-1,5-6", "items=0-1", "bytes=5-1", "bytes=-", "bytes=a-b", "bytes=0x1-2", "bytes=٣-٤", "", String(repeating: "bytes=0-1", count: 20)] {
+        for header in ["bytes=0-1,5-6", "items=0-1", "bytes=5-1", "bytes=-", "bytes=a-b", "bytes=0x1-2", "bytes=٣-٤", "", "bytes=" + String(repeating: "0", count: 100) + "0-1"] {
             #expect(ByteRange(header: header, length: 1_000) == .whole, "\(header)")
         }
     }

@@ -10,7 +10,7 @@ import TestSupport
 @Suite(.timeLimit(.minutes(1))) struct ImageProcessorTests {
     /// On NIO's thread pool, as the service runs it.
     private func process(_ bytes: [UInt8], as type: ImageType, limits: ImageLimits = .init()) async -> Result<ProcessedImage, ImageProcessor.Refusal> {
-        try! await NIOThreadPool.singleton.runIfActive { ImageProcessor.process(bytes, declared: type, limits: limits) }
+        try! await ImageProcessor.pool.runIfActive { ImageProcessor.process(bytes, declared: type, limits: limits) }
     }
 
     @Test(arguments: ImageType.allCases)
@@ -42,7 +42,7 @@ import TestSupport
     @Test func libvips814sWebPWriterKeepsNoMetadataEither() async throws {
         // 8.14's webpsave ignores `strip`; the fields are removed before any writer sees them.
         let upload = ImageSamples.withGPSPosition(await TestImages.file(.jpeg))
-        let image = try #require(upload.withUnsafeBytes { melon_vips_fit_buffer($0.baseAddress, $0.count, 100) })
+        let image = try #require(upload.withUnsafeBytes { melon_vips_fit_buffer($0.baseAddress, $0.count, 100, 0, 0) })
         defer { melon_vips_release(image) }
         #expect(Self.fields(of: ImageProcessor.encode(image, as: .jpeg)!.bytes).allSatisfy { !$0.hasPrefix("exif-") })
         // It writes libexif's defaults, made afresh (resolution, size, EXIF version): nothing of the upload's.
@@ -64,6 +64,10 @@ import TestSupport
         let pdf = Array("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF".utf8)
         for file in [gif, svg, pdf] {
             #expect(await process(file, as: .png) == .failure(.notAnImage))
+            let opened = file.withUnsafeBytes { melon_vips_header($0.baseAddress, $0.count) }
+            #expect(opened == nil, "libvips itself refuses to decode it: its loader is blocked")
+            if let opened { melon_vips_release(opened) }
+            ImageProcessor.discardError()
         }
     }
 
@@ -74,7 +78,16 @@ import TestSupport
             return
         }
         #expect((width, height) == (60_000, 60_000))
-        #expect(await process(await TestImages.file(.png, width: 40, height: 30), as: .png, limits: .init(minSide: 64)).isFailure, "below the shortest side")
+        let small = await TestImages.file(.png, width: 40, height: 30)
+        #expect(await process(small, as: .png, limits: .init(minSide: 64)).isFailure, "below the shortest side")
+        #expect(await process(small, as: .png, limits: .init(maxDecodedBytes: 40 * 30 * 3 - 1)).isFailure, "more memory decoded than allowed: 3 bytes a pixel")
+        #expect(await process(small, as: .png, limits: .init(maxDecodedBytes: 40 * 30 * 3)).isSuccess)
+    }
+
+    @Test func aPNGTooDetailedToKeepAsPNGIsKeptAsWebP() async throws {
+        // Noise at the kept side makes a PNG over the 4 MiB a kept file may be (its base64 must fit the bus).
+        let kept = try await process(await TestImages.file(.png, width: 2_048, height: 2_048, noise: true), as: .png).get()
+        #expect(kept.full.mediaType == "image/webp" && kept.full.bytes.count <= ImageType.maxKeptBytes, "\(kept.full.bytes.count) bytes")
     }
 
     @Test func aTruncatedFileIsRefusedAsDamaged() async {
@@ -107,4 +120,5 @@ import TestSupport
 
 extension Result {
     var isFailure: Bool { if case .failure = self { true } else { false } }
+    var isSuccess: Bool { !isFailure }
 }

@@ -6,15 +6,15 @@ import TestSupport
 
 /// Uploads made for the media tests, with libvips itself where a real encoder is needed.
 enum TestImages {
-    /// A black `width`×`height` image encoded as `type` (HEIC with libheif's HEVC encoder), made on
+    /// A black (or noisy) `width`×`height` image encoded as `type` (HEIC with libheif's HEVC encoder), made on
     /// NIO's thread pool: libvips's work must not hold up the tests' cooperative threads.
-    static func file(_ type: ImageType, width: Int = 64, height: Int = 48) async -> [UInt8] {
-        try! await NIOThreadPool.singleton.runIfActive { encoded(type, width: width, height: height) }
+    static func file(_ type: ImageType, width: Int = 64, height: Int = 48, noise: Bool = false) async -> [UInt8] {
+        try! await ImageProcessor.pool.runIfActive { encoded(type, width: width, height: height, noise: noise) }
     }
 
-    private static func encoded(_ type: ImageType, width: Int, height: Int) -> [UInt8] {
+    private static func encoded(_ type: ImageType, width: Int, height: Int, noise: Bool) -> [UInt8] {
         _ = ImageProcessor.started
-        let image = melon_vips_blank(Int32(width), Int32(height))!
+        let image = (noise ? melon_vips_noise : melon_vips_blank)(Int32(width), Int32(height))!
         defer { melon_vips_release(image) }
         guard type == .heic else { return ImageProcessor.encode(image, as: type)!.bytes }
         var output: UnsafeMutableRawPointer?

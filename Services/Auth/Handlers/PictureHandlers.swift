@@ -17,8 +17,8 @@ struct PictureHandlers: Sendable {
     let directory: UserDirectoryPostgresRepository
     let configuration: AuthConfiguration
 
-    /// The shortest side, in pixels.
-    static let minSide = 16
+    /// What a picture may be: at least 16 pixels a side, checked on the header before decoding.
+    static let limits = ImageLimits(minSide: 16)
     /// Each upload is decoded and re-encoded, so an account may send a few an hour, kept or not.
     static let uploads = RateLimit("pictures.per.account", count: 20, per: .seconds(3_600), message: "too many pictures this hour; try again later")
 
@@ -35,9 +35,6 @@ struct PictureHandlers: Sendable {
             try await database.hit(Self.uploads, [.account(caller.account.uuidString.lowercased())], at: database.now(), on: connection)
         }
         let image = try await pictures.media.process(request.content, mediaType: request.mediaType)
-        guard min(image.full.width, image.full.height) >= Self.minSide else {
-            throw OperationError.invalid(field: "data.content", "is \(image.full.width)×\(image.full.height) pixels; each side must be at least \(Self.minSide)")
-        }
         return try await AccountRules.withLiveCaller(context, database: database, sessions: sessions) { caller, connection in
             try await pictures.save(account: caller.account, image: image, on: connection)
         }

@@ -1,5 +1,6 @@
 import AuthContract
 import Contracts
+import Envelope
 import Foundation
 import Media
 import PostgresNIO
@@ -13,6 +14,7 @@ struct PicturePostgresRepository: Sendable {
 
     /// Makes `image` the account's picture; the one it replaces is deleted with its files.
     func save(account: UUID, image: ProcessedImage, on connection: PostgresConnection) async throws -> Auth.PictureInfo {
+        try await lock(account, on: connection)
         let previous = try await current(of: account, on: connection)
         let record = try await media.keep(image, account: account, on: connection)
         let now = database.now()
@@ -33,6 +35,7 @@ struct PicturePostgresRepository: Sendable {
     }
 
     func delete(account: UUID, on connection: PostgresConnection) async throws -> Bool {
+        try await lock(account, on: connection)
         guard let id = try await current(of: account, on: connection) else { return false }
         try await media.delete([id], on: connection)  // the pictures row goes with it (ON DELETE CASCADE)
         return true
@@ -47,7 +50,7 @@ struct PicturePostgresRepository: Sendable {
         var legacy: [(UUID, String, Data)] = []
         for try await row in rows.decode((UUID, String, Data).self) { legacy.append(row) }
         for (account, mediaType, content) in legacy {
-            if try await current(of: account, on: connection) == nil, let image = try? await media.process(content, mediaType: mediaType) {
+            if try await current(of: account, on: connection) == nil, let image = try await Self.passing({ try await media.process(content, mediaType: mediaType) }) {
                 let record = try await media.keep(image, account: account, on: connection)
                 try await connection.query(
                     "INSERT INTO pictures (account_id, media_id, updated_at) VALUES (\(account), \(record.id), \(database.now()))", logger: database.logger)
@@ -55,6 +58,22 @@ struct PicturePostgresRepository: Sendable {
             try await connection.query("DELETE FROM legacy_pictures WHERE account_id = \(account)", logger: database.logger)
         }
         return legacy.count
+    }
+
+    /// The image, or nil when the file is refused (`invalid`); any other failure (libvips missing)
+    /// fails the round, which keeps the rows for the next.
+    private static func passing(_ processing: () async throws -> ProcessedImage) async throws -> ProcessedImage? {
+        do {
+            return try await processing()
+        } catch let error as OperationError where error.code == .invalid {
+            return nil
+        }
+    }
+
+    /// Holds the account's picture for the transaction: two uploads at once replace it one after the
+    /// other, and neither leaves its image behind unreferenced.
+    private func lock(_ account: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("pictures/" + account.uuidString), 0))", logger: database.logger)
     }
 
     private func current(of account: UUID, on connection: PostgresConnection) async throws -> UUID? {

@@ -16,6 +16,8 @@ public enum ImageType: String, Sendable, CaseIterable, Codable {
     public static let keptSide = 2_048
     /// The thumbnail's longest side.
     public static let thumbnailSide = 320
+    /// The largest kept file: its base64 fits a bus envelope (8 MiB) when a route serves it.
+    public static let maxKeptBytes = 4 << 20
 }
 
 /// Which file of a kept image a route serves: the image (at most `ImageType.keptSide` a side) or
