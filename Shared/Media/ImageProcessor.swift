@@ -43,7 +43,7 @@ public struct ImageLimits: Sendable {
 /// warning; what is kept is made from the pixels alone, so no metadata (EXIF with its GPS position,
 /// XMP, IPTC, comments) survives. Only the JPEG, PNG, WebP and HEIF decoders are enabled.
 public enum ImageProcessor {
-    /// Checks and re-encodes `bytes`, declared as `mediaType`, on NIO's thread pool. Problems are
+    /// Checks and re-encodes `bytes`, declared as `mediaType`, on `pool` (the processor's own). Problems are
     /// `invalid` naming `field` (or `mediaTypeField`).
     public static func process(
         _ bytes: [UInt8], mediaType: String, limits: ImageLimits = .init(), field: String = "data.content", mediaTypeField: String = "data.mediaType",

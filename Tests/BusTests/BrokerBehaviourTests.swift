@@ -242,12 +242,12 @@ import ZeroMQ
             let client = try RawPeer(connectingTo: broker.endpoint, identity: "C", context: context)
             // No worker at all: unavailable, once the deadline has passed.
             let start = ContinuousClock.now
-            // (Three seconds, so that a machine loaded by the parallel suite cannot deliver it already
-            // expired: one second was not always enough.)
-            try client.send([Golden.empty, Golden.client, Golden.bytes("nobody"), try envelope("lonely", expiresIn: 3)])
-            let unavailable = try #require(try errorReply(try await client.receive()))
+            // (Six seconds, so that a machine loaded by the parallel suite cannot deliver it already
+            // expired: one second was not always enough, and three failed once in a fresh clone.)
+            try client.send([Golden.empty, Golden.client, Golden.bytes("nobody"), try envelope("lonely", expiresIn: 6)])
+            let unavailable = try #require(try errorReply(try await client.receive(timeout: .seconds(15))))
             #expect(unavailable.code == .unavailable)
-            #expect(start.duration(to: .now) >= .milliseconds(2_900))
+            #expect(start.duration(to: .now) >= .milliseconds(5_900))
 
             // A worker that is busy the whole time: deadline_exceeded.
             let busy = try await worker(broker, "W1")
