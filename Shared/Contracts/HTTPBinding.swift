@@ -100,6 +100,13 @@ public struct HTTPBinding: Sendable {
             let named = ifNoneMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             return named.contains { $0 == "*" || $0 == etag || $0 == "W/" + etag }
         }
+
+        /// For a service: whether the request's `ifNoneMatch` member (if any, and not longer than
+        /// `ifNoneMatchBytes`, as the gateway passes it) names `etag`, so the file can be left out.
+        public static func clientHas(_ etag: String, ifNoneMatch: String?) -> Bool {
+            guard let ifNoneMatch, ifNoneMatch.utf8.count <= ifNoneMatchBytes else { return false }
+            return matches(ifNoneMatch: ifNoneMatch, etag: etag)
+        }
     }
 
     /// A request whose body is a file sent as itself (`Content-Type: image/jpeg` and the bytes), not

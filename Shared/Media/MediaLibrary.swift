@@ -47,7 +47,7 @@ public struct MediaLibrary: Sendable {
     public func file(_ record: MediaRecord, _ variant: ImageVariant, ifNoneMatch: String?, on connection: PostgresConnection) async throws -> MediaFile {
         let facts = variant == .full ? record.full : record.thumbnail
         let etag = MediaRecord.etag(record.id, variant.rawValue)
-        if let ifNoneMatch, ifNoneMatch.utf8.count <= HTTPBinding.FileReply.ifNoneMatchBytes, HTTPBinding.FileReply.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
+        if HTTPBinding.FileReply.clientHas(etag, ifNoneMatch: ifNoneMatch) {
             return MediaFile(mediaType: facts.mediaType, etag: etag, content: nil)
         }
         guard let bytes = try await blobs.get(MediaRecord.key(record.id, variant.rawValue), on: connection) else {

@@ -65,7 +65,7 @@ struct PictureHandlers: Sendable {
     static func defaultFile(for account: UUID, ifNoneMatch: String?) -> MediaFile {
         let png = DefaultPicture.png(for: account)
         let etag = "\"default-" + SHA256.hash(data: png).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
-        if let ifNoneMatch, HTTPBinding.FileReply.matches(ifNoneMatch: ifNoneMatch, etag: etag) {
+        if HTTPBinding.FileReply.clientHas(etag, ifNoneMatch: ifNoneMatch) {
             return MediaFile(mediaType: "image/png", etag: etag, content: nil)
         }
         return MediaFile(mediaType: "image/png", etag: etag, content: png)

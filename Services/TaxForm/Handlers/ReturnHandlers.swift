@@ -29,9 +29,9 @@ struct ReturnHandlers: Sendable {
         let complete = try await completeReturn(account: account, year: year)
         let rules = complete.assessment.rulesVersion
         // The client has this version's PDF: say so without opening it.
-        if let tags = request.ifNoneMatch, tags.utf8.count <= HTTPBinding.FileReply.ifNoneMatchBytes,
+        if request.ifNoneMatch != nil,
            let digest = try await returns.keptDigest(account: account, year: year, version: complete.version, rulesVersion: rules),
-           HTTPBinding.FileReply.matches(ifNoneMatch: tags, etag: Self.etag(digest)) {
+           HTTPBinding.FileReply.clientHas(Self.etag(digest), ifNoneMatch: request.ifNoneMatch) {
             return .init(pdf: Data(), fileName: Self.fileName(year), pages: 0, sha256: digest, forms: [], etag: Self.etag(digest))
         }
         let made: PdfEmail.Forms.Fill.Response
