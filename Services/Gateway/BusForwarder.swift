@@ -66,10 +66,8 @@ struct BusForwarder: HTTPResponder {
             headers[.contentDisposition] = "attachment; filename=\"\(safe)\""
         }
         let ifRange = request.headers[.ifRange]
-        guard let asked = request.headers[.range], ifRange == nil || ifRange == tag else {
-            return Response(status: route.successStatus, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-        }
-        switch ByteRange(header: asked, length: bytes.count) {
+        let asked = ifRange == nil || ifRange == tag ? request.headers[.range] : nil
+        switch asked.map({ ByteRange(header: $0, length: bytes.count) }) ?? .whole {
         case .whole:
             return Response(status: route.successStatus, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         case .partial(let range):
