@@ -18,12 +18,7 @@ struct PicturePostgresRepository: Sendable {
         let previous = try await current(of: account, on: connection)
         let record = try await media.keep(image, account: account, on: connection)
         let now = database.now()
-        try await connection.query(
-            """
-            INSERT INTO pictures (account_id, media_id, updated_at) VALUES (\(account), \(record.id), \(now))
-            ON CONFLICT (account_id) DO UPDATE SET media_id = excluded.media_id, updated_at = excluded.updated_at
-            """,
-            logger: database.logger)
+        try await link(account, to: record.id, at: now, on: connection)
         if let previous { try await media.delete([previous], on: connection) }
         return Self.info(record.full, updatedAt: now)
     }
@@ -50,10 +45,9 @@ struct PicturePostgresRepository: Sendable {
         var legacy: [(UUID, String, Data)] = []
         for try await row in rows.decode((UUID, String, Data).self) { legacy.append(row) }
         for (account, mediaType, content) in legacy {
+            try await lock(account, on: connection)  // an upload at once waits, so this one cannot overwrite it
             if try await current(of: account, on: connection) == nil, let image = try await Self.passing({ try await media.process(content, mediaType: mediaType) }) {
-                let record = try await media.keep(image, account: account, on: connection)
-                try await connection.query(
-                    "INSERT INTO pictures (account_id, media_id, updated_at) VALUES (\(account), \(record.id), \(database.now()))", logger: database.logger)
+                try await link(account, to: try await media.keep(image, account: account, on: connection).id, at: database.now(), on: connection)
             }
             try await connection.query("DELETE FROM legacy_pictures WHERE account_id = \(account)", logger: database.logger)
         }
@@ -74,6 +68,16 @@ struct PicturePostgresRepository: Sendable {
     /// other, and neither leaves its image behind unreferenced.
     private func lock(_ account: UUID, on connection: PostgresConnection) async throws {
         try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("pictures/" + account.uuidString), 0))", logger: database.logger)
+    }
+
+    /// Makes the kept image `media` the account's picture.
+    private func link(_ account: UUID, to media: UUID, at now: Date, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO pictures (account_id, media_id, updated_at) VALUES (\(account), \(media), \(now))
+            ON CONFLICT (account_id) DO UPDATE SET media_id = excluded.media_id, updated_at = excluded.updated_at
+            """,
+            logger: database.logger)
     }
 
     private func current(of account: UUID, on connection: PostgresConnection) async throws -> UUID? {
