@@ -11,9 +11,10 @@ import ZeroMQ
     let context = try! ZMQContext()
     /// For raw peers that do not heartbeat, where expiry is not what the test is about.
     let patient = Heartbeat(interval: .milliseconds(100), liveness: 100)
-    /// For tests about dying workers: a silent worker is gone after a second, which leaves a live one
+    /// For tests about dying workers: a silent worker is gone after 2.5 s (one second was not enough
+    /// on a loaded machine: a live worker was taken for dead), which leaves a live one
     /// (that heartbeats only while it waits) ample time to answer, even on a loaded machine.
-    let mortal = Heartbeat(interval: .milliseconds(100), liveness: 10)
+    let mortal = Heartbeat(interval: .milliseconds(100), liveness: 25)
 
     private func worker(_ broker: Broker, _ identity: String, service: String = "svc", capacity: Int? = nil) async throws -> RawPeer {
         let peer = try RawPeer(connectingTo: broker.endpoint, identity: identity, context: context)
@@ -108,11 +109,11 @@ import ZeroMQ
             _ = try #require(try await nextRequest(doomed))
             // W1 now falls silent: no heartbeats, no reply. A second worker arrives.
             let survivor = try await worker(broker, "W2")
-            let handed = try #require(try await nextRequest(survivor, timeout: .seconds(5)))
+            let handed = try #require(try await nextRequest(survivor, timeout: .seconds(10)))
             #expect(handed.last == Golden.bytes("precious"))
             #expect(handed[3] == Golden.bytes("C"))
             try answer(survivor, handed, body: "kept")
-            #expect(try await client.receive()?.last == Golden.bytes("kept"))
+            #expect(try await reply(to: client, keepingAlive: survivor)?.last == Golden.bytes("kept"))
             // The expired worker was told to go.
             #expect(try await doomed.receive { $0.count == 3 && $0[2] == Golden.disconnect } != nil)
         }
@@ -162,7 +163,7 @@ import ZeroMQ
             let survivor = try await worker(broker, "W2")
             var answered: Set<String> = []
             for _ in 0..<2 {
-                let handed = try #require(try await nextRequest(survivor, timeout: .seconds(5)))
+                let handed = try #require(try await nextRequest(survivor, timeout: .seconds(10)))
                 #expect(handed[3] == Golden.bytes("C"))
                 try answer(survivor, handed, body: "kept " + String(decoding: handed.last!, as: UTF8.self))
                 answered.insert(String(decoding: try #require(try await reply(to: client, keepingAlive: survivor)?.last), as: UTF8.self))
@@ -188,10 +189,10 @@ import ZeroMQ
             try client.send([Golden.empty, Golden.client, Golden.bytes("svc"), try envelope("poison", expiresIn: 30)])
             for identity in ["W1", "W2"] {
                 let victim = try await worker(broker, identity)
-                _ = try #require(try await nextRequest(victim, timeout: .seconds(5)))
+                _ = try #require(try await nextRequest(victim, timeout: .seconds(10)))
                 // The victim dies without a word: the broker notices by its silence.
             }
-            let error = try #require(try errorReply(try await client.receive(timeout: .seconds(5))))
+            let error = try #require(try errorReply(try await client.receive(timeout: .seconds(10))))
             #expect(error.code == .unavailable)
             #expect(error.message.contains("2 workers"))
         }
@@ -214,9 +215,9 @@ import ZeroMQ
                 try leaving.remove(at: holder).send([Golden.empty, Golden.worker, Golden.disconnect])
             }
             let survivor = try await worker(broker, "W")
-            let handed = try #require(try await nextRequest(survivor, timeout: .seconds(5)), "the request was given up")
+            let handed = try #require(try await nextRequest(survivor, timeout: .seconds(10)), "the request was given up")
             try answer(survivor, handed, body: "done")
-            #expect(try await client.receive(timeout: .seconds(5))?.last == Golden.bytes("done"))
+            #expect(try await client.receive(timeout: .seconds(10))?.last == Golden.bytes("done"))
         }
     }
 
