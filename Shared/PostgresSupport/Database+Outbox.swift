@@ -19,8 +19,8 @@ extension Database {
         let data = Data(try EnvelopeCodec().encode(request))
         try await connection.query(
             """
-            INSERT INTO outbox (id, service, type, data, idempotency_key, account_id)
-            VALUES (\(id), \(Op.service), \(Op.type), \(data), \(idempotencyKey), \(account))
+            INSERT INTO outbox (id, service, type, data, idempotency_key, account_id, created_at, next_attempt_at)
+            VALUES (\(id), \(Op.service), \(Op.type), \(data), \(idempotencyKey), \(account), \(now()), \(now()))
             """,
             logger: logger)
         try await notify(Self.outboxChannel, on: connection)

@@ -41,6 +41,16 @@ public final class Database: Service {
         await client.run()
     }
 
+    /// `duration` before now on the service's clock: the start of a window, the edge of a retention.
+    public func ago(_ duration: Duration) -> Date {
+        now().addingTimeInterval(-Double(duration.milliseconds) / 1000)
+    }
+
+    /// `duration` after now on the service's clock: an expiry, a lease's end, a retry's time.
+    public func later(_ duration: Duration) -> Date {
+        now().addingTimeInterval(Double(duration.milliseconds) / 1000)
+    }
+
     /// Runs `body` in one transaction (in the service's schema, as every session of the pool is);
     /// commits when it returns, rolls back when it throws.
     /// The closure's own error comes out unchanged (an `OperationError` stays one); only failures of

@@ -55,7 +55,7 @@ extension Database {
         let key = try IdempotencyKey.checked(record.key, field: "idempotencykey")
         let hash = Data(fingerprint)
         let claimed = try await connection.execute(
-            ClaimRecord(operation: record.operation, caller: record.caller, key: key, fingerprint: hash), logger: logger)
+            ClaimRecord(operation: record.operation, caller: record.caller, key: key, fingerprint: hash, at: now()), logger: logger)
         for try await _ in claimed {
             let reply = try await body()
             try await connection.execute(
@@ -75,9 +75,8 @@ extension Database {
 
     /// Deletes the records older than `retention`; returns how many.
     public func expireIdempotency(olderThan retention: Duration, on connection: PostgresConnection) async throws -> Int {
-        let seconds = Double(retention.milliseconds) / 1000
-        return try await connection.query(
-            "DELETE FROM idempotency_records WHERE created_at < now() - make_interval(secs => \(seconds)) RETURNING 1", logger: logger
+        try await connection.query(
+            "DELETE FROM idempotency_records WHERE created_at < \(ago(retention)) RETURNING 1", logger: logger
         ).collect().count
     }
 
@@ -93,12 +92,12 @@ private struct ClaimRecord: PreparedRows {
     // and two names cut to the same prefix would be one statement.
     static let name = "melon_idempotency_claim"
     static let sql = """
-        INSERT INTO idempotency_records (operation, caller, key, fingerprint) VALUES ($1, $2, $3, $4)
+        INSERT INTO idempotency_records (operation, caller, key, fingerprint, created_at) VALUES ($1, $2, $3, $4, $5)
         ON CONFLICT DO NOTHING RETURNING key
         """
-    var operation: String, caller: String, key: String, fingerprint: Data
+    var operation: String, caller: String, key: String, fingerprint: Data, at: Date
 
-    func makeBindings() throws -> PostgresBindings { try .values(operation, caller, key, fingerprint) }
+    func makeBindings() throws -> PostgresBindings { try .values(operation, caller, key, fingerprint, at) }
 }
 
 /// Stores the reply of the claimed record.

@@ -34,7 +34,8 @@ public struct RetryPolicy: Sendable, Equatable {
 public struct LeasedQueue: Sendable {
     /// The table, in the database's schema.
     public let table: String
-    /// SQL condition of rows still to do (`delivered_at IS NULL`).
+    /// SQL condition of rows still to do (`delivered_at IS NULL`); `clock.now` in it is the
+    /// service's clock (`h.until > clock.now`), never PostgreSQL's `now()`.
     public let pending: String
     public var lease: Duration
     public var batchSize: Int
@@ -49,14 +50,15 @@ public struct LeasedQueue: Sendable {
 
     /// Claims up to `batchSize` due rows and returns `columns` of each, in due order.
     public func claim(_ columns: String, in database: Database) async throws -> [PostgresRow] {
-        let leaseSeconds = Double(lease.milliseconds) / 1000
+        let now = database.now(), leaseEnd = database.later(lease)
         return try await database.transaction { connection in
             let rows = try await connection.query(
                 """
-                UPDATE \(unescaped: table) SET next_attempt_at = now() + make_interval(secs => \(leaseSeconds)), attempts = attempts + 1
+                UPDATE \(unescaped: table) SET next_attempt_at = \(leaseEnd), attempts = attempts + 1
                 WHERE id IN (
-                    SELECT id FROM \(unescaped: table) WHERE \(unescaped: pending) AND next_attempt_at <= now()
-                    ORDER BY next_attempt_at LIMIT \(batchSize) FOR UPDATE SKIP LOCKED)
+                    SELECT id FROM \(unescaped: table), (SELECT \(now)::timestamptz AS now) AS clock
+                    WHERE \(unescaped: pending) AND next_attempt_at <= clock.now
+                    ORDER BY next_attempt_at LIMIT \(batchSize) FOR UPDATE OF \(unescaped: table) SKIP LOCKED)
                 RETURNING \(unescaped: columns)
                 """,
                 logger: database.logger)

@@ -5,10 +5,11 @@ import Logging
 import Metrics
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// Settings of an `OutboxRelay`.
 public struct OutboxConfiguration: Sendable {
-    /// Rows claimed per round.
+    /// Rows claimed per round, and the most delivered at once.
     public var batchSize = 32
     /// How long to wait before looking again when nothing was due, unless a commit wakes the relay
     /// first (rows due later, a retry, a lost notice).
@@ -41,6 +42,8 @@ public final class OutboxRelay: Service {
     private let wakeUp: WakeUp
     private let delivered = Counter(label: "melon_outbox_delivered_total")
     private let retried = Counter(label: "melon_outbox_retries_total")
+    /// Deliveries under way.
+    private let inFlight = Atomic<Int>(0)
 
     public init(database: Database, bus: BusClient, configuration: OutboxConfiguration = OutboxConfiguration()) {
         precondition(configuration.lease > configuration.callTimeout, "an outbox lease must outlast a delivery attempt")
@@ -50,17 +53,33 @@ public final class OutboxRelay: Service {
         wakeUp = database.wakeUp(Database.outboxChannel)
     }
 
-    /// Delivers until cancelled or shut down; on graceful shutdown the round under way finishes first.
+    /// Delivers until cancelled or shut down; on graceful shutdown the deliveries under way finish
+    /// first. Each row is delivered on its own, up to `batchSize` at once: a receiver that does not
+    /// answer holds up its own rows until their deadline, not the rows claimed after them.
     public func run() async throws {
-        await LeasedQueue.poll(every: configuration.pollInterval, wakeUp: wakeUp, logger: database.logger) { try await deliverDueRows() }
+        await withDiscardingTaskGroup { group in
+            await LeasedQueue.poll(every: configuration.pollInterval, wakeUp: wakeUp, logger: database.logger) {
+                let room = configuration.batchSize - inFlight.load(ordering: .relaxed)
+                guard room > 0 else { return 0 }
+                let rows = try await claim(limit: room)
+                for row in rows {
+                    inFlight.add(1, ordering: .relaxed)
+                    group.addTask {
+                        await self.deliver(row)
+                        // Room again after every slot was taken: claim without waiting for the poll interval.
+                        if self.inFlight.subtract(1, ordering: .relaxed).oldValue == self.configuration.batchSize { self.wakeUp.signal() }
+                    }
+                }
+                return rows.count
+            }
+        }
     }
 
     /// Every ten minutes, deletes delivered rows older than the retention.
     public static func purgeJob(database: Database, configuration: OutboxConfiguration = OutboxConfiguration()) -> PeriodicJob {
-        let seconds = Double(configuration.retention.milliseconds) / 1000
-        return PeriodicJob("outbox.purge", every: .seconds(600), database: database) { connection in
+        PeriodicJob("outbox.purge", every: .seconds(600), database: database) { connection in
             try await connection.query(
-                "DELETE FROM outbox WHERE delivered_at < now() - make_interval(secs => \(seconds)) RETURNING 1", logger: database.logger
+                "DELETE FROM outbox WHERE delivered_at < \(database.ago(configuration.retention)) RETURNING 1", logger: database.logger
             ).collect().count
         }
     }
@@ -74,17 +93,9 @@ public final class OutboxRelay: Service {
         let attempts: Int
     }
 
-    /// One round: claim, deliver concurrently, record. Returns how many rows it handled.
-    func deliverDueRows() async throws -> Int {
-        let rows = try await claim()
-        await withTaskGroup(of: Void.self) { group in
-            for row in rows { group.addTask { await self.deliver(row) } }
-        }
-        return rows.count
-    }
-
-    private func claim() async throws -> [Row] {
-        let queue = LeasedQueue(table: "outbox", pending: "delivered_at IS NULL", lease: configuration.lease, batchSize: configuration.batchSize)
+    /// Claims up to `limit` due rows.
+    private func claim(limit: Int) async throws -> [Row] {
+        let queue = LeasedQueue(table: "outbox", pending: "delivered_at IS NULL", lease: configuration.lease, batchSize: limit)
         return try await queue.claim("id, service, type, data, idempotency_key, attempts", in: database).map { row in
             let (id, service, type, data, key, attempts) = try row.decode((String, String, String, Data, String?, Int).self)
             return Row(id: id, service: service, type: type, data: data, idempotencyKey: key, attempts: attempts)
@@ -115,7 +126,7 @@ public final class OutboxRelay: Service {
                 try await database.transaction { connection in
                     _ = try await connection.query(
                         """
-                        UPDATE outbox SET delivered_at = now(), outcome = \(outcome.description), data = ''::bytea
+                        UPDATE outbox SET delivered_at = \(database.now()), outcome = \(outcome.description), data = ''::bytea
                         WHERE id = \(row.id) AND attempts = \(row.attempts)
                         """,
                         logger: database.logger)
@@ -125,11 +136,11 @@ public final class OutboxRelay: Service {
                     database.logger.warning("outbox row refused by its receiver", metadata: ["id": "\(row.id)", "type": "\(row.type)", "outcome": "\(outcome)"])
                 }
             } else {
-                let delay = Double(configuration.retry.delay(afterAttempt: row.attempts).milliseconds) / 1000
+                let due = database.later(configuration.retry.delay(afterAttempt: row.attempts))
                 try await database.transaction { connection in
                     _ = try await connection.query(
                         """
-                        UPDATE outbox SET next_attempt_at = now() + make_interval(secs => \(delay)), last_error = \(detail)
+                        UPDATE outbox SET next_attempt_at = \(due), last_error = \(detail)
                         WHERE id = \(row.id) AND attempts = \(row.attempts)
                         """,
                         logger: database.logger)

@@ -16,6 +16,14 @@ enum SinkRecord: BusOperation {
     typealias Response = Empty
 }
 
+/// A service no worker serves: a call to it lasts until its deadline.
+enum Unserved: BusOperation {
+    static let service = "unserved"
+    static let type = "unserved.note.record.v1"
+    typealias Request = SinkRecord.Request
+    typealias Response = Empty
+}
+
 @Suite(.timeLimit(.minutes(2))) struct OutboxTests {
     private func receiver(_ database: Database, endpoint: String) throws -> WorkerRuntime {
         var registry = OperationRegistry(service: SinkRecord.service)
@@ -94,8 +102,35 @@ enum SinkRecord: BusOperation {
         }
     }
 
-    @Test func deliveryOutlastsADownReceiverAndARestartedSenderAndIsDeduplicated() async throws {
+    /// A receiver that does not answer holds up only its own rows: a request to another service
+    /// written meanwhile is delivered without waiting for that call's deadline.
+    @Test func aSilentReceiverDoesNotHoldUpTheOthers() async throws {
         let sender = try TestDatabase.make(maximumConnections: 6)
+        let sink = try TestDatabase.make(maximumConnections: 6)
+        let broker = try BusHarness.broker()
+        let client = try BusHarness.client(broker.endpoint)
+        var configuration = Self.fast
+        configuration.callTimeout = .seconds(20)
+        configuration.lease = .seconds(30)
+        let relay = OutboxRelay(database: sender, bus: client, configuration: configuration)
+        try await BusHarness.with([sender, sink, broker, client]) {
+            try await sender.migrate(MigrationTests.migrations)
+            try await sink.migrate(MigrationTests.migrations)
+            let sinkWorker = try receiver(sink, endpoint: broker.endpoint)
+            try await BusHarness.with([relay, sinkWorker]) {
+                #expect(await BusHarness.waitForService(SinkRecord.service, client: client))
+                try await sender.transaction { connection in _ = try await sender.enqueue(Unserved.self, .init(note: "waits"), on: connection) }
+                #expect(await eventually { try await count(sender, "SELECT count(*) FROM outbox WHERE attempts > 0") == 1 }, "the relay is calling")
+                try await sender.transaction { connection in _ = try await sender.enqueue(SinkRecord.self, .init(note: "goes"), on: connection) }
+                #expect(await eventually(timeout: .seconds(10)) { try await count(sink, "SELECT count(*) FROM received") == 1 },
+                        "the second request waited for the first one's deadline")
+            }
+        }
+    }
+
+    @Test func deliveryOutlastsADownReceiverAndARestartedSenderAndIsDeduplicated() async throws {
+        let clock = MovableClock()
+        let sender = try TestDatabase.make(maximumConnections: 6, now: clock.now)
         let sink = try TestDatabase.make(maximumConnections: 6)
         let broker = try BusHarness.broker()
         let client = try BusHarness.client(broker.endpoint)
@@ -116,10 +151,10 @@ enum SinkRecord: BusOperation {
                 }
             }
 
-            // The receiver is down: the first relay keeps trying, then stops (a sender restart).
+            // The receiver is down: the first relay tries, then stops (a sender restart).
             let firstRelay = OutboxRelay(database: sender, bus: client, configuration: Self.fast)
             let firstRun = Task { try await firstRelay.run() }
-            try await Task.sleep(for: .milliseconds(800))
+            #expect(await eventually { try await count(sender, "SELECT count(*) FROM outbox WHERE attempts > 0") > 0 })
             firstRun.cancel()
             _ = await firstRun.result
             #expect(try await count(sender, "SELECT count(*) FROM outbox WHERE delivered_at IS NULL") == 20)
@@ -130,7 +165,9 @@ enum SinkRecord: BusOperation {
                 try await connection.query("CREATE TABLE outbox_payloads AS SELECT id, data FROM outbox", logger: sender.logger)
             }
 
-            // A new relay, and the receiver comes up.
+            // A new relay, and the receiver comes up; the rows the first relay had claimed are due
+            // again once their lease has run out.
+            clock.advance(Self.fast.lease + .milliseconds(100))
             let secondRelay = OutboxRelay(database: sender, bus: client, configuration: Self.fast)
             let sinkWorker = try receiver(sink, endpoint: broker.endpoint)
             try await BusHarness.with([secondRelay, sinkWorker]) {
