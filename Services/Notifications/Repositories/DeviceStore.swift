@@ -23,11 +23,11 @@ struct DeviceStore: Sendable {
                 logger: database.logger)
             let rows = try await connection.query(
                 """
-                INSERT INTO devices (id, account_id, session_id, platform, app, token, environment, locale, time_zone, app_version)
+                INSERT INTO devices (id, account_id, session_id, platform, app, token, environment, locale, time_zone, app_version, registered_at)
                 VALUES (\(UUID()), \(account), \(session), \(request.platform.rawValue), \(request.app.rawValue), \(token), \(request.environment.rawValue),
-                        \(request.locale), \(request.timeZone), \(request.appVersion))
+                        \(request.locale), \(request.timeZone), \(request.appVersion), \(database.now()))
                 ON CONFLICT (platform, token) DO UPDATE SET session_id = EXCLUDED.session_id, app = EXCLUDED.app, environment = EXCLUDED.environment,
-                    locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone, app_version = EXCLUDED.app_version, registered_at = now()
+                    locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone, app_version = EXCLUDED.app_version, registered_at = EXCLUDED.registered_at
                 WHERE devices.account_id = EXCLUDED.account_id
                 RETURNING \(unescaped: Self.columns)
                 """,

@@ -39,7 +39,7 @@ struct InboxStore: Sendable {
         try await database.transaction { connection in
             try await connection.query(
                 """
-                UPDATE notifications SET read_at = now()
+                UPDATE notifications SET read_at = \(database.now())
                 WHERE account_id = \(account) AND app = \(app.rawValue) AND read_at IS NULL
                   AND (\(ids)::uuid[] IS NULL OR id = ANY(\(ids)))
                   AND (\(category)::text IS NULL OR category = \(category))
@@ -71,8 +71,8 @@ struct InboxStore: Sendable {
         let rows = try await connection.query(
             """
             WITH gone AS (
-                DELETE FROM notifications WHERE (read_at IS NOT NULL AND created_at < now() - make_interval(days => \(days)::int))
-                   OR created_at < now() - make_interval(days => \(2 * days)::int) RETURNING push_id)
+                DELETE FROM notifications WHERE (read_at IS NOT NULL AND created_at < \(database.ago(.seconds(86_400 * days))))
+                   OR created_at < \(database.ago(.seconds(2 * 86_400 * days))) RETURNING push_id)
             SELECT count(*)::int FROM gone
             """,
             logger: database.logger)
@@ -80,12 +80,12 @@ struct InboxStore: Sendable {
         for try await count in rows.decode(Int.self) { pruned = count }
         try await connection.query(
             """
-            DELETE FROM pushes p WHERE p.expires_at < now()
+            DELETE FROM pushes p WHERE p.expires_at < \(database.now())
               AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.push_id = p.id)
             """,
             logger: database.logger)
         try await connection.query(
-            "DELETE FROM deliveries WHERE status <> 'queued' AND finished_at < now() - interval '7 days'", logger: database.logger)
+            "DELETE FROM deliveries WHERE status <> 'queued' AND finished_at < \(database.ago(.seconds(7 * 86_400)))", logger: database.logger)
         return pruned
     }
 }

@@ -22,8 +22,8 @@ struct PushQueue: Sendable {
         let id = UUID()
         let inserted = try await connection.query(
             """
-            INSERT INTO pushes (id, source, dedupe_key, content, expires_at)
-            VALUES (\(id), \(source), \(request.dedupeKey), \(JSONColumn.text(content))::jsonb, \(expiresAt))
+            INSERT INTO pushes (id, source, dedupe_key, content, expires_at, created_at)
+            VALUES (\(id), \(source), \(request.dedupeKey), \(JSONColumn.text(content))::jsonb, \(expiresAt), \(database.now()))
             ON CONFLICT (source, dedupe_key) DO NOTHING RETURNING 1
             """,
             logger: database.logger
@@ -31,9 +31,9 @@ struct PushQueue: Sendable {
         guard inserted == 1 else { return try await existing(source: source, dedupeKey: request.dedupeKey, on: connection) }
         let notifications = try await connection.query(
             """
-            INSERT INTO notifications (id, push_id, account_id, app, event_type, category, alert, data)
+            INSERT INTO notifications (id, push_id, account_id, app, event_type, category, alert, data, created_at)
             SELECT gen_random_uuid(), \(id), r, \(content.app.rawValue), \(content.eventType), \(content.category),
-                   \(JSONColumn.text(content.alert))::jsonb, \(JSONColumn.text(content.data))::jsonb
+                   \(JSONColumn.text(content.alert))::jsonb, \(JSONColumn.text(content.data))::jsonb, \(database.now())
             FROM unnest(\(recipients)::uuid[]) AS r
             ON CONFLICT DO NOTHING RETURNING 1
             """,
@@ -42,8 +42,8 @@ struct PushQueue: Sendable {
         let held = Array(holds)
         let deliveries = try await connection.query(
             """
-            INSERT INTO deliveries (id, push_id, notification_id, device_id, app, next_attempt_at)
-            SELECT gen_random_uuid(), n.push_id, n.id, d.id, n.app, coalesce(to_timestamp(h.until), now())
+            INSERT INTO deliveries (id, push_id, notification_id, device_id, app, next_attempt_at, created_at)
+            SELECT gen_random_uuid(), n.push_id, n.id, d.id, n.app, coalesce(to_timestamp(h.until), \(database.now())), \(database.now())
             FROM notifications n
             JOIN devices d ON d.account_id = n.account_id AND d.app = n.app
             LEFT JOIN unnest(\(held.map(\.key))::uuid[], \(held.map { $0.value.timeIntervalSince1970 })::float8[]) AS h(account_id, until)
@@ -91,7 +91,7 @@ struct PushQueue: Sendable {
     func claim(limit: Int, lease: Duration) async throws -> [ClaimedDelivery] {
         let queue = LeasedQueue(
             table: "deliveries",
-            pending: "status = 'queued' AND NOT EXISTS (SELECT 1 FROM app_holds h WHERE h.app = deliveries.app AND h.until > now())",
+            pending: "status = 'queued' AND NOT EXISTS (SELECT 1 FROM app_holds h WHERE h.app = deliveries.app AND h.until > clock.now)",
             lease: lease, batchSize: limit)
         let claimed = try await queue.claim("id, attempts", in: database).map { try $0.decode((UUID, Int).self) }
         guard !claimed.isEmpty else { return [] }
@@ -99,7 +99,7 @@ struct PushQueue: Sendable {
         return try await database.transaction { connection in
             let rows = try await connection.query(
                 """
-                SELECT d.id, d.app, p.content::text, p.expires_at, (extract(epoch FROM now() - p.created_at) * 1000)::bigint,
+                SELECT d.id, d.app, p.content::text, p.expires_at, (extract(epoch FROM \(database.now()) - p.created_at) * 1000)::bigint,
                        n.id, n.account_id, v.id, v.token, v.environment, v.registered_at,
                        (SELECT coalesce(jsonb_object_agg(category, c), '{}')::text FROM (
                            SELECT category, count(*) AS c FROM notifications u
@@ -141,10 +141,10 @@ struct PushQueue: Sendable {
                 """
                 WITH recorded AS (
                     UPDATE deliveries SET status = \(status), reason = \(reason),
-                        next_attempt_at = now() + make_interval(secs => \(Double(delay.milliseconds) / 1000)),
-                        finished_at = CASE WHEN \(status) <> 'queued' THEN now() END
+                        next_attempt_at = \(database.later(delay)),
+                        finished_at = CASE WHEN \(status) <> 'queued' THEN \(database.now()) END
                     WHERE id = \(delivery.id) AND attempts = \(delivery.attempts) AND status = 'queued' RETURNING device_id),
-                touched AS (UPDATE devices SET last_pushed_at = now() WHERE \(sent) AND id IN (SELECT device_id FROM recorded)),
+                touched AS (UPDATE devices SET last_pushed_at = \(database.now()) WHERE \(sent) AND id IN (SELECT device_id FROM recorded)),
                 removed AS (DELETE FROM devices WHERE \(pruned) AND id IN (SELECT device_id FROM recorded))
                 SELECT count(*)::int FROM recorded
                 """,
@@ -171,7 +171,7 @@ struct PushQueue: Sendable {
     func backlog() async throws -> (queued: Int, oldest: Duration?) {
         try await database.transaction { connection in
             let rows = try await connection.query(
-                "SELECT count(*)::int, (extract(epoch FROM now() - min(created_at)) * 1000)::bigint FROM deliveries WHERE status = 'queued'",
+                "SELECT count(*)::int, (extract(epoch FROM \(database.now()) - min(created_at)) * 1000)::bigint FROM deliveries WHERE status = 'queued'",
                 logger: database.logger)
             for try await (count, oldest) in rows.decode((Int, Int64?).self) { return (count, oldest.map { .milliseconds($0) }) }
             return (0, nil)

@@ -24,9 +24,9 @@ public struct MailPostgresRepository: MailRepository {
         }
         try await connection.query(
             """
-            INSERT INTO mails (id, sender, recipients, message, template, requested_by, request_id, reply_to, account_id)
+            INSERT INTO mails (id, sender, recipients, message, template, requested_by, request_id, reply_to, account_id, created_at, next_attempt_at)
             VALUES (\(mail.id), \(mail.sender), \(mail.recipients), \(Data(mail.message)), \(mail.template), \(mail.requestedBy), \(mail.requestID),
-                    \(mail.replyTo?.lowercased()), \(mail.account))
+                    \(mail.replyTo?.lowercased()), \(mail.account), \(database.now()), \(database.now()))
             """,
             logger: database.logger)
         try await database.notify(Self.queuedChannel, on: connection)
@@ -56,7 +56,7 @@ public struct MailPostgresRepository: MailRepository {
         let address = address.lowercased()
         return try await database.transaction { connection in
             _ = try await connection.query(
-                "INSERT INTO erased_accounts (account_id) VALUES (\(account)) ON CONFLICT (account_id) DO NOTHING", logger: database.logger)
+                "INSERT INTO erased_accounts (account_id, erased_at) VALUES (\(account), \(database.now())) ON CONFLICT (account_id) DO NOTHING", logger: database.logger)
             let rows = try await connection.query(
                 """
                 WITH deleted AS (
@@ -85,9 +85,9 @@ public struct MailPostgresRepository: MailRepository {
         let rows = try await connection.query(
             """
             WITH gone AS (
-                DELETE FROM mails WHERE status <> 'queued' AND coalesce(sent_at, failed_at) < now() - make_interval(secs => \(Double(age.milliseconds) / 1000))
+                DELETE FROM mails WHERE status <> 'queued' AND coalesce(sent_at, failed_at) < \(database.ago(age))
                 RETURNING 1),
-            forgotten AS (DELETE FROM erased_accounts WHERE erased_at < now() - interval '30 days' RETURNING 1)
+            forgotten AS (DELETE FROM erased_accounts WHERE erased_at < \(database.ago(.seconds(30 * 86_400))) RETURNING 1)
             SELECT ((SELECT count(*) FROM gone) + (SELECT count(*) FROM forgotten))::int
             """,
             logger: database.logger)
@@ -98,12 +98,12 @@ public struct MailPostgresRepository: MailRepository {
     public func claimDue(limit: Int, lease: Duration) async throws -> [ClaimedMail] {
         let queue = LeasedQueue(table: "mails", pending: "status = 'queued'", lease: lease, batchSize: limit)
         return try await queue.claim(
-            "id, sender, recipients, message, attempts, (extract(epoch FROM now() - created_at) * 1000)::bigint", in: database
+            "id, sender, recipients, message, attempts, created_at", in: database
         ).map { row in
-            let (id, sender, recipients, message, attempts, ageMilliseconds) = try row.decode((UUID, String, [String], Data, Int, Int64).self)
+            let (id, sender, recipients, message, attempts, created) = try row.decode((UUID, String, [String], Data, Int, Date).self)
             return ClaimedMail(
                 id: id, sender: sender, recipients: recipients, message: [UInt8](message), attempts: attempts,
-                age: .milliseconds(ageMilliseconds))
+                age: .milliseconds(Int64(database.now().timeIntervalSince(created) * 1000)))
         }
     }
 
@@ -115,16 +115,15 @@ public struct MailPostgresRepository: MailRepository {
             case .failed(let reply): ("failed", reply, .zero)
             case .retry(let delay, let reply): ("queued", reply, delay)
             }
-        let seconds = Double(delay.milliseconds) / 1000
         return try await database.transaction { connection in
             // The update names the attempt it records: a consumer whose lease ran out changes nothing.
             let rows = try await connection.query(
                 """
                 UPDATE mails SET status = \(status), reply = \(reply),
                     message = CASE WHEN \(status) = 'queued' THEN message ELSE ''::bytea END,
-                    next_attempt_at = now() + make_interval(secs => \(seconds)),
-                    sent_at = CASE WHEN \(status) = 'sent' THEN now() END,
-                    failed_at = CASE WHEN \(status) = 'failed' THEN now() END
+                    next_attempt_at = \(database.later(delay)),
+                    sent_at = CASE WHEN \(status) = 'sent' THEN \(database.now()) END,
+                    failed_at = CASE WHEN \(status) = 'failed' THEN \(database.now()) END
                 WHERE id = \(mail.id) AND attempts = \(mail.attempts) AND status = 'queued' RETURNING 1
                 """,
                 logger: database.logger)
@@ -136,7 +135,7 @@ public struct MailPostgresRepository: MailRepository {
         try await database.transaction { connection in
             let rows = try await connection.query(
                 """
-                SELECT count(*), (extract(epoch FROM now() - min(created_at)) * 1000)::bigint
+                SELECT count(*), (extract(epoch FROM \(database.now()) - min(created_at)) * 1000)::bigint
                 FROM mails WHERE status = 'queued'
                 """,
                 logger: database.logger)

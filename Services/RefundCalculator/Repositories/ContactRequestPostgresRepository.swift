@@ -23,10 +23,10 @@ struct ContactRequestPostgresRepository: Sendable {
         try await connection.query(
             """
             INSERT INTO contact_requests
-                (id, name, email, phone, preferred_time, scenario, refund_cents, tax_year, rules_version, client_ip, client_network)
+                (id, name, email, phone, preferred_time, scenario, refund_cents, tax_year, rules_version, client_ip, client_network, created_at)
             VALUES (\(new.id), \(new.request.name), \(new.email), \(new.request.phone), \(new.request.preferredTime.rawValue),
                     \(json)::jsonb, \(new.estimate.refundCents), \(new.estimate.taxYear), \(new.estimate.rulesVersion), \(new.clientIP),
-                    \(new.clientIP.flatMap(ClientNetwork.key)))
+                    \(new.clientIP.flatMap(ClientNetwork.key)), \(database.now()))
             """,
             logger: database.logger)
     }
@@ -39,7 +39,7 @@ struct ContactRequestPostgresRepository: Sendable {
     /// Drops requests older than `retention`.
     func prune(olderThan retention: Duration, on connection: PostgresConnection) async throws -> Int {
         try await connection.query(
-            "DELETE FROM contact_requests WHERE created_at < now() - make_interval(secs => \(Double(retention.milliseconds) / 1000)) RETURNING 1",
+            "DELETE FROM contact_requests WHERE created_at < \(database.ago(retention)) RETURNING 1",
             logger: database.logger
         ).collect().count
     }

@@ -20,7 +20,8 @@ struct ScenarioPostgresRepository: Sendable {
         let json = try Self.json(scenario)
         let rows = try await connection.query(
             """
-            INSERT INTO scenarios (id, account_id, name, scenario) VALUES (\(id), \(account), \(name), \(json)::jsonb)
+            INSERT INTO scenarios (id, account_id, name, scenario, created_at, updated_at)
+            VALUES (\(id), \(account), \(name), \(json)::jsonb, \(database.now()), \(database.now()))
             RETURNING seq, id, name, scenario::text, created_at, updated_at
             """,
             logger: database.logger)
@@ -58,7 +59,7 @@ struct ScenarioPostgresRepository: Sendable {
         let json = try Self.json(scenario)
         return try await Self.rows(connection.query(
             """
-            UPDATE scenarios SET name = \(name), scenario = \(json)::jsonb, updated_at = now()
+            UPDATE scenarios SET name = \(name), scenario = \(json)::jsonb, updated_at = \(database.now())
             WHERE id = \(id) AND account_id = \(account)
             RETURNING seq, id, name, scenario::text, created_at, updated_at
             """,

@@ -67,8 +67,8 @@ struct InterviewStore: Sendable {
         let sealed = try Seal.seal(JSONEncoder().encode(state), key: key, context: "\(account.uuidString)/\(year)/interview")
         let rows = try await connection.query(
             """
-            INSERT INTO interviews (account_id, tax_year, version, sealed) VALUES (\(account), \(year), \(version), \(sealed))
-            ON CONFLICT (account_id, tax_year) DO UPDATE SET version = EXCLUDED.version, sealed = EXCLUDED.sealed, updated_at = now()
+            INSERT INTO interviews (account_id, tax_year, version, sealed, updated_at) VALUES (\(account), \(year), \(version), \(sealed), \(database.now()))
+            ON CONFLICT (account_id, tax_year) DO UPDATE SET version = EXCLUDED.version, sealed = EXCLUDED.sealed, updated_at = EXCLUDED.updated_at
             RETURNING filed_at, updated_at
             """,
             logger: database.logger)
@@ -110,7 +110,7 @@ struct InterviewStore: Sendable {
     func markFiled(account: UUID, year: Int, on connection: PostgresConnection) async throws -> Date? {
         let rows = try await connection.query(
             """
-            UPDATE interviews SET filed_at = coalesce(filed_at, now()) WHERE account_id = \(account) AND tax_year = \(year) RETURNING filed_at
+            UPDATE interviews SET filed_at = coalesce(filed_at, \(database.now())) WHERE account_id = \(account) AND tax_year = \(year) RETURNING filed_at
             """,
             logger: database.logger)
         for try await filed in rows.decode(Date.self) { return filed }

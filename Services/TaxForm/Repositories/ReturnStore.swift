@@ -12,7 +12,7 @@ struct ReturnStore: Sendable {
     let interviews: InterviewStore
 
     /// A limit's count over its window, and in how many seconds its oldest counted event leaves the
-    /// window (the database's clock, as the window's).
+    /// window (the service's clock).
     struct Usage: Sendable {
         var count: Int
         var frees: Int
@@ -20,7 +20,7 @@ struct ReturnStore: Sendable {
 
     /// Returns mailed by `account` in the last 24 hours.
     func mails(account: UUID, on connection: PostgresConnection) async throws -> Usage {
-        try await usage(of: "return_mails", at: "mailed_at", within: "1 day", account: account, on: connection)
+        try await usage(of: "return_mails", at: "mailed_at", within: .seconds(86_400), account: account, on: connection)
     }
 
     /// Serialises the limit checks of one account: the next holder counts what this one recorded.
@@ -31,8 +31,8 @@ struct ReturnStore: Sendable {
     func recordMail(account: UUID, year: Int, version: Int, sha256: String, encrypted: Bool, on connection: PostgresConnection) async throws {
         _ = try await connection.query(
             """
-            INSERT INTO return_mails (account_id, tax_year, version, sha256, encrypted)
-            VALUES (\(account), \(year), \(version), \(sha256), \(encrypted))
+            INSERT INTO return_mails (account_id, tax_year, version, sha256, encrypted, mailed_at)
+            VALUES (\(account), \(year), \(version), \(sha256), \(encrypted), \(database.now()))
             """, logger: database.logger)
     }
 
@@ -41,10 +41,10 @@ struct ReturnStore: Sendable {
     func reserveFill(account: UUID, limit: Int) async throws -> (used: Usage, reservation: UUID?) {
         try await database.transaction { connection in
             try await lock(account: account, on: connection)
-            let used = try await usage(of: "return_fills", at: "filled_at", within: "1 hour", account: account, on: connection)
+            let used = try await usage(of: "return_fills", at: "filled_at", within: .seconds(3_600), account: account, on: connection)
             guard used.count < limit else { return (used, nil) }
             let id = UUID()
-            _ = try await connection.query("INSERT INTO return_fills (id, account_id) VALUES (\(id), \(account))", logger: database.logger)
+            _ = try await connection.query("INSERT INTO return_fills (id, account_id, filled_at) VALUES (\(id), \(account), \(database.now()))", logger: database.logger)
             return (used, id)
         }
     }
@@ -100,12 +100,12 @@ struct ReturnStore: Sendable {
             let sealed = try Seal.seal(JSONEncoder().encode(pdf), key: key, context: Self.context(account, year, version))
             _ = try await connection.query(
                 """
-                INSERT INTO return_pdfs (account_id, tax_year, version, rules_version, sha256, sealed)
-                SELECT \(account), \(year), \(version), \(rulesVersion), \(pdf.sha256), \(sealed)
+                INSERT INTO return_pdfs (account_id, tax_year, version, rules_version, sha256, sealed, filled_at)
+                SELECT \(account), \(year), \(version), \(rulesVersion), \(pdf.sha256), \(sealed), \(database.now())
                 FROM interviews WHERE account_id = \(account) AND tax_year = \(year) AND version = \(version)
                 ON CONFLICT (account_id, tax_year) DO UPDATE
                     SET version = EXCLUDED.version, rules_version = EXCLUDED.rules_version, sha256 = EXCLUDED.sha256, sealed = EXCLUDED.sealed,
-                        filled_at = now()
+                        filled_at = EXCLUDED.filled_at
                 """, logger: database.logger)
         }
     }
@@ -124,21 +124,22 @@ struct ReturnStore: Sendable {
     func prune(on connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query(
             """
-            WITH mails AS (DELETE FROM return_mails WHERE mailed_at < now() - interval '7 days' RETURNING 1),
-                 fills AS (DELETE FROM return_fills WHERE filled_at < now() - interval '1 day' RETURNING 1)
+            WITH mails AS (DELETE FROM return_mails WHERE mailed_at < \(database.ago(.seconds(7 * 86_400))) RETURNING 1),
+                 fills AS (DELETE FROM return_fills WHERE filled_at < \(database.ago(.seconds(86_400))) RETURNING 1)
             SELECT ((SELECT count(*) FROM mails) + (SELECT count(*) FROM fills))::int
             """, logger: database.logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
 
-    /// The account's rows of `table` whose `column` is within the last `window` (an SQL interval), and
-    /// in how many seconds the oldest leaves it. The names are this file's constants, never input.
-    private func usage(of table: String, at column: String, within window: String, account: UUID, on connection: PostgresConnection) async throws -> Usage {
+    /// The account's rows of `table` whose `column` is within the last `window`, and in how many
+    /// seconds the oldest leaves it. The names are this file's constants, never input.
+    private func usage(of table: String, at column: String, within window: Duration, account: UUID, on connection: PostgresConnection) async throws -> Usage {
+        let start = database.ago(window), now = database.now()
         let rows = try await connection.query(
             """
-            SELECT count(*)::int, coalesce(ceil(extract(epoch FROM min(\(unescaped: column)) + interval '\(unescaped: window)' - now())), 0)::int
-            FROM \(unescaped: table) WHERE account_id = \(account) AND \(unescaped: column) > now() - interval '\(unescaped: window)'
+            SELECT count(*)::int, coalesce(ceil(extract(epoch FROM min(\(unescaped: column)) - \(start))), 0)::int
+            FROM \(unescaped: table) WHERE account_id = \(account) AND \(unescaped: column) > \(start) AND \(unescaped: column) <= \(now)
             """, logger: database.logger)
         for try await (count, frees) in rows.decode((Int, Int).self) { return Usage(count: count, frees: max(1, frees)) }
         return Usage(count: 0, frees: 1)
