@@ -8,6 +8,7 @@ import Hummingbird
 import JWTKit
 import Logging
 import ServiceLifecycle
+import ServiceSupport
 import Synchronization
 
 /// Verifies `Authorization: Bearer` access tokens itself, against the auth service's JWKS. The keys
@@ -37,6 +38,8 @@ public final class JWKSAuthenticator: RequestAuthenticator {
     private let retryBackoffLimit: Duration
     private let verifiedLimit: Int
     private let state = Mutex(State())
+    /// Token expiries are read on its time of day, key ages and back-offs on its monotonic time.
+    private let clock: ServiceClock
     /// Tokens verified before, by the token itself, with the caller they name.
     private let verified = Mutex([String: Verified]())
 
@@ -60,8 +63,9 @@ public final class JWKSAuthenticator: RequestAuthenticator {
     public init(bus: BusClient, revocations: SessionRevocations?, audience: String, issuer: String, logger: Logger,
                 refreshInterval: Duration = .seconds(300), minimumRefetch: Duration = .seconds(5),
                 maxKeyAge: Duration, retryBackoff: Duration = .seconds(1), retryBackoffLimit: Duration = .seconds(15),
-                verifiedLimit: Int = 10_000) {
+                verifiedLimit: Int = 10_000, clock: ServiceClock = .system) {
         self.verifiedLimit = verifiedLimit
+        self.clock = clock
         self.bus = bus
         self.revocations = revocations
         self.audience = audience
@@ -82,12 +86,12 @@ public final class JWKSAuthenticator: RequestAuthenticator {
             throw OperationError(.unauthenticated, "the Authorization header must be Bearer <access token>")
         }
         let verifier = try await currentVerifier()
-        let now = Date()
+        let now = clock.now()
         if let known = verified.withLock({ $0[token] }), known.expires > now {
             try await revocations?.check(known.session)
             return known.caller
         }
-        let claims = try await verify(token, with: verifier)
+        let claims = try await verify(token, with: verifier, now: now)
         try await revocations?.check(claims.sid)
         let caller = Self.caller(claims)
         remember(Verified(caller: caller, session: claims.sid, expires: claims.exp.value), as: token, now: now)
@@ -121,14 +125,14 @@ public final class JWKSAuthenticator: RequestAuthenticator {
         }
     }
 
-    private func verify(_ token: String, with verifier: AccessTokenVerifier) async throws -> AccessTokenClaims {
+    private func verify(_ token: String, with verifier: AccessTokenVerifier, now: Date) async throws -> AccessTokenClaims {
         do throws(AccessTokenVerifier.Rejection) {
-            return try await verifier.verify(token)
+            return try await verifier.verify(token, now: now)
         } catch .untrustedKey {
             // Perhaps a key published since the last fetch (a rotation): fetch once more, then decide.
             guard let fresher = try? await refetch() else { throw OperationError(.unauthenticated, AccessTokenVerifier.Rejection.untrustedKey.description) }
             do throws(AccessTokenVerifier.Rejection) {
-                return try await fresher.verify(token)
+                return try await fresher.verify(token, now: now)
             } catch {
                 throw OperationError(.unauthenticated, error.description)
             }
@@ -147,7 +151,7 @@ public final class JWKSAuthenticator: RequestAuthenticator {
     /// The keys to verify with: the cached ones while younger than `maxKeyAge` (refreshed behind
     /// the scenes once `refreshInterval` old), else a fetch now.
     private func currentVerifier() async throws -> AccessTokenVerifier {
-        let now = ContinuousClock.now
+        let now = clock.instant()
         let (verifier, fetched) = state.withLock { ($0.verifier, $0.fetched) }
         if let verifier, let fetched, fetched.duration(to: now) < maxKeyAge {
             if fetched.duration(to: now) >= refreshInterval { _ = startFetch(now: now) }
@@ -166,7 +170,7 @@ public final class JWKSAuthenticator: RequestAuthenticator {
     /// Fetches the JWKS now for a token naming an unknown key, unless the keys were fetched within
     /// `minimumRefetch` or fetches are backing off.
     private func refetch() async throws -> AccessTokenVerifier {
-        let now = ContinuousClock.now
+        let now = clock.instant()
         let recent: AccessTokenVerifier? = state.withLock { state in
             guard let fetched = state.fetched, fetched.duration(to: now) < minimumRefetch else { return nil }
             return state.verifier
@@ -195,7 +199,7 @@ public final class JWKSAuthenticator: RequestAuthenticator {
             let set = try await bus.call(Auth.Keys.Jwks.self, Empty(), options: CallOptions(timeout: .seconds(5)))
             let jwks = JWKS(keys: set.keys.map { .ecdsa(.es256, identifier: JWKIdentifier(string: $0.kid), x: $0.x, y: $0.y, curve: .p256) })
             let verifier = try await AccessTokenVerifier(jwks: jwks, audience: audience, issuer: issuer)
-            state.withLock { $0 = State(verifier: verifier, fetched: .now) }
+            state.withLock { $0 = State(verifier: verifier, fetched: clock.instant()) }
             // Tokens verified with the old set are checked again against the new one.
             verified.withLock { $0.removeAll() }
             logger.info("access-token keys fetched", metadata: ["kids": "\(verifier.kids.sorted())"])
@@ -206,7 +210,7 @@ public final class JWKSAuthenticator: RequestAuthenticator {
                 state.failures += 1
                 // Bounded well below the refresh interval: auth back after an outage is asked again soon.
                 let wait = min(retryBackoffLimit, retryBackoff * (1 << min(state.failures - 1, 20)))
-                state.retryAt = .now + wait
+                state.retryAt = clock.instant() + wait
                 return wait
             }
             logger.warning("access-token keys could not be fetched", metadata: [

@@ -43,14 +43,14 @@ extension Setting {
 
 extension ProcessSettings {
     /// Verifies access tokens against the auth service's keys, fetched over `bus`, refusing those of
-    /// ended sessions. Run the authenticator's `revocations` in the process's ServiceGroup.
-    public func tokenAuthenticator(bus: BusClient, context: ZMQContext? = nil, logger: Logger) throws -> JWKSAuthenticator {
+    /// ended sessions, on `clock`. Run the authenticator's `revocations` in the process's ServiceGroup.
+    public func tokenAuthenticator(bus: BusClient, context: ZMQContext? = nil, logger: Logger, clock: ServiceClock = .system) throws -> JWKSAuthenticator {
         let revocations = SessionRevocations(
             bus: bus, subscriber: try eventSubscriber(topics: [Auth.sessionsRevokedEvent], context: context, logger: logger),
-            resyncInterval: try milliseconds(.authRevocationsResync), maxAge: try milliseconds(.authKeysMaxAge), logger: logger)
+            resyncInterval: try milliseconds(.authRevocationsResync), maxAge: try milliseconds(.authKeysMaxAge), logger: logger, clock: clock)
         return JWKSAuthenticator(
             bus: bus, revocations: revocations, audience: try requiredString(.authAudience), issuer: try requiredString(.authIssuer), logger: logger,
-            maxKeyAge: try milliseconds(.authKeysMaxAge))
+            maxKeyAge: try milliseconds(.authKeysMaxAge), clock: clock)
     }
 
     /// The gateway's configuration from its settings.

@@ -4,6 +4,7 @@ import Envelope
 import Foundation
 import Logging
 import ServiceLifecycle
+import ServiceSupport
 import Synchronization
 
 /// The sessions that ended (logout, password reset or change, a reused refresh token, a deleted
@@ -20,6 +21,8 @@ public final class SessionRevocations: Service {
     private let resyncInterval: Duration
     private let maxAge: Duration
     private let logger: Logger
+    /// Ends are read on its time of day, the last read's age on its monotonic time.
+    private let clock: ServiceClock
     private let state = Mutex(State())
 
     private struct State {
@@ -36,8 +39,9 @@ public final class SessionRevocations: Service {
     }
 
     public init(
-        bus: BusClient, subscriber: EventSubscriber?, resyncInterval: Duration, maxAge: Duration, logger: Logger
+        bus: BusClient, subscriber: EventSubscriber?, resyncInterval: Duration, maxAge: Duration, logger: Logger, clock: ServiceClock = .system
     ) {
+        self.clock = clock
         self.bus = bus
         self.subscriber = subscriber
         self.resyncInterval = resyncInterval
@@ -49,7 +53,7 @@ public final class SessionRevocations: Service {
     /// cannot be read.
     public func check(_ sid: String) async throws(OperationError) {
         let synced = state.withLock { $0.synced }
-        if synced.map({ $0.duration(to: .now) >= maxAge }) ?? true {
+        if synced.map({ $0.duration(to: clock.instant()) >= maxAge }) ?? true {
             do {
                 try await sync().value
             } catch {
@@ -57,7 +61,7 @@ public final class SessionRevocations: Service {
             }
         }
         let until = state.withLock { $0.revoked[sid] }
-        if let until, until > Date() { throw OperationError(.unauthenticated, "the session has ended: sign in again") }
+        if let until, until > clock.now() { throw OperationError(.unauthenticated, "the session has ended: sign in again") }
     }
 
     /// Reads the set at start, on every live-event connection and every `resyncInterval`, and adds
@@ -138,12 +142,12 @@ public final class SessionRevocations: Service {
             logger.warning("the ended sessions could not be read", metadata: ["error": "\(String(reflecting: error))"])
             throw error
         }
-        let now = Date()
+        let now = clock.now()
         let count = state.withLock { state in
             // A union: an end is never undone, and events heard during the read must stay.
             state.revoked = state.revoked.filter { $0.value > now }
             for session in sessions where session.until > now { state.remember(session) }
-            state.synced = .now
+            state.synced = clock.instant()
             return state.revoked.count
         }
         logger.debug("ended sessions read", metadata: ["count": "\(count)"])

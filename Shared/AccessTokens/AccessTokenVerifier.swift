@@ -28,7 +28,9 @@ public struct AccessTokenVerifier: Sendable {
         kids = Set(usable.compactMap { $0.keyIdentifier?.string })
     }
 
-    public func verify(_ token: String) async throws(Rejection) -> AccessTokenClaims {
+    /// The token's claims, when its signature, audience and issuer check out and it has not expired
+    /// by `now` (the caller's clock; JWTKit checks the system's too).
+    public func verify(_ token: String, now: Date = Date()) async throws(Rejection) -> AccessTokenClaims {
         // The header is checked before any key is used: ES256 and a known kid, nothing else.
         guard let header = Self.header(of: token), header.alg == "ES256" else { throw Rejection(description: "the token is not an ES256 JWT") }
         guard let kid = header.kid, kids.contains(kid) else { throw Rejection.untrustedKey }
@@ -40,6 +42,7 @@ public struct AccessTokenVerifier: Sendable {
         } catch {
             throw Rejection(description: "the token's signature or claims are not valid")
         }
+        guard claims.exp.value > now else { throw Rejection(description: "the token has expired") }
         guard claims.aud.value.contains(audience) else { throw Rejection(description: "the token is for another audience") }
         guard claims.iss.value == issuer else { throw Rejection(description: "the token is from another issuer") }
         return claims

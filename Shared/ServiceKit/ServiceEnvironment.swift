@@ -35,18 +35,3 @@ public struct ServiceEnvironment: Sendable {
         return database
     }
 }
-
-/// Where a service reads the time of day from.
-public struct ServiceClock: Sendable {
-    public let now: @Sendable () -> Date
-
-    public init(_ now: @escaping @Sendable () -> Date) {
-        self.now = now
-    }
-
-    /// The system's clock.
-    public static let system = ServiceClock { Date() }
-
-    /// A clock stopped at `date` (tests).
-    public static func fixed(_ date: Date) -> ServiceClock { ServiceClock { date } }
-}

@@ -15,6 +15,7 @@ import RefundCalculatorContract
 import RefundCalculatorService
 import ServiceCatalog
 import ServiceKit
+import ServiceSupport
 import Testing
 import TestSupport
 

@@ -85,10 +85,13 @@ import TestSupport
                 throw OperationError(.internal, "keys unavailable")
             }
         }
+        // Key ages and back-offs are read on a clock that stands still but for the test's moves,
+        // however long the steps take in real time on a loaded machine.
+        let clock = MovableClock(stopped: true)
         let authenticator = JWKSAuthenticator(
             bus: client, revocations: nil, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"),
-            refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50), maxKeyAge: .seconds(6), retryBackoff: .milliseconds(300),
-            retryBackoffLimit: .seconds(1))
+            refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50), maxKeyAge: .seconds(20), retryBackoff: .milliseconds(300),
+            retryBackoffLimit: .seconds(1), clock: clock.clock)
         let token = try await AccessTokenSigner(current: key).sign(AccessTokenClaims(
             subject: "acct", session: "sess", university: nil, roles: ["user"], app: "melon", audience: "melon", issuer: "urn:melon:auth",
             issuedAt: Date(), expiresAt: Date().addingTimeInterval(60)))
@@ -99,42 +102,45 @@ import TestSupport
         try await BusHarness.with([broker, keysWorker, client]) {
             #expect(await BusHarness.waitForService(Auth.name, client: client))
             #expect(try await authenticator.authenticate(request)?.id == "acct")
-            let fetched = ContinuousClock.now
+            let fetched = clock.instant()
 
             // A failing auth service once the keys are due (1 s): a second and a half of requests,
-            // all served with the cached keys, ask it a few times, not once per request.
+            // all served with the cached keys, ask it a few times (back-offs of 0.3, 0.6 and 1 s), not
+            // once per request.
             mode.withLock { $0 = .fail }
-            try await Task.sleep(until: fetched + .milliseconds(1100))
-            let end = ContinuousClock.now + .milliseconds(1500)
+            clock.advance(.milliseconds(1100))
             var served = 0
-            while ContinuousClock.now < end {
+            for _ in 0..<150 {
                 if try await authenticator.authenticate(request)?.id == "acct" { served += 1 }
-                try await Task.sleep(for: .milliseconds(10))
+                try await Task.sleep(for: .milliseconds(2))  // the fetch behind the scenes fails meanwhile
+                clock.advance(.milliseconds(10))
             }
             let asked = fetches.load(ordering: .relaxed) - 1
-            #expect(served > 10 && (1...5).contains(asked), "\(served) requests asked the failing service \(asked) times")
+            #expect(served == 150 && (1...5).contains(asked), "\(served) requests asked the failing service \(asked) times")
 
             // A slow auth service: a request does not wait for the fetch, the cached keys serve it.
             mode.withLock { $0 = .slowlyFail }
-            try await Task.sleep(for: .milliseconds(1100))  // past the longest back-off
+            clock.advance(.milliseconds(1100))  // past the longest back-off
             let started = ContinuousClock.now
             #expect(try await authenticator.authenticate(request)?.id == "acct")
             #expect(ContinuousClock.now - started < .seconds(2), "a request waited for the 3 s fetch")
 
-            // Past the limit (6 s after the last fetch that worked), no token is accepted (503) until
-            // the keys are fetched again.
-            #expect(await eventually(timeout: .seconds(15)) {
-                do {
-                    _ = try await authenticator.authenticate(request)
-                    return false
-                } catch let error as OperationError {
-                    return error.code == .unavailable
-                }
-            }, "keys past the limit still serve")
-            #expect(fetched.duration(to: .now) >= .seconds(6), "refused before the limit")
+            // Past the limit (20 s after the last fetch that worked), no token is accepted (503) until
+            // the keys are fetched again; just before it, the cached keys still serve.
+            clock.advance(.milliseconds(19_990) - fetched.duration(to: clock.instant()))
+            #expect(try await authenticator.authenticate(request)?.id == "acct", "refused before the limit")
+            clock.advance(.milliseconds(20))
+            do {
+                _ = try await authenticator.authenticate(request)
+                Issue.record("keys past the limit still serve")
+            } catch let error as OperationError {
+                #expect(error.code == .unavailable)
+            }
             mode.withLock { $0 = .answer }
-            #expect(await eventually(timeout: .seconds(5)) { (try? await authenticator.authenticate(request))?.id == "acct" },
-                    "once auth answers again, tokens are accepted")
+            #expect(await eventually(timeout: .seconds(5)) {
+                clock.advance(.milliseconds(250))  // past the back-off of the slow fetch that failed
+                return (try? await authenticator.authenticate(request))?.id == "acct"
+            }, "once auth answers again, tokens are accepted")
         }
     }
 
@@ -144,9 +150,10 @@ import TestSupport
         let old = SigningKey.generate(), new = SigningKey.generate()
         let current = Mutex(old)
         let (broker, keysWorker, client) = try Self.keysService { try Self.jwks(current.withLock { $0 }) }
+        let clock = MovableClock()
         let authenticator = JWKSAuthenticator(
             bus: client, revocations: nil, audience: "melon", issuer: "urn:melon:auth", logger: Logger(label: "gateway"),
-            refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50), maxKeyAge: .seconds(3600))
+            refreshInterval: .seconds(1), minimumRefetch: .milliseconds(50), maxKeyAge: .seconds(3600), clock: clock.clock)
         @Sendable func request(_ token: String) -> Request {
             Request(head: .init(method: .get, scheme: "http", authority: "melon", path: "/v1/me", headerFields: [.authorization: "Bearer \(token)"]),
                     body: .init(buffer: ByteBuffer()))
@@ -163,11 +170,10 @@ import TestSupport
             // The keys are fetched first, so the brief token's seconds are not spent on that (a loaded
             // machine once took them all).
             #expect(try await authenticator.authenticate(request(lasting))?.id == "acct")
-            let briefEnd = ContinuousClock.now + .seconds(3)
             let brief = try await token(old, lasting: 3)
             #expect(try await authenticator.authenticate(request(brief))?.id == "acct")
             #expect(try await authenticator.authenticate(request(brief))?.id == "acct", "remembered")
-            try await Task.sleep(until: briefEnd + .milliseconds(1100))  // past the expiry however it is rounded to seconds
+            clock.advance(.milliseconds(4100))  // past the expiry however it is rounded to seconds
             await #expect(throws: OperationError.self, "remembered, but expired") { try await authenticator.authenticate(request(brief)) }
 
             // Auth rotates to a new key and stops publishing the old one: once the keys are fetched

@@ -5,6 +5,7 @@ import Foundation
 import PostgresNIO
 import PostgresSupport
 import ServiceKit
+import ServiceSupport
 import Synchronization
 import TestSupport
 

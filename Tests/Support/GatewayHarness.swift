@@ -16,7 +16,7 @@ public enum GatewayHarness {
     /// `events` (its XPUB) announce and as auth lists them.
     public static func gateway(
         _ endpoint: String, services: [any ServiceContract.Type] = [Echo.self], verifyTokens: Bool = false, events: String? = nil,
-        keys: BusKeys? = nil, configure: (inout GatewayConfiguration) -> Void = { _ in }
+        keys: BusKeys? = nil, clock: ServiceClock = .system, configure: (inout GatewayConfiguration) -> Void = { _ in }
     ) throws -> (service: any Service, address: GatewayAddress) {
         Observability.bootstrapMetrics()
         // The gateway's settings as declared: the bus in the clear, or with `keys` as the member `gateway`.
@@ -28,7 +28,7 @@ public enum GatewayHarness {
         let bus = try BusHarness.client(endpoint) { $0.credentials = keys?.credentials("gateway") }
         let address = GatewayAddress()
         let logger = BusHarness.logger("gateway")
-        let authenticator = verifyTokens ? try settings.tokenAuthenticator(bus: bus, logger: logger) : nil
+        let authenticator = verifyTokens ? try settings.tokenAuthenticator(bus: bus, logger: logger, clock: clock) : nil
         let app = buildApplication(
             configuration: configuration, services: services, bus: bus, authenticator: authenticator, logger: logger,
             onServerRunning: { port in address.set(port) })

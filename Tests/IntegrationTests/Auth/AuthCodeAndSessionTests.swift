@@ -82,7 +82,7 @@ extension ServiceStackTests {
     }
 
     @Test func aRotatedKeySignsNewTokensAndTheRetiredKeyLeavesTheJWKSOnceItsTokensHaveExpired() async throws {
-        let stack = try await AuthStack(authEnvironment: ["AUTH_ACCESS_TOKEN_LIFETIME": "3000", "AUTH_KEY_CACHE": "200"])
+        let stack = try await AuthStack(authEnvironment: ["AUTH_ACCESS_TOKEN_LIFETIME": "3000", "AUTH_KEY_CACHE": "200"], movingTime: true)
         try await stack.with { http in
             func published() async throws -> [String] {
                 guard case .array(let keys)? = try await http.get("/.well-known/jwks.json").json?["keys"] else { return [] }
@@ -95,7 +95,7 @@ extension ServiceStackTests {
 
             // The key is past AUTH_KEY_ROTATION (30 days): the next token, once the key cache turned over, has a new one.
             try await TestDatabase.run("UPDATE auth.signing_keys SET created_at = created_at - interval '31 days'", on: stack.databaseURL)
-            try await Task.sleep(for: .milliseconds(300))
+            stack.clock.advance(.milliseconds(300))
             let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
             let new = try #require(AuthJourneyTests.string(login, "accessToken"))
             let newKid = try #require(AuthJourneyTests.header(of: new)["kid"] as? String)
@@ -103,8 +103,9 @@ extension ServiceStackTests {
             #expect(try await published() == [newKid, oldKid], "the retired key stays while its tokens may live")
             #expect(try await http.get("/v1/me", headers: ["Authorization": "Bearer \(new)"]).status == 200, "the gateway fetches the new key")
 
-            // Past the old key's last token (3 s) and the key cache (0.2 s): only the new key is published.
-            try await Task.sleep(for: .milliseconds(3500))
+            // Past the old key's last token (3 s) and the key cache (0.2 s), on auth's and the gateway's
+            // clock: only the new key is published.
+            stack.clock.advance(.milliseconds(3500))
             #expect(try await published() == [newKid], "the retired key left the JWKS")
             #expect(try await http.get("/v1/me", headers: ["Authorization": "Bearer \(old)"]).status == 401)
         }

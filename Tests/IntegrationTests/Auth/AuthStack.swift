@@ -62,7 +62,7 @@ struct AuthStack {
         broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 8), events: true) {
             $0.access = keys?.access(rights: BusPolicy.rights(of:))
         }
-        (gateway, address) = try Self.gateway(on: broker, keys: keys, configure: configureGateway)
+        (gateway, address) = try Self.gateway(on: broker, keys: keys, clock: clock.clock, configure: configureGateway)
         databaseURL = try await TestDatabase.freshDatabase()
         sink = try await SMTPSink()
         let common = [
@@ -138,8 +138,10 @@ struct AuthStack {
 
     /// A gateway verifying tokens on `broker`'s bus, hearing its live events; the tests connect as a
     /// trusted proxy would, posing as different clients with X-Forwarded-For.
-    static func gateway(on broker: Broker, keys: BusKeys? = nil, configure: (inout GatewayConfiguration) -> Void = { _ in }) throws -> (any Service, GatewayAddress) {
-        try GatewayHarness.gateway(broker.endpoint, services: ServiceCatalog.services, verifyTokens: true, events: broker.eventsEndpoint, keys: keys) {
+    static func gateway(
+        on broker: Broker, keys: BusKeys? = nil, clock: ServiceClock = .system, configure: (inout GatewayConfiguration) -> Void = { _ in }
+    ) throws -> (any Service, GatewayAddress) {
+        try GatewayHarness.gateway(broker.endpoint, services: ServiceCatalog.services, verifyTokens: true, events: broker.eventsEndpoint, keys: keys, clock: clock) {
             $0.trustedProxies = [IPNetwork("127.0.0.1/32")!]
             configure(&$0)
         }
