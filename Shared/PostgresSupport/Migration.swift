@@ -111,6 +111,17 @@ extension Database {
                     created_at timestamptz NOT NULL
                 );
                 CREATE INDEX IF NOT EXISTS media_objects_account ON media_objects (account_id);
+                CREATE TABLE IF NOT EXISTS backoffs (
+                    name text NOT NULL,
+                    key text NOT NULL,
+                    count integer NOT NULL,
+                    last_at timestamptz NOT NULL,
+                    expires_at timestamptz NOT NULL,
+                    blocked_until timestamptz,
+                    PRIMARY KEY (name, key)
+                );
+                CREATE INDEX IF NOT EXISTS backoffs_expiry ON backoffs (expires_at);
+                CREATE INDEX IF NOT EXISTS backoffs_key ON backoffs (key);
                 CREATE TABLE IF NOT EXISTS media_blobs (
                     key text PRIMARY KEY,
                     content bytea NOT NULL

@@ -41,6 +41,7 @@ public struct OperationHandlers: Sendable {
                 _ = try await database.transaction { connection in
                     try await database.forgetIdempotency(caller: erased.account, on: connection)
                     try await database.forgetRateLimits(.account(erased.account), on: connection)
+                    try await database.forgetBackoffs(.account(erased.account), on: connection)
                     if let account = UUID(uuidString: erased.account) { try await database.forgetMedia(of: account, on: connection) }
                 }
             }

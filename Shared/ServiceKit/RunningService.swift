@@ -47,7 +47,7 @@ public struct RunningService: Sendable {
             try await database.expireIdempotency(olderThan: retention, on: connection)
         }
         let limits = PeriodicJob("rate-limits.expiry", every: .seconds(600), database: database) { connection in
-            try await database.expireRateLimits(at: clock.now(), on: connection)
+            try await database.expireRateLimits(at: clock.now(), on: connection) + database.expireBackoffs(on: connection)
         }
         let migrated: [any Service] = [runtime, OutboxRelay(database: database, bus: bus), OutboxRelay.purgeJob(database: database), expiry, limits]
             + parts.jobs + parts.services + [database.noticeListener]

@@ -7,12 +7,11 @@ import ServiceKit
 import Testing
 import TestSupport
 
-/// What housekeeping drops: attempt counters past their window whose block has ended, registration
-/// attempts that expired (with their codes), ended sessions whose access tokens have all expired, and
-/// security events and known networks past their retention, nothing still in force; and a picture
-/// kept before the media store moves onto it.
+/// What housekeeping drops: registration attempts that expired (with their codes), ended sessions
+/// whose access tokens have all expired, and security events and known networks past their
+/// retention, nothing still in force; and a picture kept before the media store moves onto it.
 @Suite(.timeLimit(.minutes(2))) struct HousekeepingTests {
-    @Test func oldCountersAndEventsGoWhileLiveOnesStay() async throws {
+    @Test func oldRegistrationsSessionsAndEventsGoWhileLiveOnesStay() async throws {
         let database = try TestDatabase.make()
         try await BusHarness.with([database]) {
             try await database.migrate(ServiceDefinition.auth.migrations())
@@ -21,13 +20,6 @@ import TestSupport
                 _ = try await connection.query(
                     """
                     INSERT INTO accounts (id, email, username, display_name, password_hash) VALUES (\(account), 'a@tcd.ie', 'a', 'A', 'x')
-                    """, logger: database.logger)
-                _ = try await connection.query(
-                    """
-                    INSERT INTO attempts (action, scope, key, count, last_at, blocked_until) VALUES
-                        ('login', 'account', 'stale', 3, now() - interval '2 hours', NULL),
-                        ('login', 'account', 'stale-but-blocked', 9, now() - interval '2 hours', now() + interval '5 minutes'),
-                        ('login', 'ip', 'recent', 1, now() - interval '10 minutes', NULL)
                     """, logger: database.logger)
                 _ = try await connection.query(
                     """
@@ -63,16 +55,14 @@ import TestSupport
                 pictures: PicturePostgresRepository(database: database, media: MediaLibrary(database: database)),
                 retention: .seconds(180 * 86_400))
             for job in housekeeping.jobs(database: database) { #expect(await job.round() == 1, "\(job.name) drops one row") }
-            let (keys, kinds, left, revoked) = try await database.transaction { connection in
-                let keys = try await connection.query("SELECT key FROM attempts ORDER BY key", logger: database.logger)
-                    .decode(String.self).reduce(into: [String]()) { $0.append($1) }
+            let (kinds, left, revoked) = try await database.transaction { connection in
                 let kinds = try await connection.query("SELECT kind FROM security_events", logger: database.logger)
                     .decode(String.self).reduce(into: [String]()) { $0.append($1) }
                 let left = try await connection.query("SELECT email FROM registrations", logger: database.logger)
                     .decode(String.self).reduce(into: [String]()) { $0.append($1) }
                 let revoked = try await connection.query("SELECT count(*) FROM revoked_sessions WHERE until > now()", logger: database.logger)
                     .decode(Int.self).reduce(0) { $0 + $1 }
-                return (keys, kinds, left, revoked)
+                return (kinds, left, revoked)
             }
             let moved = try await database.transaction { connection in
                 try await PicturePostgresRepository(database: database, media: MediaLibrary(database: database)).picture(of: account, on: connection)
@@ -80,7 +70,6 @@ import TestSupport
             #expect(moved?.full == .init(mediaType: "image/jpeg", width: 40, height: 30, size: moved?.full.size ?? 0), "a picture kept before the media store is re-encoded onto it")
             #expect(revoked == 1, "an ended session whose tokens may still be valid stays")
             #expect(left == ["c@tcd.ie"], "the attempt still in time stays")
-            #expect(keys == ["recent", "stale-but-blocked"], "a block in force stays, however old the last attempt")
             #expect(kinds == ["login_failed"])
         }
     }

@@ -7,12 +7,12 @@ import PostgresNIO
 import PostgresSupport
 import ServiceSupport
 
-/// The rate limits of login, code verification, code mailing and refresh: counters in
-/// `auth.attempts`, shared by every auth instance, with `Backoff`. Each request counts against its
-/// client network (an IPv4 address, an IPv6 /64), against its account from that network, and for
-/// all but refresh against its account from every network together, with a larger allowance that
-/// does not hold a network the account has logged in from before. So a stranger's failures hold up
-/// the stranger, and the owner keeps logging in from where they usually do.
+/// The rate limits of login, code verification, code mailing and refresh: the kit's back-offs
+/// (`BackoffLimit`, shared by every auth instance) with `Backoff`'s schedule. Each request counts
+/// against its client network (an IPv4 address, an IPv6 /64), against its account from that network,
+/// and for all but refresh against its account from every network together, with a larger allowance
+/// that does not hold a network the account has logged in from before. So a stranger's failures
+/// hold up the stranger, and the owner keeps logging in from where they usually do.
 ///
 /// Failed logins, wrong codes and refused refresh tokens count; for the actions that mail a code
 /// (register, resend, forgot) every request counts, since each can send a mail. A blocked key is
@@ -25,6 +25,11 @@ struct AttemptLimits: Sendable {
         /// Whether attempts add up for the account across networks too. A refresh token is 256
         /// random bits: a refused one counts for its network and its account there only.
         var countsAccountWide: Bool { self != .refresh }
+    }
+
+    /// What a counter counts: a client network, an account from one network, an account from all.
+    enum Scope: String, Sendable {
+        case ip, accountNetwork = "account-network", account
     }
 
     /// The keys one request is counted against.
@@ -52,18 +57,10 @@ struct AttemptLimits: Sendable {
 
     /// `check(_:)` on the caller's connection.
     func check(_ keys: Keys, on connection: PostgresConnection) async throws {
-        let pairs = try await pairs(keys, on: connection)
-        guard !pairs.isEmpty else { return }
-        let rows = try await connection.query(
-            """
-            SELECT ceil(extract(epoch FROM max(blocked_until) - \(database.now())))::int8 FROM attempts
-            WHERE action = \(keys.action.rawValue) AND blocked_until > \(database.now())
-              AND (scope, key) IN (SELECT * FROM unnest(\(pairs.map(\.scope))::text[], \(pairs.map(\.key))::text[]))
-            """,
-            logger: database.logger)
-        var blocked: Int64?
-        for try await seconds in rows.decode(Int64?.self) { blocked = seconds }
-        if let blocked { throw refusal(keys.action, seconds: blocked) }
+        let counters = try await counters(keys, on: connection)
+        if let seconds = try await database.blocked(counters.map(\.key), on: connection) {
+            throw refusal(keys.action, OperationError(.rateLimited, "too many attempts; try again in \(seconds) s", retryAfter: seconds))
+        }
     }
 
     /// Counts the attempt before it is verified, refusing it (uncounted) while any key is blocked:
@@ -86,32 +83,15 @@ struct AttemptLimits: Sendable {
     /// attempt `admit` counted is taken off its network's and its account's counts. What other
     /// networks counted against the account stays.
     func succeeded(_ keys: Keys, admitted: Bool = false) async throws {
-        guard let account = keys.account else { return }
+        guard keys.account != nil else { return }
         try await database.transaction { connection in
-            // The rows' locks first, in the order every attempt takes them (`pairs`): a login that
+            // The counters' locks first, in the order every attempt takes them: a login that
             // succeeds while another is counted must not take them the other way round (they deadlocked).
-            let all = try await pairs(keys, on: connection)
-            try await connection.query(
-                """
-                SELECT 1 FROM attempts a
-                JOIN unnest(\(all.map(\.scope))::text[], \(all.map(\.key))::text[]) WITH ORDINALITY AS p(scope, key, position)
-                  ON a.scope = p.scope AND a.key = p.key
-                WHERE a.action = \(keys.action.rawValue) ORDER BY p.position FOR UPDATE OF a
-                """,
-                logger: database.logger)
-            let own = keys.network.map { ("account-network", "\(account) \($0)") } ?? ("account", account)
-            try await connection.query(
-                "DELETE FROM attempts WHERE action = \(keys.action.rawValue) AND scope = \(own.0) AND key = \(own.1)",
-                logger: database.logger)
-            guard admitted, keys.network != nil else { return }
-            let pairs = all.filter { $0.scope != "account-network" }
-            try await connection.query(
-                """
-                UPDATE attempts SET count = greatest(count - 1, 0)
-                WHERE action = \(keys.action.rawValue)
-                  AND (scope, key) IN (SELECT * FROM unnest(\(pairs.map(\.scope))::text[], \(pairs.map(\.key))::text[]))
-                """,
-                logger: database.logger)
+            let counters = try await counters(keys, on: connection)
+            try await database.lockBackoffs(counters.map(\.key), on: connection)
+            let own = counters.filter { $0.scope == (keys.network == nil ? .account : .accountNetwork) }
+            let forgiven = admitted && keys.network != nil ? counters.filter { $0.scope != .accountNetwork } : []
+            try await database.succeeded(reset: own.map(\.key), forgive: forgiven.map(\.key), on: connection)
         }
     }
 
@@ -126,91 +106,55 @@ struct AttemptLimits: Sendable {
             logger: database.logger)
     }
 
-    /// Drops counters whose last attempt is past the window and whose block has ended.
-    func sweep(on connection: PostgresConnection) async throws -> Int {
-        return try await connection.query(
-            """
-            DELETE FROM attempts WHERE last_at < \(database.now()) - make_interval(secs => \(window))
-              AND (blocked_until IS NULL OR blocked_until < \(database.now()))
-            RETURNING 1
-            """,
-            logger: database.logger
-        ).collect().count
-    }
-
     /// Drops networks the account has not logged in from for `retention`.
     func forgetNetworks(olderThan retention: Duration, on connection: PostgresConnection) async throws -> Int {
         try await connection.query(
-            "DELETE FROM known_networks WHERE last_login_at < \(database.now()) - make_interval(secs => \(Double(retention.milliseconds) / 1000)) RETURNING 1",
-            logger: database.logger
+            "DELETE FROM known_networks WHERE last_login_at < \(database.ago(retention)) RETURNING 1", logger: database.logger
         ).collect().count
     }
 
-    private var window: Double { Double(backoff.window.milliseconds) / 1000 }
-
     /// Counts one attempt against each of `keys` and blocks a key past its free attempts, in the
     /// caller's transaction. When `admitting`, a key blocked already refuses the attempt instead, and
-    /// throwing rolls back what this attempt counted so far.
+    /// throwing rolls back what this attempt counted so far. Each block is counted in
+    /// `melon_auth_blocks_total`, and a block of an account's attempts is in its owner's security record.
     private func tally(_ keys: Keys, admitting: Bool, on connection: PostgresConnection) async throws {
         guard keys.account != nil || keys.network != nil else { return }
-        for pair in try await pairs(keys, on: connection) {
-            let rows = try await connection.query(
-                """
-                INSERT INTO attempts AS a (action, scope, key, count, last_at)
-                VALUES (\(keys.action.rawValue), \(pair.scope), \(pair.key), 1, \(database.now()))
-                ON CONFLICT (action, scope, key) DO UPDATE
-                SET count = CASE WHEN \(admitting) AND a.blocked_until > \(database.now()) THEN a.count
-                                 WHEN a.last_at < \(database.now()) - make_interval(secs => \(window)) THEN 1 ELSE a.count + 1 END,
-                    last_at = CASE WHEN \(admitting) AND a.blocked_until > \(database.now()) THEN a.last_at ELSE \(database.now()) END
-                RETURNING count,
-                    CASE WHEN \(admitting) AND blocked_until > \(database.now()) THEN ceil(extract(epoch FROM blocked_until - \(database.now())))::int8 END
-                """,
-                logger: database.logger)
-            for try await (count, blocked) in rows.decode((Int, Int64?).self) {
-                if let blocked { throw refusal(keys.action, seconds: blocked) }
-                try await block(keys, pair, after: count, on: connection)
+        let counters = try await counters(keys, on: connection)
+        let blocked: [BackoffKey]
+        do {
+            blocked = try await database.countFailure(counters.map(\.key), admitting: admitting, on: connection)
+        } catch let error as OperationError where error.code == .rateLimited {
+            throw refusal(keys.action, error)
+        }
+        for counter in counters where blocked.contains(counter.key) {
+            Counter(label: "melon_auth_blocks_total", dimensions: [("action", keys.action.rawValue), ("scope", counter.scope.rawValue)]).increment()
+            if counter.scope != .ip, let account = keys.account {
+                try await events.record(
+                    .blocked, accountKey: account, ip: counter.scope == .account ? nil : keys.network, detail: keys.action.rawValue, on: connection)
             }
         }
     }
 
-    private func refusal(_ action: Action, seconds: Int64) -> OperationError {
+    /// Counts a refusal in `melon_auth_rate_limited_total` and returns it.
+    private func refusal(_ action: Action, _ error: OperationError) -> OperationError {
         Counter(label: "melon_auth_rate_limited_total", dimensions: [("action", action.rawValue)]).increment()
-        return OperationError(.rateLimited, "too many attempts; try again in \(seconds) s", retryAfter: Int(max(1, seconds)))
-    }
-
-    /// Blocks `pair` when `count` is past its free attempts: counted in `melon_auth_blocks_total`,
-    /// and a block of an account's attempts is in its owner's security record.
-    private func block(_ keys: Keys, _ pair: (scope: String, key: String), after count: Int, on connection: PostgresConnection) async throws {
-        let action = keys.action
-        let free = switch pair.scope {
-        case "ip": backoff.freePerIP
-        case "account": backoff.freePerAccountAll
-        default: backoff.freePerAccount
-        }
-        guard let block = backoff.block(afterAttempt: count, free: free) else { return }
-        try await connection.query(
-            """
-            UPDATE attempts SET blocked_until = \(database.now()) + make_interval(secs => \(Double(block.milliseconds) / 1000))
-            WHERE action = \(action.rawValue) AND scope = \(pair.scope) AND key = \(pair.key)
-            """,
-            logger: database.logger)
-        Counter(label: "melon_auth_blocks_total", dimensions: [("action", action.rawValue), ("scope", pair.scope)]).increment()
-        if pair.scope != "ip", let account = keys.account {
-            try await events.record(.blocked, accountKey: account, ip: pair.scope == "account" ? nil : keys.network, detail: action.rawValue, on: connection)
-        }
+        return error
     }
 
     /// The counters that apply to `keys`, in one order for every request (so locks never cross).
-    private func pairs(_ keys: Keys, on connection: PostgresConnection) async throws -> [(scope: String, key: String)] {
-        var pairs: [(scope: String, key: String)] = []
-        if let network = keys.network { pairs.append(("ip", network)) }
-        guard let account = keys.account else { return pairs }
-        guard let network = keys.network else { return pairs + [("account", account)] }
-        pairs.append(("account-network", "\(account) \(network)"))
-        if keys.action.countsAccountWide, try await !isKnown(account: account, network: network, on: connection) {
-            pairs.append(("account", account))
+    private func counters(_ keys: Keys, on connection: PostgresConnection) async throws -> [(scope: Scope, key: BackoffKey)] {
+        func counter(_ scope: Scope, _ key: RateLimitKey) -> (scope: Scope, key: BackoffKey) {
+            (scope, BackoffKey(backoff.limit(keys.action, scope), key))
         }
-        return pairs
+        var counters: [(scope: Scope, key: BackoffKey)] = []
+        if let network = keys.network { counters.append(counter(.ip, .network(network))) }
+        guard let account = keys.account else { return counters }
+        guard let network = keys.network else { return counters + [counter(.account, .account(account))] }
+        counters.append(counter(.accountNetwork, .other("\(account) \(network)")))
+        if keys.action.countsAccountWide, try await !isKnown(account: account, network: network, on: connection) {
+            counters.append(counter(.account, .account(account)))
+        }
+        return counters
     }
 
     /// Whether the account (an email or an account id) has logged in from `network`.

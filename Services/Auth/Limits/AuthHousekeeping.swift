@@ -1,9 +1,9 @@
 import PostgresSupport
 
-/// Every ten minutes: attempt counters that have run out, registration attempts that expired (with
-/// the credentials and addresses in them), ended sessions whose access tokens have all expired, and
-/// security events and known networks past their retention, go; and pictures kept before the
-/// media store are re-encoded onto it.
+/// Every ten minutes: registration attempts that expired (with the credentials and addresses in
+/// them), ended sessions whose access tokens have all expired, and security events and known
+/// networks past their retention, go; and pictures kept before the media store are re-encoded onto
+/// it. (Attempt counters are the kit's back-offs, which the kit expires.)
 struct AuthHousekeeping: Sendable {
     let limits: AttemptLimits
     let events: SecurityEventPostgresRepository
@@ -14,7 +14,6 @@ struct AuthHousekeeping: Sendable {
 
     func jobs(database: Database) -> [PeriodicJob] {
         [
-            PeriodicJob("attempts.sweep", every: .seconds(600), database: database) { try await limits.sweep(on: $0) },
             PeriodicJob("registrations.sweep", every: .seconds(600), database: database) { try await registrations.sweep(on: $0) },
             PeriodicJob("revoked-sessions.prune", every: .seconds(600), database: database) { try await sessions.forgetExpiredRevocations(on: $0) },
             PeriodicJob("security-events.prune", every: .seconds(600), database: database) { try await events.prune(olderThan: retention, on: $0) },

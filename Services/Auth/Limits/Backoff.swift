@@ -1,5 +1,8 @@
-/// Temporary back-off instead of lockout: a key gets `free` attempts, then each further counted
-/// attempt blocks it for `first`, `2 × first`, `4 × first`, ... up to `max`. The block always ends.
+import PostgresSupport
+
+/// Temporary back-off instead of lockout: a key gets its free attempts, then each further counted
+/// attempt blocks it for `first`, `2 × first`, `4 × first`, ... up to `max` (the kit's
+/// `BackoffLimit`). The block always ends.
 public struct Backoff: Sendable, Equatable {
     /// Attempts counted against an account (an email) from one client network before back-off starts.
     public var freePerAccount: Int
@@ -24,11 +27,13 @@ public struct Backoff: Sendable, Equatable {
         self.window = window
     }
 
-    /// How long a key is blocked after its `count`-th counted attempt, nil while attempts are free.
-    public func block(afterAttempt count: Int, free: Int) -> Duration? {
-        guard count > free else { return nil }
-        let doublings = min(count - free - 1, 40)
-        let milliseconds = first.milliseconds.multipliedReportingOverflow(by: Int64(1) << doublings)
-        return milliseconds.overflow ? max : min(.milliseconds(milliseconds.partialValue), max)
+    /// The back-off of `action`'s attempts counted in `scope` (`login.account-network`).
+    func limit(_ action: AttemptLimits.Action, _ scope: AttemptLimits.Scope) -> BackoffLimit {
+        let free = switch scope {
+        case .ip: freePerIP
+        case .account: freePerAccountAll
+        case .accountNetwork: freePerAccount
+        }
+        return BackoffLimit("\(action.rawValue).\(scope.rawValue)", free: free, first: first, max: max, window: window)
     }
 }
