@@ -60,6 +60,11 @@ struct MailStack {
         return statuses
     }
 
+    /// How many mails pdf-email keeps, whatever their status.
+    func mailRows() async throws -> Int {
+        try await TestDatabase.integer("SELECT count(*)::int FROM pdf_email.mails", on: databaseURL)
+    }
+
     /// One raw mail.
     static func note(_ subject: String, to: [String] = ["ana@student.example.edu"]) -> PdfEmail.Mail.Send.Request {
         PdfEmail.Mail.Send.Request(to: to, subject: subject, text: "Body of \(subject).\n")
