@@ -266,7 +266,7 @@ let executables: [Target] = [
     .target(
         name: "TestSupport",
         dependencies: [
-            "AuthContract", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
+            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
             "ServiceKit", "ServiceSupport", "ZeroMQ", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),

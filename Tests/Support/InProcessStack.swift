@@ -1,3 +1,5 @@
+import AccessTokens
+import AuthContract
 import Bus
 import Contracts
 import Foundation
@@ -23,17 +25,26 @@ public enum InProcessStack {
         _ definitions: [ServiceDefinition], environment: [String: String] = [:], clock: ServiceClock = .system,
         _ body: @Sendable (InProcessHTTP) async throws -> Void
     ) async throws {
-        let databases = try definitions.map { definition in try definition.schema.map { _ in try TestDatabase.make() } }
+        let databases = try definitions.map { definition in try definition.schema.map { _ in try TestDatabase.make(now: clock.now) } }
         try await BusHarness.with(databases.compactMap { $0 }) {
             var registries: [OperationRegistry] = []
             for (definition, database) in zip(definitions, databases) {
                 let settings = definition.localEnvironment().merging(environment) { $1 }
                 registries.append(try await definition.provider(on: database, environment: settings, clock: clock))
             }
+            // Signed-in callers: tokens signed with a key of the test's own, checked by the gateway's own
+            // JWKS authenticator, which fetches the key over the bus as from auth.
+            let tokens = try await InProcessTokens()
+            if !definitions.contains(where: { $0.name == Auth.name }) { registries.append(tokens.keysRegistry) }
             let bus = try BusClient(serving: registries, configuration: ClientConfiguration(endpoint: "inproc://in-process", processName: "gateway"))
-            let configuration = try ProcessSettings.declared(Setting.gatewaySettings, process: "gateway", environment: ["BUS_CURVE": "off"]).gatewayConfiguration()
-            let app = buildApplication(configuration: configuration, services: definitions.map(\.contract), bus: bus, logger: BusHarness.logger("gateway"))
-            try await app.test(.router) { client in try await body(InProcessHTTP(client: client)) }
+            let settings = try ProcessSettings.declared(Setting.gatewaySettings, process: "gateway", environment: ["BUS_CURVE": "off"])
+            let authenticator = JWKSAuthenticator(
+                bus: bus, revocations: nil, audience: try settings.requiredString(.authAudience), issuer: try settings.requiredString(.authIssuer),
+                logger: BusHarness.logger("gateway"), maxKeyAge: .seconds(3600), clock: clock)
+            let app = buildApplication(
+                configuration: try settings.gatewayConfiguration(), services: definitions.map(\.contract), bus: bus, authenticator: authenticator,
+                logger: BusHarness.logger("gateway"))
+            try await app.test(.router) { client in try await body(InProcessHTTP(client: client, tokens: tokens)) }
         }
     }
 }
@@ -41,6 +52,12 @@ public enum InProcessStack {
 /// The HTTP client of an `InProcessStack`, answering as `HTTPTestClient` does.
 public struct InProcessHTTP: Sendable {
     let client: any TestClientProtocol
+    let tokens: InProcessTokens
+
+    /// The `Authorization` header of a fresh access token for `account`, signed as auth signs one.
+    public func signedIn(_ account: UUID) async throws -> [String: String] {
+        ["Authorization": "Bearer \(try await tokens.token(for: account))"]
+    }
 
     /// `method` `path` (with its query) with an optional body; JSON content type unless given.
     public func send(_ method: String, _ path: String, body: [UInt8]? = nil, headers: [String: String] = [:]) async throws -> HTTPTestClient.Reply {
@@ -60,5 +77,33 @@ public struct InProcessHTTP: Sendable {
 
     public func get(_ path: String, headers: [String: String] = [:]) async throws -> HTTPTestClient.Reply {
         try await send("GET", path, headers: headers)
+    }
+}
+
+/// The access-token key of an in-process stack: it signs tokens for any account, and answers the
+/// gateway's key fetch (`auth.keys.jwks.v1`) as auth would.
+struct InProcessTokens: Sendable {
+    let key = SigningKey.generate()
+    let signer: AccessTokenSigner
+
+    init() async throws {
+        signer = try await AccessTokenSigner(current: key)
+    }
+
+    var keysRegistry: OperationRegistry {
+        var registry = OperationRegistry(service: Auth.name)
+        let key = key
+        registry.register(Auth.Keys.Jwks.self) { _, _ in
+            let jwk = try key.jwk()
+            return .init(keys: [.init(kid: key.kid, x: jwk.x ?? "", y: jwk.y ?? "")])
+        }
+        return registry
+    }
+
+    func token(for account: UUID) async throws -> String {
+        try await signer.sign(AccessTokenClaims(
+            subject: account.uuidString.lowercased(), session: UUID().uuidString.lowercased(), university: nil, roles: ["user"], app: "melon",
+            audience: Setting.authAudience.defaultValue ?? "melon", issuer: Setting.authIssuer.defaultValue ?? "urn:melon:auth",
+            issuedAt: Date(), expiresAt: Date().addingTimeInterval(900)))
     }
 }
