@@ -211,6 +211,13 @@ let productServices: [ServicePackage] = [
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Data"), .copy("Migrations")]),
+    // The roommates' app: households, members and invite codes.
+    service(
+        "Household", product: "household",
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
+        resources: [.copy("Migrations")]),
 ]
 
 let services: [Target] = [
@@ -341,6 +348,10 @@ let tests: [Target] = [
         swiftSettings: swiftSettings),
     .testTarget(
         name: "RefundCalculatorTests", dependencies: ["RefundCalculatorContract", "RefundCalculatorService", "Contracts", "Envelope", "ServiceKit", "TestSupport"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "HouseholdTests",
+        dependencies: ["HouseholdContract", "HouseholdService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "AuthTests",

@@ -1,6 +1,7 @@
 // Made from MelonServices.all by DeployFilesTests (MELON_WRITE_DOCS=1 swift test --filter DeployFilesTests): do not edit.
 import AuthContract
 import Contracts
+import HouseholdContract
 import NotificationsContract
 import PdfEmailContract
 import RefundCalculatorContract
@@ -9,6 +10,7 @@ import TaxFormContract
 extension ServiceCatalog {
     public static let services: [any ServiceContract.Type] = [
         Auth.self,
+        Household.self,
         Notifications.self,
         PdfEmail.self,
         RefundCalculator.self,

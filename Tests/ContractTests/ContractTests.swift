@@ -139,6 +139,22 @@ import TestSupport
                 try await database.transaction { try await database.hit(perEmail, [.other("email:aoife@example.ie")], at: before, on: $0) }
             }
         },
+        "household.households.list.v1/two-members": { database, _ in try await givenHousehold(in: database) },
+        "household.households.get.v1/found": { database, _ in try await givenHousehold(in: database) },
+        "household.households.get.v1/someone-elses": { database, _ in try await givenHousehold(owner: UUID(), other: nil, in: database) },
+        "household.households.update.v1/renamed": { database, _ in try await givenHousehold(in: database) },
+        "household.households.update.v1/stale-version": { database, _ in try await givenHousehold(in: database) },
+        "household.invites.create.v1/created": { database, _ in try await givenHousehold(other: nil, in: database) },
+        "household.invites.list.v1/one-code": { database, _ in try await givenHousehold(other: nil, invite: "K7PX4M2Q", in: database) },
+        "household.invites.revoke.v1/revoked": { database, _ in try await givenHousehold(other: nil, invite: "K7PX4M2Q", in: database) },
+        "household.invites.join.v1/joined": { database, _ in
+            try await givenHousehold(owner: UUID(uuidString: "7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e")!, other: nil, invite: "K7PX4M2Q", in: database)
+        },
+        "household.members.leave.v1/last-member": { database, _ in try await givenHousehold(other: nil, in: database) },
+        "household.members.leave.v1/owner-with-members": { database, _ in try await givenHousehold(in: database) },
+        "household.members.remove.v1/removed": { database, _ in try await givenHousehold(in: database) },
+        "household.members.transfer-ownership.v1/transferred": { database, _ in try await givenHousehold(in: database) },
+        "household.account.erase.v1/erased": { database, _ in try await givenHousehold(in: database) },
         "notifications.devices.list.v1/one-device": { database, _ in try await givenDevice(in: database) },
         "notifications.devices.delete.v1/deleted": { database, _ in try await givenDevice(in: database) },
         "notifications.devices.delete.v1/someone-elses": { database, _ in try await givenDevice(owner: UUID(), in: database) },
@@ -190,6 +206,39 @@ import TestSupport
     }
 
     /// A household-app device of `owner` (the example account unless said), in the example session.
+    static let exampleHousehold = UUID(uuidString: "5a1e0c3d-7b2f-4e8a-9c1d-2e3f4a5b6c7d")!
+
+    /// The examples' household, owned by `owner`, with the member `other` (member id …0002) unless nil,
+    /// and a valid `invite` code.
+    static func givenHousehold(
+        owner: UUID = exampleAccount, other: UUID? = UUID(uuidString: "7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e")!, invite: String? = nil, in database: Database
+    ) async throws {
+        let household = exampleHousehold, now = today.now()
+        try await given(
+            "INSERT INTO households (id, name, currency, created_at, updated_at) VALUES (\(household), '14 Pearse Street', 'EUR', \(now), \(now))",
+            in: database)
+        let ownerMember = UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000001")!
+        try await given(
+            "INSERT INTO members (id, household_id, account_id, role, joined_at) VALUES (\(ownerMember), \(household), \(owner), 'owner', \(now))",
+            in: database)
+        if let other {
+            try await given(
+                """
+                INSERT INTO members (id, household_id, account_id, role, joined_at)
+                VALUES (\(UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000002")!), \(household), \(other), 'member', \(now))
+                """,
+                in: database)
+        }
+        if let invite {
+            try await given(
+                """
+                INSERT INTO invites (code, household_id, created_by, created_at, expires_at)
+                VALUES (\(invite), \(household), \(ownerMember), \(now), \(database.later(.seconds(7 * 86_400))))
+                """,
+                in: database)
+        }
+    }
+
     static func givenDevice(owner: UUID = exampleAccount, in database: Database) async throws {
         try await given(
             """

@@ -103,7 +103,9 @@ import Testing
     }
 
     @Test func everyServiceThatKeepsPersonalDataIsErasedWithTheAccount() {
-        #expect(ServiceCatalog.erasures.map { $0.type }.sorted() == ["notifications.account.erase.v1", "pdf-email.account.erase.v1", "refund-calculator.account.erase.v1", "tax-form.account.erase.v1",
+        #expect(ServiceCatalog.erasures.map { $0.type }.sorted() == [
+            "household.account.erase.v1", "notifications.account.erase.v1", "pdf-email.account.erase.v1", "refund-calculator.account.erase.v1",
+            "tax-form.account.erase.v1",
         ])
     }
 }

@@ -1,0 +1,104 @@
+import Contracts
+import Envelope
+import Foundation
+
+/// The `household` service: roommates' households, their members and invites (and, as they arrive,
+/// grocery lists, chores, bills and a bulletin board).
+public enum Household: ServiceContract {
+    public static let name = "household"
+    public static let summary = "Roommates' households: members, roles and invite codes."
+    public static let operations: [any OperationDeclaration.Type] = [
+        Households.Create.self, Households.List.self, Households.Get.self, Households.Update.self,
+        Invites.Create.self, Invites.List.self, Invites.Revoke.self, Invites.Join.self,
+        Members.Leave.self, Members.Remove.self, Members.TransferOwnership.self,
+        Account.Erase.self,
+    ]
+    public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
+
+    /// The limits of the requests, checked by the gateway (the schema) and the handlers alike.
+    public enum Bounds {
+        /// A household's name, in Unicode scalars.
+        public static let name = Validation.nameLength
+        /// Minutes before a chore's due time its reminder goes out.
+        public static let reminderLeadMinutes = 0...10_080
+        /// An invite code: 8 characters of `inviteAlphabet`.
+        public static let inviteCodeLength = 8
+        /// Invite codes leave out the characters people mistake for others (0 and O, 1, I and L).
+        public static let inviteAlphabet = Array("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+    }
+
+    /// What a member may do: the owner manages members, invites and settings; a member uses the household.
+    public enum Role: String, Codable, Sendable, SchemaEnumeration {
+        case owner, member
+    }
+
+    /// Someone who belongs or belonged to a household. `accountId` is absent once their account was
+    /// deleted: the app shows "a former member", and what they did stays theirs.
+    public struct Member: Codable, Sendable, Equatable, FieldRules {
+        /// Stable within the household, whatever becomes of the account: history names members by it.
+        public var memberId: String
+        public var accountId: String?
+        public var role: Role
+        public var joinedAt: Date
+        /// When they left or were removed; absent while they belong.
+        public var leftAt: Date?
+
+        public init(memberId: String, accountId: String?, role: Role, joinedAt: Date, leftAt: Date? = nil) {
+            self.memberId = memberId
+            self.accountId = accountId
+            self.role = role
+            self.joinedAt = joinedAt
+            self.leftAt = leftAt
+        }
+
+        public static let fieldRules: [String: FieldRule] = [
+            "memberId": .uuid, "accountId": FieldRule.uuid.described("absent once the account was deleted: a former member"),
+        ]
+    }
+
+    /// A household as its members see it.
+    public struct View: Codable, Sendable, Equatable, FieldRules {
+        public var id: String
+        public var name: String
+        /// New bills' currency unless a bill names another.
+        public var currency: Currency
+        /// Whether balances are settled by the fewest transfers (at most members - 1) rather than pair by pair.
+        public var simplifyDebts: Bool
+        /// Minutes before a chore's due time its reminder goes out.
+        public var reminderLeadMinutes: Int
+        /// The caller's role.
+        public var role: Role
+        /// The caller's member id.
+        public var memberId: String
+        /// Those who belong, oldest first, then those who left.
+        public var members: [Member]
+        /// Increases with every change of the name or settings: an update names the version it read.
+        public var version: Int
+        public var createdAt: Date
+
+        public init(id: String, name: String, currency: Currency, simplifyDebts: Bool, reminderLeadMinutes: Int, role: Role, memberId: String,
+                    members: [Member], version: Int, createdAt: Date) {
+            self.id = id
+            self.name = name
+            self.currency = currency
+            self.simplifyDebts = simplifyDebts
+            self.reminderLeadMinutes = reminderLeadMinutes
+            self.role = role
+            self.memberId = memberId
+            self.members = members
+            self.version = version
+            self.createdAt = createdAt
+        }
+
+        public static let fieldRules: [String: FieldRule] = ["id": .uuid, "memberId": .uuid, "name": .personName]
+    }
+
+    /// The id of a household the caller belongs to.
+    public struct Reference: Codable, Sendable, Equatable, FieldRules {
+        public var householdId: String
+
+        public init(householdId: String) { self.householdId = householdId }
+
+        public static let fieldRules: [String: FieldRule] = ["householdId": FieldRule.uuid.described("the household id")]
+    }
+}

@@ -1,0 +1,41 @@
+import Contracts
+import Foundation
+import HouseholdContract
+import PostgresSupport
+import ServiceKit
+import ServiceSupport
+
+extension ServiceDefinition {
+    /// `household`: roommates' households, their members and invite codes.
+    public static let household = ServiceDefinition(
+        contract: Household.self, schema: "household", settings: Setting.householdSettings, settingPrefixes: ["household"],
+        deployment: ServiceDeployment(about: "Roommates' households: members, roles and invite codes"),
+        migrations: { try Migration.load(bundle: .module) }
+    ) { environment in
+        let configuration = try environment.settings.householdConfiguration()
+        let database = environment.requireDatabase()
+        let households = HouseholdStore(database: database)
+        let invites = InviteStore(database: database)
+        let access = HouseholdAccess(households: households)
+        let householdHandlers = HouseholdHandlers(database: database, households: households, access: access, configuration: configuration)
+        let membership = MembershipHandlers(
+            database: database, households: households, invites: invites, access: access, householdHandlers: householdHandlers, configuration: configuration)
+        let erasure = AccountErasureHandler(database: database)
+
+        var handlers = OperationHandlers(Household.self, database: database)
+        handlers.once(Household.Households.Create.self, prepare: householdHandlers.prepareCreate, apply: householdHandlers.create)
+        handlers.on(Household.Households.List.self, householdHandlers.list)
+        handlers.on(Household.Households.Get.self, householdHandlers.get)
+        handlers.on(Household.Households.Update.self, householdHandlers.update)
+        handlers.once(Household.Invites.Create.self, prepare: membership.prepareInvite, apply: membership.invite)
+        handlers.on(Household.Invites.List.self, membership.listInvites)
+        handlers.on(Household.Invites.Revoke.self, membership.revokeInvite)
+        handlers.on(Household.Invites.Join.self, membership.join)
+        handlers.once(Household.Members.Leave.self, prepare: membership.prepareLeave, apply: membership.leave)
+        handlers.on(Household.Members.Remove.self, membership.remove)
+        handlers.on(Household.Members.TransferOwnership.self, membership.transferOwnership)
+        handlers.on(Household.Account.Erase.self, erasure.erase)
+        let prune = PeriodicJob("invites.prune", every: .seconds(600), database: database) { try await invites.prune(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [prune])
+    }
+}
