@@ -89,13 +89,17 @@ struct EdgeMiddleware: RouterMiddleware {
         }
     }
 
-    /// The methods routes accept at `path` (empty when no route has that path).
+    /// The methods routes accept at `path` (empty when no route has that path). As the router does,
+    /// a segment that matches a route's literal segment goes there and never to a parameter, so
+    /// `/v1/households/join` has only the methods of its own route, not those of `/v1/households/{id}`.
     func allowedMethods(_ path: String) -> [HTTPRequest.Method] {
         let segments = path.split(separator: "/")
-        return templates.filter { template in
-            template.segments.count == segments.count
-                && zip(template.segments, segments).allSatisfy { $0.hasPrefix("{") || $0 == $1 }
-        }.map(\.method)
+        var candidates = templates.filter { $0.segments.count == segments.count }
+        for (index, segment) in segments.enumerated() {
+            let literal = candidates.filter { $0.segments[index] == segment }
+            candidates = literal.isEmpty ? candidates.filter { $0.segments[index].hasPrefix("{") } : literal
+        }
+        return candidates.map(\.method)
     }
 
     /// Client ids are echoed in logs and headers: accept 1-128 characters of a safe alphabet only.

@@ -42,6 +42,9 @@ import TestSupport
             #expect(joined.status == 200 && joined.json?["role"] == "member" && Self.members(joined).count == 2, "\(joined.text)")
             #expect(try await http.post("/v1/households/join", json: #"{"code":"\#(code)"}"#, headers: ben).status == 200, "joining again is harmless")
             #expect(try await http.post("/v1/households/join", json: #"{"code":"\#(code)"}"#, headers: cara).status == 200)
+            // The route's own path wins over /v1/households/{householdId}, as the router routes it.
+            let wrongMethod = try await http.get("/v1/households/join", headers: ben)
+            #expect(wrongMethod.status == 405 && wrongMethod.header("allow") == "POST", "\(wrongMethod.headers)")
             let listed = try await http.get("/v1/households", headers: ben)
             guard case .array(let households)? = listed.json?["households"] else { Issue.record("\(listed.text)"); return }
             #expect(households.count == 1 && households.first?["id"] == .string(household))
