@@ -374,7 +374,7 @@ let tests: [Target] = [
     .testTarget(
         name: "NotificationsTests",
         dependencies: [
-            "Bus", "Envelope", "NotificationsContract", "NotificationsService", "PostgresSupport", "ServiceKit", "TestSupport",
+            "Bus", "Envelope", "NotificationsContract", "NotificationsService", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport",
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
@@ -395,7 +395,8 @@ let tests: [Target] = [
         name: "ContractTests",
         dependencies: [
             "AuthContract", "AuthService", "Bus", "Contracts", "Envelope", "Media", "MelonServices", "PdfEmailContract", "PdfEmailService", "PostgresSupport",
-            "RefundCalculatorContract", "RefundCalculatorService", "ServiceCatalog", "ServiceKit", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+            "RefundCalculatorContract", "RefundCalculatorService", "ServiceCatalog", "ServiceKit", "ServiceSupport", "TestSupport",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
         ],
         resources: [.copy("Examples")],
