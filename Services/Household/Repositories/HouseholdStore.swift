@@ -129,7 +129,8 @@ struct HouseholdStore: Sendable {
 
     /// The household as the member `membership` sees it.
     func view(_ membership: Membership, on connection: PostgresConnection) async throws -> Household.View {
-        try await views(of: [membership], on: connection)[0]
+        guard let view = try await views(of: [membership], on: connection).first else { throw HouseholdAccess.notFound }
+        return view
     }
 
     /// The households of `account`, the one joined last first.
