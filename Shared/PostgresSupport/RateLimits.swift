@@ -57,7 +57,7 @@ extension Database {
     public func hit(_ limit: RateLimit, _ keys: [RateLimitKey], at now: Date, on connection: PostgresConnection) async throws {
         let hashed = Set(keys.map(\.hashed)).sorted()
         for key in hashed {
-            _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(limit.name + "/" + key), 7))", logger: logger)
+            try await lockForTransaction(limit.name + "/" + key, seed: 7, on: connection)
         }
         for key in hashed {
             let (used, retryAfter) = try await usage(limit, hashedKey: key, at: now, on: connection)

@@ -67,7 +67,7 @@ struct PicturePostgresRepository: Sendable {
     /// Holds the account's picture for the transaction: two uploads at once replace it one after the
     /// other, and neither leaves its image behind unreferenced.
     private func lock(_ account: UUID, on connection: PostgresConnection) async throws {
-        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("pictures/" + account.uuidString), 0))", logger: database.logger)
+        try await database.lockForTransaction("pictures/" + account.uuidString, on: connection)
     }
 
     /// Makes the kept image `media` the account's picture.

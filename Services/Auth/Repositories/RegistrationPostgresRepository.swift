@@ -23,7 +23,7 @@ struct RegistrationPostgresRepository: Sendable {
 
     /// Serialises the requests that may claim `username` until the caller's transaction ends.
     func lockUsername(_ username: String, on connection: PostgresConnection) async throws {
-        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("auth.username/" + username), 0))", logger: database.logger)
+        try await database.lockForTransaction("auth.username/" + username, on: connection)
     }
 
     /// Whether an account other than `account` has `username`, or a live attempt for an address

@@ -67,7 +67,7 @@ struct HouseholdHandlers: Sendable {
 
     /// One account's household changes (creating, joining) one at a time, so its limit holds.
     func lockAccount(_ account: UUID, on connection: PostgresConnection) async throws {
-        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("household-account/" + account.uuidString), 0))", logger: database.logger)
+        try await database.lockForTransaction("household-account/" + account.uuidString, on: connection)
     }
 
     static func tooManyHouseholds(_ limit: Int) -> OperationError {

@@ -30,7 +30,7 @@ struct ScenarioPostgresRepository: Sendable {
 
     /// Serialises writers of one account (for the per-account limit) and counts its scenarios.
     func lockAndCount(account: UUID, on connection: PostgresConnection) async throws -> Int {
-        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(account.uuidString), 7))", logger: database.logger)
+        try await database.lockForTransaction(account.uuidString, seed: 7, on: connection)
         let rows = try await connection.query("SELECT count(*)::int8 FROM scenarios WHERE account_id = \(account)", logger: database.logger)
         for try await count in rows.decode(Int64.self) { return Int(count) }
         return 0

@@ -33,7 +33,7 @@ struct InterviewStore: Sendable {
 
     /// Serialises changes to one interview: the next holder reads the version this one wrote.
     func lock(account: UUID, year: Int, on connection: PostgresConnection) async throws {
-        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("\(account.uuidString)/\(year)"), 16))", logger: database.logger)
+        try await database.lockForTransaction("\(account.uuidString)/\(year)", seed: 16, on: connection)
     }
 
     func find(account: UUID, year: Int, on connection: PostgresConnection) async throws -> Row? {

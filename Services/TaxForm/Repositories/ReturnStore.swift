@@ -25,7 +25,7 @@ struct ReturnStore: Sendable {
 
     /// Serialises the limit checks of one account: the next holder counts what this one recorded.
     func lock(account: UUID, on connection: PostgresConnection) async throws {
-        _ = try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("return-limits/\(account.uuidString)"), 0))", logger: database.logger)
+        try await database.lockForTransaction("return-limits/\(account.uuidString)", on: connection)
     }
 
     func recordMail(account: UUID, year: Int, version: Int, sha256: String, encrypted: Bool, on connection: PostgresConnection) async throws {
