@@ -100,7 +100,7 @@ struct BusForwarder: HTTPResponder {
             }
             timeout = .milliseconds(milliseconds)
         }
-        return Date().addingTimeInterval(Double(timeout.milliseconds) / 1000)
+        return Date().adding(timeout)
     }
 
     /// The client's `Idempotency-Key`; for a mutating request without one, the request id, so the

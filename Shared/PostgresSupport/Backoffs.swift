@@ -69,11 +69,11 @@ extension Database {
         let now = now()
         var blocked: [BackoffKey] = []
         for entry in keys {
-            let windowStart = ago(entry.limit.window)
+            let windowStart = now.adding(.zero - entry.limit.window)
             let rows = try await connection.query(
                 """
                 INSERT INTO backoffs AS b (name, key, count, last_at, expires_at)
-                VALUES (\(entry.limit.name), \(entry.key.hashed), 1, \(now), \(later(entry.limit.window)))
+                VALUES (\(entry.limit.name), \(entry.key.hashed), 1, \(now), \(now.adding(entry.limit.window)))
                 ON CONFLICT (name, key) DO UPDATE
                 SET count = CASE WHEN \(admitting) AND b.blocked_until > \(now) THEN b.count
                                  WHEN b.last_at < \(windowStart) THEN 1 ELSE b.count + 1 END,
@@ -87,7 +87,7 @@ extension Database {
                     throw OperationError(.rateLimited, "too many attempts; try again in \(refusedFor) s", retryAfter: Swift.max(1, Int(refusedFor)))
                 }
                 guard let block = entry.limit.block(afterFailure: count) else { continue }
-                let until = later(block)
+                let until = now.adding(block)
                 try await connection.query(
                     """
                     UPDATE backoffs SET blocked_until = \(until), expires_at = greatest(expires_at, \(until))

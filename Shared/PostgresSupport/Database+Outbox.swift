@@ -16,11 +16,11 @@ extension Database {
         _ operation: Op.Type, _ request: Op.Request, on connection: PostgresConnection, idempotencyKey: String? = nil, account: UUID? = nil
     ) async throws -> String {
         let id = RandomID.uuid()
-        let data = Data(try EnvelopeCodec().encode(request))
+        let data = Data(try EnvelopeCodec().encode(request)), now = now()
         try await connection.query(
             """
             INSERT INTO outbox (id, service, type, data, idempotency_key, account_id, created_at, next_attempt_at)
-            VALUES (\(id), \(Op.service), \(Op.type), \(data), \(idempotencyKey), \(account), \(now()), \(now()))
+            VALUES (\(id), \(Op.service), \(Op.type), \(data), \(idempotencyKey), \(account), \(now), \(now))
             """,
             logger: logger)
         try await notify(Self.outboxChannel, on: connection)

@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 import Logging
 import PostgresNIO
@@ -43,12 +44,12 @@ public final class Database: Service {
 
     /// `duration` before now on the service's clock: the start of a window, the edge of a retention.
     public func ago(_ duration: Duration) -> Date {
-        now().addingTimeInterval(-Double(duration.milliseconds) / 1000)
+        now().adding(.zero - duration)
     }
 
     /// `duration` after now on the service's clock: an expiry, a lease's end, a retry's time.
     public func later(_ duration: Duration) -> Date {
-        now().addingTimeInterval(Double(duration.milliseconds) / 1000)
+        now().adding(duration)
     }
 
     /// Runs `body` in one transaction (in the service's schema, as every session of the pool is);

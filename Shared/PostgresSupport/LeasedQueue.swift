@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 import Logging
 import PostgresNIO
@@ -50,7 +51,7 @@ public struct LeasedQueue: Sendable {
 
     /// Claims up to `batchSize` due rows and returns `columns` of each, in due order.
     public func claim(_ columns: String, in database: Database) async throws -> [PostgresRow] {
-        let now = database.now(), leaseEnd = database.later(lease)
+        let now = database.now(), leaseEnd = now.adding(lease)
         return try await database.transaction { connection in
             let rows = try await connection.query(
                 """

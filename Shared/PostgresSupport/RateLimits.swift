@@ -63,7 +63,7 @@ extension Database {
             let (used, retryAfter) = try await usage(limit, hashedKey: key, at: now, on: connection)
             if used >= limit.count { throw OperationError(.rateLimited, limit.message, retryAfter: retryAfter) }
         }
-        let expires = now.addingTimeInterval(Double(limit.window.milliseconds) / 1000)
+        let expires = now.adding(limit.window)
         for key in hashed {
             try await connection.query(
                 "INSERT INTO rate_limit_hits (name, key, at, expires_at) VALUES (\(limit.name), \(key), \(now), \(expires))", logger: logger)

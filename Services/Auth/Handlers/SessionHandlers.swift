@@ -164,7 +164,7 @@ struct SessionHandlers: Sendable {
         let claims = AccessTokenClaims(
             subject: account.uuidString.lowercased(), session: session.uuidString.lowercased(), university: university, roles: roles,
             app: app.rawValue, audience: configuration.audience, issuer: configuration.issuer, issuedAt: now,
-            expiresAt: now.addingTimeInterval(Double(configuration.accessTokenLifetime.milliseconds) / 1000))
+            expiresAt: now.adding(configuration.accessTokenLifetime))
         let access = try await keys.signer().sign(claims)
         return Auth.Tokens(accessToken: access, refreshToken: refresh, expiresIn: Int(configuration.accessTokenLifetime.milliseconds / 1000))
     }

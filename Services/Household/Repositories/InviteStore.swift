@@ -22,7 +22,7 @@ struct InviteStore: Sendable {
 
     /// A new code for `household`, valid for `lifetime`.
     func create(for household: UUID, by member: UUID, lifetime: Duration, on connection: PostgresConnection) async throws -> Household.Invite {
-        let now = database.now(), expires = database.later(lifetime)
+        let now = database.now(), expires = now.adding(lifetime)
         // A clash with a code in use (about one in 10^11 per code) is tried again with another.
         for _ in 0..<3 {
             let code = Self.newCode()

@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 import Logging
 import Metrics
@@ -146,7 +147,7 @@ public final class PushDelivery: Service {
         case .renewProviderToken:
             return retry(delivery, reason: "ExpiredProviderToken")
         case .setupError(let reason):
-            let until = Date().addingTimeInterval(Double(configuration.setupHold.milliseconds) / 1000)
+            let until = Date().adding(configuration.setupHold)
             Counter(label: "melon_push_setup_errors_total", dimensions: [("app", delivery.app), ("reason", reason)]).increment()
             logger.critical("APNs refused our setup for an app: its pushes wait", metadata: metadata.merging([
                 "reason": "\(reason)", "held_until": "\(until.formatted(.iso8601))",
@@ -165,7 +166,7 @@ public final class PushDelivery: Service {
 
     private func retry(_ delivery: ClaimedDelivery, reason: String) -> DeliveryOutcome {
         let delay = configuration.retry.delay(afterAttempt: delivery.attempts)
-        guard Date().addingTimeInterval(Double(delay.milliseconds) / 1000) < delivery.expiresAt else {
+        guard Date().adding(delay) < delivery.expiresAt else {
             return .failed(reason: "expired after \(delivery.attempts) attempts; last: \(reason)")
         }
         return .retry(after: delay, reason: reason)

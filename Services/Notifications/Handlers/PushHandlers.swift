@@ -59,7 +59,7 @@ struct PushHandlers: Sendable {
                 if release > now { holds[account] = release }
             }
         }
-        let expiresAt = request.content.expiresAt ?? now.addingTimeInterval(Double(defaultLifetime.milliseconds) / 1000)
+        let expiresAt = request.content.expiresAt ?? now.adding(defaultLifetime)
         let response = try await queue.fanOut(request, source: source, recipients: recipients, expiresAt: expiresAt, holds: holds, on: connection)
         if !response.duplicate { queued.increment(by: response.deliveries) }
         return response

@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 import PdfEmailContract
 import PostgresNIO
@@ -135,7 +136,7 @@ struct ReturnStore: Sendable {
     /// The account's rows of `table` whose `column` is within the last `window`, and in how many
     /// seconds the oldest leaves it. The names are this file's constants, never input.
     private func usage(of table: String, at column: String, within window: Duration, account: UUID, on connection: PostgresConnection) async throws -> Usage {
-        let start = database.ago(window), now = database.now()
+        let now = database.now(), start = now.adding(.zero - window)
         let rows = try await connection.query(
             """
             SELECT count(*)::int, coalesce(ceil(extract(epoch FROM min(\(unescaped: column)) - \(start))), 0)::int

@@ -75,7 +75,7 @@ public final class BusClient: Service {
                 return response
             case .failure(let error) where error.code.isRetryable:
                 let delay = backoff(attempt: attempt)
-                guard Date().addingTimeInterval(Double(delay.milliseconds) / 1000) < deadline else { throw error }
+                guard Date().adding(delay) < deadline else { throw error }
                 logger.debug("retrying after unavailable", metadata: ["type": "\(Op.type)", "attempt": "\(attempt + 1)"])
                 do { try await Task.sleep(for: delay) } catch { throw OperationError(.unavailable, "the call was cancelled") }
                 attempt += 1
@@ -129,7 +129,7 @@ public final class BusClient: Service {
         if reactor == nil { return local[service] != nil }
         let token = RandomID.uuid()
         let frames = MDP.clientRequest(service: MDP.mmiService, body: [Array(token.utf8), Array(service.utf8)])
-        let deadline = Date().addingTimeInterval(Double(timeout.milliseconds) / 1000)
+        let deadline = Date().adding(timeout)
         let reply = try await send(key: token, frames: frames, deadline: deadline, type: MDP.mmiService)
         switch String(decoding: reply.last ?? [], as: UTF8.self) {
         case "200": return true

@@ -26,6 +26,6 @@ public struct CallOptions: Sendable {
 
     /// The absolute deadline this call works to.
     public func resolvedDeadline(now: Date = Date()) -> Date {
-        deadline ?? now.addingTimeInterval(Double(timeout.milliseconds) / 1000)
+        deadline ?? now.adding(timeout)
     }
 }
