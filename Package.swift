@@ -273,8 +273,8 @@ let executables: [Target] = [
     .target(
         name: "TestSupport",
         dependencies: [
-            "AccessTokens", "AuthContract", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract", "RefundCalculatorService",
-            "ServiceKit", "ServiceSupport", "ZeroMQ", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
+            "AccessTokens", "AuthContract", "AuthService", "Bus", "Contracts", "Envelope", "GatewayService", "PostgresSupport", "RefundCalculatorContract",
+            "RefundCalculatorService", "ServiceKit", "ServiceSupport", "ZeroMQ", log, lifecycle, .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),

@@ -1,4 +1,5 @@
 import AuthContract
+import AuthService
 import AccessTokens
 import Bus
 import Contracts
@@ -26,10 +27,7 @@ import TestSupport
     }
 
     /// The JWKS of one key, as auth answers it.
-    static func jwks(_ key: SigningKey) throws -> Auth.Keys.Jwks.Response {
-        let jwk = try key.jwk()
-        return .init(keys: [.init(kid: key.kid, x: jwk.x ?? "", y: jwk.y ?? "")])
-    }
+    static func jwks(_ key: SigningKey) throws -> Auth.Keys.Jwks.Response { try .init(publishing: [key]) }
 
     @Test func aBurstOfSignedInRequestsFetchesTheKeysOnce() async throws {
         let key = SigningKey.generate()

@@ -1,5 +1,6 @@
 import AccessTokens
 import AuthContract
+import AuthService
 import Bus
 import Contracts
 import Foundation
@@ -93,10 +94,7 @@ struct InProcessTokens: Sendable {
     var keysRegistry: OperationRegistry {
         var registry = OperationRegistry(service: Auth.name)
         let key = key
-        registry.register(Auth.Keys.Jwks.self) { _, _ in
-            let jwk = try key.jwk()
-            return .init(keys: [.init(kid: key.kid, x: jwk.x ?? "", y: jwk.y ?? "")])
-        }
+        registry.register(Auth.Keys.Jwks.self) { _, _ in try .init(publishing: [key]) }
         return registry
     }
 

@@ -150,11 +150,7 @@ struct SessionHandlers: Sendable {
 
     @Sendable
     func jwks(_ request: Empty, _ context: RequestContext) async throws -> Auth.Keys.Jwks.Response {
-        let keys = try await keys.published()
-        return .init(keys: try keys.map { key in
-            let jwk = try key.jwk()
-            return .init(kid: key.kid, x: jwk.x ?? "", y: jwk.y ?? "")
-        })
+        try .init(publishing: try await keys.published())
     }
 
     private func tokens(account: UUID, university: String?, roles: [String], app: ClientApp, session: UUID, refresh: String) async throws
