@@ -42,7 +42,7 @@ import TestSupport
     static func withProvider(_ service: String, _ body: (OperationRegistry, Database?) async throws -> Void) async throws {
         let definition = try #require(([ServiceDefinition.echo] + MelonServices.all).first { $0.name == service }, "no definition of \(service)")
         guard definition.schema != nil else { return try await body(try await definition.provider(on: nil), nil) }
-        let database = try TestDatabase.make()
+        let database = try TestDatabase.make(now: today.now)
         try await BusHarness.with([database]) {
             try await body(try await definition.provider(on: database, environment: environment, clock: today), database)
         }
