@@ -112,6 +112,21 @@ import TestSupport
         }
     }
 
+    /// An account belongs to at most HOUSEHOLD_PER_ACCOUNT households, whether it creates or joins them.
+    @Test func anAccountBelongsToNoMoreHouseholdsThanItsLimit() async throws {
+        try await InProcessStack.with([.household], environment: ["HOUSEHOLD_PER_ACCOUNT": "1"]) { http in
+            let (ana, ben) = (try await http.signedIn(self.ana), try await http.signedIn(self.ben))
+            let flat = #"{"name":"Flat 3","currency":"EUR"}"#
+            #expect(try await http.post("/v1/households", json: flat, headers: ana).status == 201)
+            let second = try await http.post("/v1/households", json: flat, headers: ana)
+            #expect(second.status == 409, "\(second.text)")
+            let bens = try #require(Self.string(try await http.post("/v1/households", json: flat, headers: ben), "id"))
+            let code = try #require(Self.string(try await http.post("/v1/households/\(bens)/invites", json: "{}", headers: ben), "code"))
+            let join = try await http.post("/v1/households/join", json: #"{"code":"\#(code)"}"#, headers: ana)
+            #expect(join.status == 409, "\(join.text)")
+        }
+    }
+
     @Test func wrongCodesBackOffAndARevokedCodeOrAFullHouseholdLetsNobodyIn() async throws {
         let clock = MovableClock()
         let environment = ["HOUSEHOLD_JOIN_ATTEMPTS": "2", "HOUSEHOLD_MEMBERS_MAX": "2"]
