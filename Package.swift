@@ -211,11 +211,11 @@ let productServices: [ServicePackage] = [
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Data"), .copy("Migrations")]),
-    // The roommates' app: households, members and invite codes.
+    // The roommates' app: households, members, invite codes and grocery lists.
     service(
-        "Household", product: "household",
+        "Household", product: "household", calls: ["Notifications"],
         dependencies: [
-            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+            "Bus", "Contracts", "Envelope", "NotificationsContract", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Migrations")]),
 ]
@@ -351,7 +351,10 @@ let tests: [Target] = [
         swiftSettings: swiftSettings),
     .testTarget(
         name: "HouseholdTests",
-        dependencies: ["HouseholdContract", "HouseholdService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport"],
+        dependencies: [
+            "HouseholdContract", "HouseholdService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "AuthTests",

@@ -6,10 +6,10 @@ import ServiceKit
 import ServiceSupport
 
 extension ServiceDefinition {
-    /// `household`: roommates' households, their members and invite codes.
+    /// `household`: roommates' households, their members, invite codes and grocery lists.
     public static let household = ServiceDefinition(
         contract: Household.self, schema: "household", settings: Setting.householdSettings, settingPrefixes: ["household"],
-        deployment: ServiceDeployment(about: "Roommates' households: members, roles and invite codes"),
+        deployment: ServiceDeployment(about: "Roommates' households: members, roles, invite codes and grocery lists"),
         migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.householdConfiguration()
@@ -21,6 +21,7 @@ extension ServiceDefinition {
         let membership = MembershipHandlers(
             database: database, households: households, invites: invites, access: access, householdHandlers: householdHandlers, configuration: configuration)
         let erasure = AccountErasureHandler(database: database)
+        let groceries = GroceryHandlers(database: database, groceries: GroceryStore(database: database), access: access, notifier: HouseholdNotifier(database: database))
 
         var handlers = OperationHandlers(Household.self, database: database)
         handlers.once(Household.Households.Create.self, prepare: householdHandlers.prepareCreate, apply: householdHandlers.create)
@@ -34,6 +35,19 @@ extension ServiceDefinition {
         handlers.once(Household.Members.Leave.self, prepare: membership.prepareLeave, apply: membership.leave)
         handlers.on(Household.Members.Remove.self, membership.remove)
         handlers.on(Household.Members.TransferOwnership.self, membership.transferOwnership)
+        handlers.on(Household.Groceries.Current.self, groceries.current)
+        handlers.on(Household.Groceries.History.self, groceries.history)
+        handlers.on(Household.Groceries.ShoppingList.self, groceries.shoppingList)
+        handlers.once(Household.Groceries.Add.self, prepare: groceries.prepareAdd, apply: groceries.add)
+        handlers.on(Household.Groceries.Purchases.self, groceries.purchases)
+        handlers.once(Household.Groceries.GoShopping.self, prepare: groceries.prepareGoShopping, apply: groceries.goShopping)
+        handlers.on(Household.GroceryLists.Get.self, groceries.getList)
+        handlers.on(Household.GroceryLists.Finish.self, groceries.finish)
+        handlers.on(Household.GroceryLists.Delete.self, groceries.deleteList)
+        handlers.on(Household.GroceryItems.Get.self, groceries.getItem)
+        handlers.on(Household.GroceryItems.Update.self, groceries.updateItem)
+        handlers.on(Household.GroceryItems.Delete.self, groceries.deleteItem)
+        handlers.once(Household.GroceryItems.BuyAgain.self, prepare: { request, _ in request }, apply: groceries.buyAgain)
         handlers.on(Household.Account.Erase.self, erasure.erase)
         let prune = PeriodicJob("invites.prune", every: .seconds(600), database: database) { try await invites.prune(on: $0) }
         return ServiceParts(handlers: handlers, jobs: [prune])

@@ -47,6 +47,14 @@ public struct OperationError: Error, Codable, Sendable, Equatable, CustomStringC
         OperationError(.invalid, "\(field): \(message)", fields: [FieldIssue(field: field, message: message)])
     }
 
+    /// A `conflict` over a version: `read` is not the version `thing` (the changed thing, as its GET
+    /// answers) is at, which the error carries as `current` so the caller merges without another read.
+    public static func staleVersion(of thing: some Encodable, read: Int, current: Int, _ what: String) -> OperationError {
+        OperationError(
+            .conflict, "data.version: the \(what) changed since version \(read); it is at version \(current)",
+            fields: [FieldIssue(field: "data.version", message: "is \(current) now")], current: try? JSONValue.parse(EnvelopeCodec().encode(thing)))
+    }
+
     public var description: String { "\(code.rawValue): \(message)" }
 }
 

@@ -155,6 +155,20 @@ import TestSupport
         "household.members.remove.v1/removed": { database, _ in try await givenHousehold(in: database) },
         "household.members.transfer-ownership.v1/transferred": { database, _ in try await givenHousehold(in: database) },
         "household.account.erase.v1/erased": { database, _ in try await givenHousehold(in: database) },
+        "household.groceries.current.v1/communal": { database, _ in try await givenGroceries(in: database) },
+        "household.groceries.history.v1/first-page": { database, _ in try await givenGroceries(in: database) },
+        "household.groceries.shopping-list.v1/two-groups": { database, _ in try await givenGroceries(in: database) },
+        "household.groceries.purchases.v1/this-month": { database, _ in try await givenGroceries(in: database) },
+        "household.grocery-lists.get.v1/found": { database, _ in try await givenGroceries(in: database) },
+        "household.grocery-lists.finish.v1/finished": { database, _ in try await givenGroceries(in: database) },
+        "household.grocery-lists.delete.v1/deleted": { database, _ in try await givenGroceries(in: database) },
+        "household.grocery-items.get.v1/found": { database, _ in try await givenGroceries(in: database) },
+        "household.grocery-items.update.v1/bought": { database, _ in try await givenGroceries(in: database) },
+        "household.grocery-items.update.v1/stale-version": { database, _ in try await givenGroceries(in: database) },
+        "household.grocery-items.delete.v1/deleted": { database, _ in try await givenGroceries(in: database) },
+        "household.grocery-items.buy-again.v1/again": { database, _ in try await givenGroceries(in: database) },
+        "household.groceries.add.v1/added": { database, _ in try await givenHousehold(in: database) },
+        "household.groceries.go-shopping.v1/told": { database, _ in try await givenHousehold(in: database) },
         "notifications.devices.list.v1/one-device": { database, _ in try await givenDevice(in: database) },
         "notifications.devices.delete.v1/deleted": { database, _ in try await givenDevice(in: database) },
         "notifications.devices.delete.v1/someone-elses": { database, _ in try await givenDevice(owner: UUID(), in: database) },
@@ -237,6 +251,38 @@ import TestSupport
                 """,
                 in: database)
         }
+    }
+
+    /// The example household's grocery lists: a current communal list with toilet roll on it, the
+    /// owner's personal list with oat milk the other member bought this month, and a finished
+    /// communal list with coffee.
+    static func givenGroceries(in database: Database) async throws {
+        try await givenHousehold(in: database)
+        let household = exampleHousehold, now = today.now()
+        let owner = UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000001")!, other = UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000002")!
+        let (communal, personal, finished) = (
+            UUID(uuidString: "b1c2d3e4-0000-4e5f-8a9b-00000000000c")!, UUID(uuidString: "b1c2d3e4-0000-4e5f-8a9b-00000000000a")!,
+            UUID(uuidString: "b1c2d3e4-0000-4e5f-8a9b-00000000000f")!)
+        try await given(
+            """
+            INSERT INTO grocery_lists (id, household_id, kind, owner_member, created_at, updated_at, finished_at, finished_by) VALUES
+                (\(finished), \(household), 'communal', NULL, \(now), \(now), \(now), \(owner)),
+                (\(communal), \(household), 'communal', NULL, \(now), \(now), NULL, NULL),
+                (\(personal), \(household), 'personal', \(owner), \(now), \(now), NULL, NULL)
+            """,
+            in: database)
+        try await given(
+            """
+            INSERT INTO grocery_items (id, list_id, household_id, name, quantity, added_by, added_at, updated_at,
+                                       bought_by, bought_at, bought_seq, price_minor, price_currency) VALUES
+                ('c1d2e3f4-0000-4e5f-8a9b-000000000003', \(finished), \(household), 'Coffee', 1, \(owner), \(now), \(now),
+                 \(owner), \(now), nextval('grocery_purchase_seq'), 899, 'EUR'),
+                ('c1d2e3f4-0000-4e5f-8a9b-000000000001', \(communal), \(household), 'Toilet roll', 9, \(other), \(now), \(now),
+                 NULL, NULL, NULL, NULL, NULL),
+                ('c1d2e3f4-0000-4e5f-8a9b-000000000002', \(personal), \(household), 'Oat milk', 2, \(owner), \(now), \(now),
+                 \(other), \(now), nextval('grocery_purchase_seq'), 249, 'EUR')
+            """,
+            in: database)
     }
 
     static func givenDevice(owner: UUID = exampleAccount, in database: Database) async throws {

@@ -45,7 +45,8 @@ public enum InProcessStack {
             let app = buildApplication(
                 configuration: try settings.gatewayConfiguration(), services: definitions.map(\.contract), bus: bus, authenticator: authenticator,
                 logger: BusHarness.logger("gateway"))
-            try await app.test(.router) { client in try await body(InProcessHTTP(client: client, tokens: tokens)) }
+            let byService = Dictionary(zip(definitions.map(\.name), databases).compactMap { name, database in database.map { (name, $0) } }) { first, _ in first }
+            try await app.test(.router) { client in try await body(InProcessHTTP(client: client, tokens: tokens, databases: byService)) }
         }
     }
 }
@@ -54,6 +55,8 @@ public enum InProcessStack {
 public struct InProcessHTTP: Sendable {
     let client: any TestClientProtocol
     let tokens: InProcessTokens
+    /// Each service's database, by the service's name: to read what a route left behind (its outbox).
+    public let databases: [String: Database]
 
     /// The `Authorization` header of a fresh access token for `account`, signed as auth signs one.
     public func signedIn(_ account: UUID) async throws -> [String: String] {

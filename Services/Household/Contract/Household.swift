@@ -1,19 +1,25 @@
 import Contracts
 import Envelope
 import Foundation
+import NotificationsContract
 
 /// The `household` service: roommates' households, their members and invites (and, as they arrive,
 /// grocery lists, chores, bills and a bulletin board).
 public enum Household: ServiceContract {
     public static let name = "household"
-    public static let summary = "Roommates' households: members, roles and invite codes."
+    public static let summary = "Roommates' households: members, roles, invite codes and grocery lists."
     public static let operations: [any OperationDeclaration.Type] = [
         Households.Create.self, Households.List.self, Households.Get.self, Households.Update.self,
         Invites.Create.self, Invites.List.self, Invites.Revoke.self, Invites.Join.self,
         Members.Leave.self, Members.Remove.self, Members.TransferOwnership.self,
+        Groceries.Current.self, Groceries.History.self, Groceries.ShoppingList.self, Groceries.Add.self, Groceries.Purchases.self,
+        Groceries.GoShopping.self, GroceryLists.Get.self, GroceryLists.Finish.self, GroceryLists.Delete.self,
+        GroceryItems.Get.self, GroceryItems.Update.self, GroceryItems.Delete.self, GroceryItems.BuyAgain.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
+    /// Pushes to members (through the outbox).
+    public static let calls: [any OperationDeclaration.Type] = [Notifications.Push.Send.self]
 
     /// The limits of the requests, checked by the gateway (the schema) and the handlers alike.
     public enum Bounds {
@@ -25,6 +31,16 @@ public enum Household: ServiceContract {
         public static let inviteCodeLength = 8
         /// Invite codes leave out the characters people mistake for others (0 and O, 1, I and L).
         public static let inviteAlphabet = Array("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+        /// A grocery item's quantity, in its unit (500 with `g`) or in pieces.
+        public static let quantity = 1...100_000
+        /// A grocery item's unit, note and category; empty in a change clears one.
+        public static let unit = 0...16
+        public static let note = 0...500
+        public static let category = 0...40
+        /// The highest price of a grocery item or amount of a bill, in minor units (a million in the major unit).
+        public static let priceMinorUnits: Int64 = 100_000_000
+        /// Items on one grocery list.
+        public static let itemsPerList = 300
     }
 
     /// What a member may do: the owner manages members, invites and settings; a member uses the household.

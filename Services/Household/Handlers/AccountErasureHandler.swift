@@ -41,6 +41,10 @@ struct AccountErasureHandler: Sendable {
                     deleted += 1
                 }
             }
+            // What an account wished for on its own lists is its own: those lists go; bought items of
+            // the communal lists stay, with "a former member" as their buyer.
+            try await connection.query(
+                "DELETE FROM grocery_lists WHERE owner_member IN (SELECT id FROM members WHERE account_id = \(account))", logger: database.logger)
             let anonymised = try await connection.query(
                 """
                 UPDATE members SET account_id = NULL, role = 'member', left_at = coalesce(left_at, \(database.now()))

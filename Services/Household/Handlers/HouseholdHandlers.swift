@@ -57,9 +57,7 @@ struct HouseholdHandlers: Sendable {
                 owner.household, version: request.version, name: name, currency: request.currency, simplifyDebts: request.simplifyDebts,
                 reminderLeadMinutes: request.reminderLeadMinutes, on: connection)
             else {
-                throw OperationError(
-                    .conflict, "data.version: the household changed since version \(request.version); it is at version \(current.version): read it again",
-                    fields: [.init(field: "data.version", message: "is \(current.version) now")])
+                throw OperationError.staleVersion(of: current, read: request.version, current: current.version, "household")
             }
             return try await households.view(owner, on: connection)
         }
