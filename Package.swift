@@ -341,7 +341,7 @@ let tests: [Target] = [
     .testTarget(name: "EnvelopeTests", dependencies: ["Envelope"], swiftSettings: swiftSettings),
     .testTarget(name: "MediaTests", dependencies: ["CVips", "Contracts", "Envelope", "Media", "PostgresSupport", "TestSupport", .product(name: "NIOPosix", package: "swift-nio")], swiftSettings: swiftSettings),
     .testTarget(name: "GatewayTests", dependencies: ["GatewayService", "ServiceSupport"], swiftSettings: swiftSettings),
-    .testTarget(name: "ContractsTests", dependencies: ["Contracts", "Envelope", "ServiceCatalog"], swiftSettings: swiftSettings),
+    .testTarget(name: "ContractsTests", dependencies: ["Contracts", "Envelope", "ServiceCatalog", "TestSupport"], swiftSettings: swiftSettings),
     .testTarget(
         name: "RepositoryTests",
         dependencies: ["Contracts", "Envelope", "GatewayService", "MelonServices", "ServiceCatalog", "ServiceKit", "ServiceSupport", "TestSupport"],

@@ -6,10 +6,10 @@ import ServiceKit
 import ServiceSupport
 
 extension ServiceDefinition {
-    /// `household`: roommates' households, their members, invite codes and grocery lists.
+    /// `household`: roommates' households, their members, invite codes, grocery lists, bills and balances.
     public static let household = ServiceDefinition(
         contract: Household.self, schema: "household", settings: Setting.householdSettings, settingPrefixes: ["household"],
-        deployment: ServiceDeployment(about: "Roommates' households: members, roles, invite codes and grocery lists"),
+        deployment: ServiceDeployment(about: "Roommates' households: members, invite codes, grocery lists, bills and balances"),
         migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.householdConfiguration()
@@ -21,7 +21,12 @@ extension ServiceDefinition {
         let membership = MembershipHandlers(
             database: database, households: households, invites: invites, access: access, householdHandlers: householdHandlers, configuration: configuration)
         let erasure = AccountErasureHandler(database: database)
-        let groceries = GroceryHandlers(database: database, groceries: GroceryStore(database: database), access: access, notifier: HouseholdNotifier(database: database))
+        let notifier = HouseholdNotifier(database: database), groceryStore = GroceryStore(database: database), billStore = BillStore(database: database)
+        let groceries = GroceryHandlers(database: database, groceries: groceryStore, access: access, notifier: notifier)
+        let bills = BillHandlers(database: database, bills: billStore, households: households, groceries: groceryStore, access: access, notifier: notifier)
+        let settle = SettleHandlers(
+            database: database, bills: billStore, settlements: SettlementStore(database: database, bills: billStore), households: households, access: access,
+            notifier: notifier)
 
         var handlers = OperationHandlers(Household.self, database: database)
         handlers.once(Household.Households.Create.self, prepare: householdHandlers.prepareCreate, apply: householdHandlers.create)
@@ -48,8 +53,21 @@ extension ServiceDefinition {
         handlers.on(Household.GroceryItems.Update.self, groceries.updateItem)
         handlers.on(Household.GroceryItems.Delete.self, groceries.deleteItem)
         handlers.once(Household.GroceryItems.BuyAgain.self, prepare: { request, _ in request }, apply: groceries.buyAgain)
+        handlers.once(Household.Bills.Create.self, prepare: bills.prepareCreate, apply: bills.create)
+        handlers.once(Household.Bills.FromPurchases.self, prepare: bills.prepareFromPurchases, apply: bills.fromPurchases)
+        handlers.on(Household.Bills.List.self, bills.list)
+        handlers.on(Household.Bills.Get.self, bills.get)
+        handlers.on(Household.Bills.Update.self, bills.update)
+        handlers.on(Household.Bills.Delete.self, bills.delete)
+        handlers.on(Household.Bills.Restore.self, bills.restore)
+        handlers.on(Household.Balances.Get.self, settle.balances)
+        handlers.once(Household.Balances.Remind.self, prepare: { request, _ in request }, apply: settle.remind)
+        handlers.once(Household.Settlements.Create.self, prepare: settle.prepareSettle, apply: settle.settle)
+        handlers.on(Household.Settlements.Confirm.self, settle.confirm)
+        handlers.on(Household.Settlements.List.self, settle.list)
         handlers.on(Household.Account.Erase.self, erasure.erase)
         let prune = PeriodicJob("invites.prune", every: .seconds(600), database: database) { try await invites.prune(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [prune])
+        let repeats = PeriodicJob("bills.repeat", every: .seconds(600), database: database) { try await bills.addDueCopies(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [prune, repeats])
     }
 }

@@ -168,6 +168,19 @@ import TestSupport
         "household.grocery-items.delete.v1/deleted": { database, _ in try await givenGroceries(in: database) },
         "household.grocery-items.buy-again.v1/again": { database, _ in try await givenGroceries(in: database) },
         "household.groceries.add.v1/added": { database, _ in try await givenHousehold(in: database) },
+        "household.bills.list.v1/first-page": { database, _ in try await givenBills(in: database) },
+        "household.bills.get.v1/found": { database, _ in try await givenBills(in: database) },
+        "household.bills.update.v1/changed": { database, _ in try await givenBills(in: database) },
+        "household.bills.delete.v1/deleted": { database, _ in try await givenBills(in: database) },
+        "household.bills.restore.v1/restored": { database, _ in try await givenBills(in: database) },
+        "household.balances.get.v1/one-currency": { database, _ in try await givenBills(in: database) },
+        "household.balances.remind.v1/reminded": { database, _ in try await givenBills(in: database) },
+        "household.settlements.confirm.v1/confirmed": { database, _ in try await givenBills(in: database) },
+        "household.settlements.list.v1/first-page": { database, _ in try await givenBills(in: database) },
+        "household.bills.create.v1/created": { database, _ in try await givenHousehold(in: database) },
+        "household.bills.create.v1/percentages-short": { database, _ in try await givenHousehold(in: database) },
+        "household.settlements.create.v1/received": { database, _ in try await givenHousehold(in: database) },
+        "household.bills.from-purchases.v1/billed": { database, _ in try await givenGroceries(in: database) },
         "household.groceries.go-shopping.v1/told": { database, _ in try await givenHousehold(in: database) },
         "notifications.devices.list.v1/one-device": { database, _ in try await givenDevice(in: database) },
         "notifications.devices.delete.v1/deleted": { database, _ in try await givenDevice(in: database) },
@@ -281,6 +294,32 @@ import TestSupport
                  NULL, NULL, NULL, NULL, NULL),
                 ('c1d2e3f4-0000-4e5f-8a9b-000000000002', \(personal), \(household), 'Oat milk', 2, \(owner), \(now), \(now),
                  \(other), \(now), nextval('grocery_purchase_seq'), 249, 'EUR')
+            """,
+            in: database)
+    }
+
+    /// The example household's electricity bill of 10.00 EUR, paid by the owner and shared equally
+    /// with the other member (who owes 5.00), and the other member's payment of it, not confirmed yet.
+    static func givenBills(in database: Database) async throws {
+        try await givenHousehold(in: database)
+        let household = exampleHousehold, now = today.now(), bill = UUID(uuidString: "d1e2f3a4-0000-4e5f-8a9b-000000000001")!
+        let owner = UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000001")!, other = UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000002")!
+        try await given(
+            """
+            INSERT INTO bills (id, household_id, title, amount_minor, currency, paid_by, bill_date, split, created_by, created_at, updated_at)
+            VALUES (\(bill), \(household), 'Electricity', 1000, 'EUR', \(owner), '2026-11-20', 'equal', \(owner), \(now), \(now))
+            """,
+            in: database)
+        try await given(
+            "INSERT INTO bill_parts (bill_id, position, member_id, share_minor) VALUES (\(bill), 0, \(owner), 500), (\(bill), 1, \(other), 500)",
+            in: database)
+        try await given("INSERT INTO bill_changes (bill_id, member_id, at, action) VALUES (\(bill), \(owner), \(now), 'created')", in: database)
+        try await given(
+            "INSERT INTO debts (household_id, currency, debtor, creditor, amount) VALUES (\(household), 'EUR', \(other), \(owner), 500)", in: database)
+        try await given(
+            """
+            INSERT INTO settlements (id, household_id, from_member, to_member, amount_minor, currency, reference, recorded_by, recorded_at)
+            VALUES ('e1f2a3b4-0000-4e5f-8a9b-000000000001', \(household), \(other), \(owner), 500, 'EUR', 'Revolut', \(other), \(now))
             """,
             in: database)
     }

@@ -2,6 +2,7 @@ import Contracts
 import Envelope
 import Foundation
 import Testing
+import TestSupport
 
 struct MoneyTests {
     let eur = Currency.eur
@@ -95,21 +96,6 @@ struct MoneyTests {
                 #expect(part == 0 || (part < 0) == (total < 0), "\(context)")
             }
         }
-    }
-}
-
-/// A small seeded generator, so a failing random case can be run again from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -8,32 +8,7 @@ import TestSupport
 
 /// Grocery lists through the gateway's routing, in process, as three roommates' apps use them.
 @Suite(.timeLimit(.minutes(2))) struct GroceryRouteTests {
-    let ana = UUID(), ben = UUID(), cara = UUID()
-
-    /// A household of Ana (owner), Ben and Cara: its id and each one's headers and member id.
-    struct Flat {
-        let id: String
-        let ana: [String: String], ben: [String: String], cara: [String: String]
-        let members: [String: String]
-    }
-
-    func flat(_ http: InProcessHTTP) async throws -> Flat {
-        let (ana, ben, cara) = (try await http.signedIn(self.ana), try await http.signedIn(self.ben), try await http.signedIn(self.cara))
-        let created = try await http.post("/v1/households", json: #"{"name":"14 Pearse Street","currency":"EUR"}"#, headers: ana)
-        let id = try #require(HouseholdRouteTests.string(created, "id"))
-        let code = try #require(HouseholdRouteTests.string(try await http.post("/v1/households/\(id)/invites", json: "{}", headers: ana), "code"))
-        _ = try await http.post("/v1/households/join", json: #"{"code":"\#(code)"}"#, headers: ben)
-        let joined = try await http.post("/v1/households/join", json: #"{"code":"\#(code)"}"#, headers: cara)
-        var members: [String: String] = [:]
-        for (name, account) in [("ana", self.ana), ("ben", self.ben), ("cara", self.cara)] {
-            members[name] = try #require(HouseholdRouteTests.memberID(joined, of: account))
-        }
-        return Flat(id: id, ana: ana, ben: ben, cara: cara, members: members)
-    }
-
-    static func patch(_ http: InProcessHTTP, _ path: String, _ json: String, _ headers: [String: String]) async throws -> HTTPTestClient.Reply {
-        try await http.send("PATCH", path, body: Array(json.utf8), headers: headers)
-    }
+    let roommates = Roommates()
 
     static func items(_ value: JSONValue?) -> [JSONValue] {
         if case .array(let items)? = value?["items"] { items } else { [] }
@@ -50,7 +25,7 @@ import TestSupport
 
     @Test func threeRoommatesShopFromOneList() async throws {
         try await InProcessStack.with([.household]) { http in
-            let flat = try await self.flat(http)
+            let flat = try await roommates.flat(http)
             let base = "/v1/households/\(flat.id)"
             func add(_ list: String, _ json: String, _ headers: [String: String]) async throws -> String {
                 let added = try await http.post("\(base)/groceries/\(list)/items", json: json, headers: headers)
@@ -76,17 +51,17 @@ import TestSupport
             #expect(try await http.get("\(base)/grocery-lists/\(anasList)", headers: flat.ben).status == 404)
 
             // Cara buys Ana's milk; Ben may not rename it; the purchase shows in the month's history.
-            let bought = try await Self.patch(http, "\(base)/grocery-items/\(milk)", #"{"version":1,"bought":true,"price":{"minorUnits":249,"currency":"EUR"}}"#, flat.cara)
+            let bought = try await Roommates.patch(http, "\(base)/grocery-items/\(milk)", #"{"version":1,"bought":true,"price":{"minorUnits":249,"currency":"EUR"}}"#, flat.cara)
             #expect(bought.status == 200 && bought.json?["bought"]?["memberId"] == .string(flat.members["cara"]!), "\(bought.text)")
             #expect(bought.json?["bought"]?["price"]?["minorUnits"] == 249 && bought.json?["version"] == 2)
-            #expect(try await Self.patch(http, "\(base)/grocery-items/\(milk)", #"{"version":2,"name":"Milk"}"#, flat.ben).status == 403)
+            #expect(try await Roommates.patch(http, "\(base)/grocery-items/\(milk)", #"{"version":2,"name":"Milk"}"#, flat.ben).status == 403)
             let month = String(ISO8601DateFormatter().string(from: Date()).prefix(7))
             #expect(Self.names(try await http.get("\(base)/purchases?month=\(month)", headers: flat.ben).json) == ["Oat milk"])
             #expect(Self.names(try await http.get("\(base)/purchases?memberId=\(flat.members["ben"]!)", headers: flat.ben).json) == [])
 
             // Ana and Ben change the toilet roll at once from version 1: one wins, the other is 409 with the item as it is.
-            async let first = Self.patch(http, "\(base)/grocery-items/\(roll)", #"{"version":1,"quantity":18}"#, flat.ana)
-            async let second = Self.patch(http, "\(base)/grocery-items/\(roll)", #"{"version":1,"note":"the recycled kind"}"#, flat.ben)
+            async let first = Roommates.patch(http, "\(base)/grocery-items/\(roll)", #"{"version":1,"quantity":18}"#, flat.ana)
+            async let second = Roommates.patch(http, "\(base)/grocery-items/\(roll)", #"{"version":1,"note":"the recycled kind"}"#, flat.ben)
             let (one, other) = try await (first, second)
             let (won, lost) = one.status == 200 ? (one, other) : (other, one)
             #expect(won.status == 200 && lost.status == 409, "\(one.text) / \(other.text)")
@@ -94,7 +69,7 @@ import TestSupport
 
             // Ana moves eggs from her list to the communal one; the others hear of it, as of Cara's roll.
             let eggs = try await add("personal", #"{"name":"Eggs","quantity":12}"#, flat.ana)
-            let moved = try await Self.patch(http, "\(base)/grocery-items/\(eggs)", #"{"version":1,"list":"communal"}"#, flat.ana)
+            let moved = try await Roommates.patch(http, "\(base)/grocery-items/\(eggs)", #"{"version":1,"list":"communal"}"#, flat.ana)
             #expect(moved.status == 200 && moved.json?["list"] == "communal" && moved.json?["wantedBy"] == nil, "\(moved.text)")
             let database = try #require(http.databases["household"])
             let pushes = try await database.transaction { connection in
@@ -102,7 +77,7 @@ import TestSupport
                     .decode(Data.self).reduce(into: [JSONValue]()) { $0.append(try JSONValue.parse(Array($1))) }
             }
             #expect(pushes.map { $0["content"]?["eventType"] } == [.string("household.grocery.communal-added"), .string("household.grocery.communal-added")])
-            #expect(pushes.first?["recipients"] == .array([.string(self.ana.uuidString.lowercased()), .string(self.ben.uuidString.lowercased())]))
+            #expect(pushes.first?["recipients"] == .array([.string(roommates.ana.uuidString.lowercased()), .string(roommates.ben.uuidString.lowercased())]))
             #expect(pushes.last?["content"]?["data"]?["id"] == .string(eggs) && pushes.last?["content"]?["category"] == "groceries")
 
             // Finishing the communal list moves it to the history; a new one is current; bought again, the roll is on it.
@@ -126,7 +101,7 @@ import TestSupport
 
     @Test func goingShoppingTellsTheOthersAtMostSixTimesAnHour() async throws {
         try await InProcessStack.with([.household]) { http in
-            let flat = try await self.flat(http)
+            let flat = try await roommates.flat(http)
             for trip in 1...6 {
                 let told = try await http.post("/v1/households/\(flat.id)/shopping-trips", json: #"{"note":"Tesco, back by 7"}"#, headers: flat.ben)
                 #expect(told.status == 202 && told.json?["notified"] == 2, "trip \(trip): \(told.text)")
@@ -139,7 +114,7 @@ import TestSupport
 
     @Test func badItemsAreRefusedFieldByField() async throws {
         try await InProcessStack.with([.household]) { http in
-            let flat = try await self.flat(http)
+            let flat = try await roommates.flat(http)
             let base = "/v1/households/\(flat.id)"
             let bad = try await http.post("\(base)/groceries/communal/items", json: #"{"name":"  ","quantity":0,"private":true}"#, headers: flat.ana)
             let fields = Self.errorFields(bad)
@@ -148,7 +123,7 @@ import TestSupport
             #expect(spaces.status == 400 && Self.errorFields(spaces) == ["name", "private"], "\(spaces.text)")
             let item = try await http.post("\(base)/groceries/personal/items", json: #"{"name":"Rice"}"#, headers: flat.ana)
             let id = try #require(HouseholdRouteTests.string(item, "id"))
-            let priceAlone = try await Self.patch(http, "\(base)/grocery-items/\(id)", #"{"version":1,"price":{"minorUnits":100,"currency":"EUR"}}"#, flat.ana)
+            let priceAlone = try await Roommates.patch(http, "\(base)/grocery-items/\(id)", #"{"version":1,"price":{"minorUnits":100,"currency":"EUR"}}"#, flat.ana)
             #expect(priceAlone.status == 400 && Self.errorFields(priceAlone) == ["price"], "\(priceAlone.text)")
 
             // Deleting the current list takes its items; the next read starts an empty one.

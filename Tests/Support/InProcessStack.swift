@@ -3,6 +3,7 @@ import AuthContract
 import AuthService
 import Bus
 import Contracts
+import Envelope
 import Foundation
 import GatewayService
 import HTTPTypes
@@ -35,7 +36,7 @@ public enum InProcessStack {
             }
             // Signed-in callers: tokens signed with a key of the test's own, checked by the gateway's own
             // JWKS authenticator, which fetches the key over the bus as from auth.
-            let tokens = try await InProcessTokens()
+            let tokens = try await InProcessTokens(clock: clock)
             if !definitions.contains(where: { $0.name == Auth.name }) { registries.append(tokens.keysRegistry) }
             let bus = try BusClient(serving: registries, configuration: ClientConfiguration(endpoint: "inproc://in-process", processName: "gateway"))
             let settings = try ProcessSettings.declared(Setting.gatewaySettings, process: "gateway", environment: ["BUS_CURVE": "off"])
@@ -89,9 +90,12 @@ public struct InProcessHTTP: Sendable {
 struct InProcessTokens: Sendable {
     let key = SigningKey.generate()
     let signer: AccessTokenSigner
+    /// The stack's clock: a token is issued at its now, so a test that moves the clock signs in again.
+    let clock: ServiceClock
 
-    init() async throws {
+    init(clock: ServiceClock) async throws {
         signer = try await AccessTokenSigner(current: key)
+        self.clock = clock
     }
 
     var keysRegistry: OperationRegistry {
@@ -105,6 +109,6 @@ struct InProcessTokens: Sendable {
         try await signer.sign(AccessTokenClaims(
             subject: account.uuidString.lowercased(), session: UUID().uuidString.lowercased(), university: nil, roles: ["user"], app: "melon",
             audience: Setting.authAudience.defaultValue ?? "melon", issuer: Setting.authIssuer.defaultValue ?? "urn:melon:auth",
-            issuedAt: Date(), expiresAt: Date().addingTimeInterval(900)))
+            issuedAt: clock.now(), expiresAt: clock.now().adding(.seconds(900))))
     }
 }

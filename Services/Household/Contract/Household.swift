@@ -7,7 +7,7 @@ import NotificationsContract
 /// grocery lists, chores, bills and a bulletin board).
 public enum Household: ServiceContract {
     public static let name = "household"
-    public static let summary = "Roommates' households: members, roles, invite codes and grocery lists."
+    public static let summary = "Roommates' households: members, roles, invite codes, grocery lists, bills and balances."
     public static let operations: [any OperationDeclaration.Type] = [
         Households.Create.self, Households.List.self, Households.Get.self, Households.Update.self,
         Invites.Create.self, Invites.List.self, Invites.Revoke.self, Invites.Join.self,
@@ -15,6 +15,8 @@ public enum Household: ServiceContract {
         Groceries.Current.self, Groceries.History.self, Groceries.ShoppingList.self, Groceries.Add.self, Groceries.Purchases.self,
         Groceries.GoShopping.self, GroceryLists.Get.self, GroceryLists.Finish.self, GroceryLists.Delete.self,
         GroceryItems.Get.self, GroceryItems.Update.self, GroceryItems.Delete.self, GroceryItems.BuyAgain.self,
+        Bills.Create.self, Bills.FromPurchases.self, Bills.List.self, Bills.Get.self, Bills.Update.self, Bills.Delete.self, Bills.Restore.self,
+        Balances.Get.self, Balances.Remind.self, Settlements.Create.self, Settlements.Confirm.self, Settlements.List.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
@@ -39,6 +41,8 @@ public enum Household: ServiceContract {
         public static let category = 0...40
         /// The highest price of a grocery item or amount of a bill, in minor units (a million in the major unit).
         public static let priceMinorUnits: Int64 = 100_000_000
+        /// The members one bill may name (as many as a household may have).
+        public static let billParts = 1...500
         /// Items on one grocery list.
         public static let itemsPerList = 300
     }

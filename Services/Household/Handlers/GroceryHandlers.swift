@@ -186,7 +186,7 @@ struct GroceryHandlers: Sendable {
     func purchases(_ request: Household.Groceries.Purchases.Request, _ context: RequestContext) async throws -> Household.Groceries.Purchases.Response {
         let limit = try request.page.checked()
         var validation = Validation()
-        let month = request.month.flatMap(Self.month)
+        let month = request.month.flatMap(CalendarDay.month)
         validation.check(request.month == nil || month != nil, "data.month", "must be a month: YYYY-MM")
         let buyer = request.memberId.flatMap(UUID.init(uuidString:))
         validation.check(request.memberId == nil || buyer != nil, "data.memberId", "must be a member id")
@@ -205,9 +205,8 @@ struct GroceryHandlers: Sendable {
     func prepareGoShopping(_ request: Household.Groceries.GoShopping.Request, _ context: RequestContext) async throws
         -> (note: String?, request: Household.Groceries.GoShopping.Request)
     {
-        guard let note = request.note?.trimmingCharacters(in: .whitespaces), !note.isEmpty else { return (nil, request) }
         var validation = Validation()
-        validation.check(note.unicodeScalars.count <= 120 && !Self.hasControl(note, allowingNewlines: false), "data.note", "must be up to 120 characters without control characters")
+        let note = validation.checkText(request.note, "data.note", 0...120)
         try validation.finish()
         return (note, request)
     }
@@ -287,17 +286,9 @@ struct GroceryHandlers: Sendable {
             values.quantity = quantity
             validation.check(Household.Bounds.quantity.contains(quantity), "data.quantity", "must be from 1 to \(Household.Bounds.quantity.upperBound)")
         }
-        func text(_ raw: String?, _ field: String, _ bounds: ClosedRange<Int>, newlines: Bool, into value: inout String?) {
-            guard let raw else { return }
-            let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            validation.check(
-                bounds.contains(trimmed.unicodeScalars.count) && !hasControl(trimmed, allowingNewlines: newlines), field,
-                "must be up to \(bounds.upperBound) characters without control characters")
-            value = trimmed.isEmpty ? nil : trimmed
-        }
-        text(unit, "data.unit", Household.Bounds.unit, newlines: false, into: &values.unit)
-        text(note, "data.note", Household.Bounds.note, newlines: true, into: &values.note)
-        text(category, "data.category", Household.Bounds.category, newlines: false, into: &values.category)
+        if unit != nil { values.unit = validation.checkText(unit, "data.unit", Household.Bounds.unit) }
+        if note != nil { values.note = validation.checkText(note, "data.note", Household.Bounds.note, newlines: true) }
+        if category != nil { values.category = validation.checkText(category, "data.category", Household.Bounds.category) }
         if let isPrivate { values.isPrivate = isPrivate }
         if list == .communal, values.isPrivate {
             if isPrivate == true { validation.fail("data.private", "only an item of a personal list can be private") }
@@ -320,27 +311,4 @@ struct GroceryHandlers: Sendable {
         case nil: return .unchanged
         }
     }
-
-    static func hasControl(_ text: String, allowingNewlines: Bool) -> Bool {
-        text.unicodeScalars.contains { scalar in
-            (scalar.properties.generalCategory == .control && !(allowingNewlines && scalar == "\n")) || scalar.properties.generalCategory == .format
-        }
-    }
-
-    /// The month `2026-11` as the interval of its instants in UTC.
-    static func month(_ text: String) -> DateInterval? {
-        let parts = text.split(separator: "-")
-        guard parts.count == 2, let year = Int(parts[0]), let month = Int(parts[1]), (2000...2200).contains(year), (1...12).contains(month) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let start = calendar.date(from: DateComponents(year: year, month: month, day: 1)),
-              let end = calendar.date(byAdding: .month, value: 1, to: start)
-        else { return nil }
-        return DateInterval(start: start, end: end)
-    }
-}
-
-private extension String {
-    /// The UUID this lowercase id text came from (ids this service wrote).
-    var uuid: UUID { UUID(uuidString: self)! }
 }

@@ -42,7 +42,7 @@ struct GroceryStore: Sendable {
     private static let listColumns = "id, kind, owner_member, seq, created_at, updated_at, finished_at, finished_by"
     private static let itemColumns = """
         i.id, i.list_id, l.kind, l.owner_member, i.name, i.quantity, i.unit, i.note, i.category, i.private, i.added_by, i.added_at,
-        i.updated_at, i.bought_by, i.bought_at, i.price_minor, i.price_currency, i.version, i.bought_seq, l.finished_at
+        i.updated_at, i.bought_by, i.bought_at, i.price_minor, i.price_currency, i.version, i.bought_seq, l.finished_at, i.bill_id
         """
 
     /// The current list of `kind` (the personal one of `owner`), started now when there is none.
@@ -96,7 +96,7 @@ struct GroceryStore: Sendable {
 
     private func lists(_ condition: PostgresQuery, on connection: PostgresConnection) async throws -> [ListRow] {
         var rows: [ListRow] = []
-        let query = Self.select("\(Self.listColumns) FROM grocery_lists", where: condition)
+        let query = PostgresQuery.select("\(Self.listColumns) FROM grocery_lists", where: condition)
         for try await (id, kind, owner, seq, created, updated, finished, finisher) in try await connection.query(query, logger: database.logger)
             .decode((UUID, String, UUID?, Int64, Date, Date, Date?, UUID?).self)
         {
@@ -125,6 +125,8 @@ struct GroceryStore: Sendable {
         let owner: UUID?
         let listFinished: Bool
         let boughtSeq: Int64?
+        /// The bill a shopping trip put it on.
+        let billId: UUID?
     }
 
     /// The item `id` of `household`; nil when there is none.
@@ -148,7 +150,7 @@ struct GroceryStore: Sendable {
 
     private func items(_ condition: PostgresQuery, on connection: PostgresConnection) async throws -> [ItemRow] {
         var rows: [ItemRow] = []
-        let query = Self.select("\(Self.itemColumns) FROM grocery_items i JOIN grocery_lists l ON l.id = i.list_id", where: condition)
+        let query = PostgresQuery.select("\(Self.itemColumns) FROM grocery_items i JOIN grocery_lists l ON l.id = i.list_id", where: condition)
         for try await row in try await connection.query(query, logger: database.logger) {
             let cells = row.makeRandomAccess()
             func cell<T: PostgresDecodable>(_ index: Int, _ type: T.Type = T.self) throws -> T { try cells[index].decode(T.self) }
@@ -161,17 +163,14 @@ struct GroceryStore: Sendable {
                 addedBy: HouseholdStore.text(try cell(10)), addedAt: try cell(11), updatedAt: try cell(12),
                 bought: boughtBy.flatMap { by in boughtAt.map { Household.Purchase(memberId: HouseholdStore.text(by), at: $0, price: price) } },
                 version: try cell(17))
-            rows.append(ItemRow(view: view, owner: owner, listFinished: try cell(19, Date?.self) != nil, boughtSeq: try cell(18)))
+            rows.append(ItemRow(view: view, owner: owner, listFinished: try cell(19, Date?.self) != nil, boughtSeq: try cell(18), billId: try cell(20)))
         }
         return rows
     }
 
-    /// `SELECT <columns and tables> WHERE <condition>`, the condition's values bound.
-    private static func select(_ columnsAndTables: String, where condition: PostgresQuery) -> PostgresQuery {
-        var query = PostgresQuery(unsafeSQL: "SELECT \(columnsAndTables) WHERE ")
-        query.sql += condition.sql
-        query.binds = condition.binds
-        return query
+    /// The items are on `bill`.
+    func attach(_ items: [UUID], to bill: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("UPDATE grocery_items SET bill_id = \(bill) WHERE id = ANY(\(items))", logger: database.logger)
     }
 
     /// How many items `list` has.

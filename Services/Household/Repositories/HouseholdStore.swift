@@ -86,6 +86,25 @@ struct HouseholdStore: Sendable {
         ).decode(Int.self).reduce(0, +)
     }
 
+    /// The members who belong to `household` now, in the order they joined.
+    func currentMembers(of household: UUID, on connection: PostgresConnection) async throws -> [UUID] {
+        try await connection.query(
+            "SELECT id FROM members WHERE household_id = \(household) AND left_at IS NULL ORDER BY seq", logger: database.logger
+        ).decode(UUID.self).reduce(into: []) { $0.append($1) }
+    }
+
+    /// Everyone who belongs or belonged to `household`.
+    func everyMember(of household: UUID, on connection: PostgresConnection) async throws -> Set<UUID> {
+        try await connection.query("SELECT id FROM members WHERE household_id = \(household)", logger: database.logger)
+            .decode(UUID.self).reduce(into: []) { $0.insert($1) }
+    }
+
+    /// Whether `household` settles debts by the fewest transfers.
+    func simplifiesDebts(_ household: UUID, on connection: PostgresConnection) async throws -> Bool {
+        try await connection.query("SELECT simplify_debts FROM households WHERE id = \(household)", logger: database.logger)
+            .decode(Bool.self).reduce(true) { $1 }
+    }
+
     /// The role of a member who belongs to `household` now; nil for anyone else.
     func currentRole(of member: UUID, in household: UUID, on connection: PostgresConnection) async throws -> Household.Role? {
         let rows = try await connection.query(
@@ -178,4 +197,9 @@ struct HouseholdStore: Sendable {
     }
 
     static func text(_ id: UUID) -> String { id.uuidString.lowercased() }
+}
+
+extension String {
+    /// The UUID of an id this service wrote as text (`HouseholdStore.text`).
+    var uuid: UUID { UUID(uuidString: self)! }
 }

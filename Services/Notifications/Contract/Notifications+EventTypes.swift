@@ -14,6 +14,7 @@ extension Notifications {
         public static let choreDone = EventType(name: "household.chore.done", app: .household, category: "chores")
         public static let billCreated = EventType(name: "household.bill.created", app: .household, category: "bills")
         public static let debtReminder = EventType(name: "household.debt.reminder", app: .household, category: "bills")
+        public static let settlementRecorded = EventType(name: "household.settlement.recorded", app: .household, category: "bills")
         public static let taxDeadline = EventType(name: "tax.deadline.reminder", app: .melon, category: "deadlines")
         public static let chatMessage = EventType(name: "marketplace.chat.message", app: .marketplace, category: "messages")
         public static let wishlistMatch = EventType(name: "marketplace.wishlist.match", app: .marketplace, category: "wishlist")
@@ -21,7 +22,7 @@ extension Notifications {
         public static let campaignProgress = EventType(name: "fundraising.campaign.progress", app: .fundraising, category: "campaigns")
 
         public static let all: [EventType] = [
-            boardPosted, communalGroceryAdded, goingShopping, choreAssigned, choreDone, billCreated, debtReminder, taxDeadline, chatMessage,
+            boardPosted, communalGroceryAdded, goingShopping, choreAssigned, choreDone, billCreated, debtReminder, settlementRecorded, taxDeadline, chatMessage,
             wishlistMatch, followedUserPosted, campaignProgress,
         ]
     }

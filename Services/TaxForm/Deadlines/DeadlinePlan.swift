@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 import TaxFormContract
 

@@ -1,4 +1,5 @@
 import Crypto
+import Envelope
 import Foundation
 import TaxFormContract
 
