@@ -189,4 +189,76 @@ import TestSupport
             #expect(listed.count == 2 && listed.first?["date"] == .string(CalendarDay.adding(months: 1, to: today)) && listed.first?["repeats"] == nil, "\(listed)")
         }
     }
+
+    /// Random bills, edits, deletes, restores and settlements through the routes (seeded): the
+    /// balances the service keeps as it goes are what the bills and settlements it lists add up to,
+    /// they sum to zero in each currency, and the simplified transfers are at most members - 1.
+    @Test(arguments: 0..<2) func runningBalancesAreWhatTheBillsAddUpTo(round: Int) async throws {
+        let seed = UInt64(round) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(Date().timeIntervalSince1970)
+        try await InProcessStack.with([.household]) { http in
+            var generator = SplitMix64(seed: seed)
+            let flat = try await roommates.flat(http)
+            let base = "/v1/households/\(flat.id)"
+            let people = [(flat.ana, flat.members["ana"]!), (flat.ben, flat.members["ben"]!), (flat.cara, flat.members["cara"]!)]
+            var bills: [(id: String, version: Int)] = []
+            for _ in 0..<40 {
+                let (headers, member) = people.randomElement(using: &generator)!
+                let currency = Bool.random(using: &generator) ? "EUR" : "USD"
+                let amount = Int.random(in: 1...100_000, using: &generator)
+                switch Int.random(in: 0..<10, using: &generator) {
+                case 0..<5, 5 where bills.isEmpty, 6 where bills.isEmpty:
+                    let sharers = people.shuffled(using: &generator).prefix(Int.random(in: 1...3, using: &generator)).map(\.1)
+                    let parts = sharers.map { #"{"memberId":"\#($0)","value":\#(Int.random(in: 1...3, using: &generator))}"# }.joined(separator: ",")
+                    let json = #"{"title":"Bill","amount":{"minorUnits":\#(amount),"currency":"\#(currency)"},"split":"shares","parts":[\#(parts)]}"#
+                    let created = try await http.post("\(base)/bills", json: json, headers: headers)
+                    #expect(created.status == 201, "seed \(seed): \(created.text)")
+                    if let id = HouseholdRouteTests.string(created, "id") { bills.append((id, 1)) }
+                case 5:
+                    let index = Int.random(in: 0..<bills.count, using: &generator)
+                    let json = #"{"version":\#(bills[index].version),"amount":{"minorUnits":\#(amount),"currency":"\#(currency)"}}"#
+                    let changed = try await Roommates.patch(http, "\(base)/bills/\(bills[index].id)", json, headers)
+                    #expect(changed.status == 200, "seed \(seed): \(changed.text)")
+                    bills[index].version += 1
+                case 6:
+                    let index = Int.random(in: 0..<bills.count, using: &generator)
+                    let deleted = try await http.send("DELETE", "\(base)/bills/\(bills[index].id)", headers: headers)
+                    if Bool.random(using: &generator) { _ = try await http.post("\(base)/bills/\(bills[index].id)/restore", json: "{}", headers: headers) }
+                    bills[index].version = deleted.json?["version"].flatMap { if case .number(let n) = $0 { Int(n) } else { nil } } ?? bills[index].version
+                    if case .number(let n)? = try await http.get("\(base)/bills/\(bills[index].id)", headers: headers).json?["version"] { bills[index].version = Int(n) }
+                default:
+                    let from = people.filter { $0.1 != member }.randomElement(using: &generator)!.1
+                    let json = #"{"from":"\#(from)","amount":{"minorUnits":\#(amount / 10 + 1),"currency":"\#(currency)"}}"#
+                    #expect(try await http.post("\(base)/settlements", json: json, headers: headers).status == 201, "seed \(seed)")
+                }
+            }
+            // What the listed bills and settlements add up to, worked out here.
+            var expected: [String: [String: Int]] = [:]
+            func add(_ currency: String, _ member: String, _ amount: Int) { expected[currency, default: [:]][member, default: 0] += amount }
+            guard case .array(let listed)? = try await http.get("\(base)/bills?limit=100", headers: flat.ana).json?["bills"],
+                  case .array(let settlements)? = try await http.get("\(base)/settlements?limit=100", headers: flat.ana).json?["settlements"]
+            else { Issue.record("seed \(seed): no lists"); return }
+            func text(_ value: JSONValue?) -> String { if case .string(let text)? = value { text } else { "" } }
+            func number(_ value: JSONValue?) -> Int { if case .number(let n)? = value { Int(n) } else { 0 } }
+            for bill in listed {
+                let currency = text(bill["amount"]?["currency"])
+                add(currency, text(bill["paidBy"]), number(bill["amount"]?["minorUnits"]))
+                if case .array(let shares)? = bill["shares"] { for share in shares { add(currency, text(share["memberId"]), -number(share["amount"]?["minorUnits"])) } }
+            }
+            for settlement in settlements where settlement["confirmedAt"] != nil {
+                let currency = text(settlement["amount"]?["currency"]), amount = number(settlement["amount"]?["minorUnits"])
+                add(currency, text(settlement["from"]), amount)
+                add(currency, text(settlement["to"]), -amount)
+            }
+            var kept: [String: [String: Int]] = [:]
+            guard case .array(let currencies)? = try await http.get("\(base)/balances", headers: flat.ben).json?["currencies"] else { Issue.record("seed \(seed)"); return }
+            for entry in currencies {
+                if case .array(let members)? = entry["members"] {
+                    for member in members { kept[text(entry["currency"]), default: [:]][text(member["memberId"])] = number(member["net"]?["minorUnits"]) }
+                }
+                if case .array(let transfers)? = entry["transfers"] { #expect(transfers.count <= 2, "seed \(seed): \(transfers.count) transfers among 3") }
+            }
+            #expect(kept == expected.mapValues { $0.filter { $0.value != 0 } }.filter { !$0.value.isEmpty }, "seed \(seed)")
+            #expect(kept.values.allSatisfy { $0.values.reduce(0, +) == 0 }, "seed \(seed): the balances sum to zero")
+        }
+    }
 }

@@ -1,5 +1,5 @@
 /// A small seeded generator, so a failing random case can be run again from its seed.
-public struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     var state: UInt64
 
     public init(seed: UInt64) { state = seed }
