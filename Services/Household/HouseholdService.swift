@@ -6,10 +6,10 @@ import ServiceKit
 import ServiceSupport
 
 extension ServiceDefinition {
-    /// `household`: roommates' households, their members, invite codes, grocery lists, bills and balances.
+    /// `household`: roommates' households, their members, invite codes, grocery lists, chores, bills and balances.
     public static let household = ServiceDefinition(
         contract: Household.self, schema: "household", settings: Setting.householdSettings, settingPrefixes: ["household"],
-        deployment: ServiceDeployment(about: "Roommates' households: members, invite codes, grocery lists, bills and balances"),
+        deployment: ServiceDeployment(about: "Roommates' households: members, invite codes, grocery lists, chores, bills and balances"),
         migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.householdConfiguration()
@@ -24,6 +24,7 @@ extension ServiceDefinition {
         let notifier = HouseholdNotifier(database: database), groceryStore = GroceryStore(database: database), billStore = BillStore(database: database)
         let groceries = GroceryHandlers(database: database, groceries: groceryStore, access: access, notifier: notifier)
         let bills = BillHandlers(database: database, bills: billStore, households: households, groceries: groceryStore, access: access, notifier: notifier)
+        let chores = ChoreHandlers(database: database, chores: ChoreStore(database: database), households: households, access: access, notifier: notifier)
         let settle = SettleHandlers(
             database: database, bills: billStore, settlements: SettlementStore(database: database, bills: billStore), households: households, access: access,
             notifier: notifier)
@@ -65,9 +66,21 @@ extension ServiceDefinition {
         handlers.once(Household.Settlements.Create.self, prepare: settle.prepareSettle, apply: settle.settle)
         handlers.on(Household.Settlements.Confirm.self, settle.confirm)
         handlers.on(Household.Settlements.List.self, settle.list)
+        handlers.once(Household.Chores.Create.self, prepare: chores.prepareCreate, apply: chores.create)
+        handlers.on(Household.Chores.List.self, chores.list)
+        handlers.on(Household.Chores.Get.self, chores.get)
+        handlers.on(Household.Chores.Update.self, chores.update)
+        handlers.on(Household.Chores.Delete.self, chores.delete)
+        handlers.once(Household.Chores.Complete.self, prepare: chores.prepareComplete, apply: chores.complete)
+        handlers.on(Household.Chores.Turns.self, chores.turns)
+        handlers.once(Household.Chores.Comment.self, prepare: chores.prepareComment, apply: chores.comment)
+        handlers.on(Household.Chores.Comments.self, chores.comments)
+        handlers.on(Household.Chores.Stats.self, chores.stats)
+        handlers.on(Household.Away.Set.self, chores.setAway)
         handlers.on(Household.Account.Erase.self, erasure.erase)
         let prune = PeriodicJob("invites.prune", every: .seconds(600), database: database) { try await invites.prune(on: $0) }
         let repeats = PeriodicJob("bills.repeat", every: .seconds(600), database: database) { try await bills.addDueCopies(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [prune, repeats])
+        let missed = PeriodicJob("chores.skip", every: .seconds(300), database: database) { try await chores.skipMissedTurns(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [prune, repeats, missed])
     }
 }

@@ -168,6 +168,18 @@ import TestSupport
         "household.grocery-items.delete.v1/deleted": { database, _ in try await givenGroceries(in: database) },
         "household.grocery-items.buy-again.v1/again": { database, _ in try await givenGroceries(in: database) },
         "household.groceries.add.v1/added": { database, _ in try await givenHousehold(in: database) },
+        "household.chores.list.v1/one-chore": { database, _ in try await givenChore(in: database) },
+        "household.chores.get.v1/found": { database, _ in try await givenChore(in: database) },
+        "household.chores.update.v1/moved": { database, _ in try await givenChore(in: database) },
+        "household.chores.delete.v1/deleted": { database, _ in try await givenChore(in: database) },
+        "household.chores.complete.v1/on-time": { database, _ in try await givenChore(in: database) },
+        "household.chores.turns.v1/first-page": { database, _ in try await givenChore(in: database) },
+        "household.chores.comment.v1/commented": { database, _ in try await givenChore(in: database) },
+        "household.chores.comments.v1/first-page": { database, _ in try await givenChore(in: database) },
+        "household.chores.stats.v1/by-month": { database, _ in try await givenChore(in: database) },
+        "household.chores.create.v1/created": { database, _ in try await givenHousehold(in: database) },
+        "household.chores.create.v1/weekly-without-days": { database, _ in try await givenHousehold(in: database) },
+        "household.away.set.v1/away": { database, _ in try await givenHousehold(in: database) },
         "household.bills.list.v1/first-page": { database, _ in try await givenBills(in: database) },
         "household.bills.get.v1/found": { database, _ in try await givenBills(in: database) },
         "household.bills.update.v1/changed": { database, _ in try await givenBills(in: database) },
@@ -321,6 +333,31 @@ import TestSupport
             INSERT INTO settlements (id, household_id, from_member, to_member, amount_minor, currency, reference, recorded_by, recorded_at)
             VALUES ('e1f2a3b4-0000-4e5f-8a9b-000000000001', \(household), \(other), \(owner), 500, 'EUR', 'Revolut', \(other), \(now))
             """,
+            in: database)
+    }
+
+    /// The example household's weekly bins chore, due on 2 December at 19:00 Dublin time, the
+    /// owner's turn, with one turn done on time and a comment.
+    static func givenChore(in database: Database) async throws {
+        try await givenHousehold(in: database)
+        let household = exampleHousehold, now = today.now(), chore = UUID(uuidString: "f1a2b3c4-0000-4e5f-8a9b-000000000001")!
+        let owner = UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000001")!, other = UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000002")!
+        let due = RFC3339.date(from: "2026-12-02T19:00:00Z")!
+        try await given(
+            """
+            INSERT INTO chores (id, household_id, title, frequency, weekdays, time_zone, anchor_at, due_at, rotation, turn, created_by, created_at, updated_at)
+            VALUES (\(chore), \(household), 'Bins out', 'weekly', '{3}', 'Europe/Dublin', \(due), \(due), ARRAY[\(other), \(owner)]::uuid[], 1,
+                    \(owner), \(now), \(now))
+            """,
+            in: database)
+        try await given(
+            """
+            INSERT INTO chore_turns (id, chore_id, household_id, due_at, outcome, assignee, done_by, done_at)
+            VALUES (gen_random_uuid(), \(chore), \(household), '2026-11-25T19:00:00Z', 'on-time', \(other), \(other), '2026-11-25T18:30:00Z')
+            """,
+            in: database)
+        try await given(
+            "INSERT INTO chore_comments (id, chore_id, member_id, at, text) VALUES (gen_random_uuid(), \(chore), \(other), \(now), 'Done, bins are out')",
             in: database)
     }
 

@@ -7,7 +7,7 @@ import NotificationsContract
 /// grocery lists, chores, bills and a bulletin board).
 public enum Household: ServiceContract {
     public static let name = "household"
-    public static let summary = "Roommates' households: members, roles, invite codes, grocery lists, bills and balances."
+    public static let summary = "Roommates' households: members, invite codes, grocery lists, chores, bills and balances."
     public static let operations: [any OperationDeclaration.Type] = [
         Households.Create.self, Households.List.self, Households.Get.self, Households.Update.self,
         Invites.Create.self, Invites.List.self, Invites.Revoke.self, Invites.Join.self,
@@ -17,11 +17,15 @@ public enum Household: ServiceContract {
         GroceryItems.Get.self, GroceryItems.Update.self, GroceryItems.Delete.self, GroceryItems.BuyAgain.self,
         Bills.Create.self, Bills.FromPurchases.self, Bills.List.self, Bills.Get.self, Bills.Update.self, Bills.Delete.self, Bills.Restore.self,
         Balances.Get.self, Balances.Remind.self, Settlements.Create.self, Settlements.Confirm.self, Settlements.List.self,
+        Chores.Create.self, Chores.List.self, Chores.Get.self, Chores.Update.self, Chores.Delete.self, Chores.Complete.self, Chores.Turns.self,
+        Chores.Comment.self, Chores.Comments.self, Chores.Stats.self, Away.Set.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
-    /// Pushes to members (through the outbox).
-    public static let calls: [any OperationDeclaration.Type] = [Notifications.Push.Send.self]
+    /// Pushes to members, and chore reminders (through the outbox).
+    public static let calls: [any OperationDeclaration.Type] = [
+        Notifications.Push.Send.self, Notifications.Schedule.Set.self, Notifications.Schedule.Cancel.self,
+    ]
 
     /// The limits of the requests, checked by the gateway (the schema) and the handlers alike.
     public enum Bounds {
@@ -62,13 +66,16 @@ public enum Household: ServiceContract {
         public var joinedAt: Date
         /// When they left or were removed; absent while they belong.
         public var leftAt: Date?
+        /// True while they are away: chore rotations pass them by. Absent otherwise.
+        public var away: Bool?
 
-        public init(memberId: String, accountId: String?, role: Role, joinedAt: Date, leftAt: Date? = nil) {
+        public init(memberId: String, accountId: String?, role: Role, joinedAt: Date, leftAt: Date? = nil, away: Bool? = nil) {
             self.memberId = memberId
             self.accountId = accountId
             self.role = role
             self.joinedAt = joinedAt
             self.leftAt = leftAt
+            self.away = away
         }
 
         public static let fieldRules: [String: FieldRule] = [

@@ -99,6 +99,12 @@ struct HouseholdStore: Sendable {
             .decode(UUID.self).reduce(into: []) { $0.insert($1) }
     }
 
+    /// Minutes before a chore's due time its reminder goes out in `household`.
+    func reminderLead(of household: UUID, on connection: PostgresConnection) async throws -> Int {
+        try await connection.query("SELECT reminder_lead_minutes FROM households WHERE id = \(household)", logger: database.logger)
+            .decode(Int.self).reduce(60) { $1 }
+    }
+
     /// Whether `household` settles debts by the fewest transfers.
     func simplifiesDebts(_ household: UUID, on connection: PostgresConnection) async throws -> Bool {
         try await connection.query("SELECT simplify_debts FROM households WHERE id = \(household)", logger: database.logger)
@@ -170,14 +176,14 @@ struct HouseholdStore: Sendable {
         var members: [UUID: [Household.Member]] = [:]
         let memberRows = try await connection.query(
             """
-            SELECT household_id, id, account_id, role, joined_at, left_at FROM members WHERE household_id = ANY(\(ids))
+            SELECT household_id, id, account_id, role, joined_at, left_at, away FROM members WHERE household_id = ANY(\(ids))
             ORDER BY left_at IS NOT NULL, seq
             """,
             logger: database.logger)
-        for try await (household, id, account, role, joined, left) in memberRows.decode((UUID, UUID, UUID?, String, Date, Date?).self) {
+        for try await (household, id, account, role, joined, left, away) in memberRows.decode((UUID, UUID, UUID?, String, Date, Date?, Bool).self) {
             members[household, default: []].append(Household.Member(
                 memberId: Self.text(id), accountId: account.map(Self.text), role: Household.Role(rawValue: role) ?? .member, joinedAt: joined,
-                leftAt: left))
+                leftAt: left, away: away && left == nil ? true : nil))
         }
         var households: [UUID: Household.View] = [:]
         let rows = try await connection.query(

@@ -12,6 +12,7 @@ extension Notifications {
         public static let goingShopping = EventType(name: "household.grocery.shopping", app: .household, category: "groceries")
         public static let choreAssigned = EventType(name: "household.chore.assigned", app: .household, category: "chores")
         public static let choreDone = EventType(name: "household.chore.done", app: .household, category: "chores")
+        public static let choreDue = EventType(name: "household.chore.due", app: .household, category: "chores")
         public static let billCreated = EventType(name: "household.bill.created", app: .household, category: "bills")
         public static let debtReminder = EventType(name: "household.debt.reminder", app: .household, category: "bills")
         public static let settlementRecorded = EventType(name: "household.settlement.recorded", app: .household, category: "bills")
@@ -22,7 +23,7 @@ extension Notifications {
         public static let campaignProgress = EventType(name: "fundraising.campaign.progress", app: .fundraising, category: "campaigns")
 
         public static let all: [EventType] = [
-            boardPosted, communalGroceryAdded, goingShopping, choreAssigned, choreDone, billCreated, debtReminder, settlementRecorded, taxDeadline, chatMessage,
+            boardPosted, communalGroceryAdded, goingShopping, choreAssigned, choreDone, choreDue, billCreated, debtReminder, settlementRecorded, taxDeadline, chatMessage,
             wishlistMatch, followedUserPosted, campaignProgress,
         ]
     }
