@@ -211,11 +211,11 @@ let productServices: [ServicePackage] = [
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Data"), .copy("Migrations")]),
-    // The roommates' app: households, members, invite codes and grocery lists.
+    // The roommates' app: households, grocery lists, chores, bills and balances, the board.
     service(
         "Household", product: "household", calls: ["Notifications"],
         dependencies: [
-            "Bus", "Contracts", "Envelope", "NotificationsContract", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+            "Bus", "Contracts", "Envelope", "Media", "NotificationsContract", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Migrations")]),
 ]

@@ -164,6 +164,7 @@ def main():
             SELECT b.currency, p.member_id, b.paid_by, sum(p.share_minor) FROM household.bills b JOIN household.bill_parts p ON p.bill_id = b.id
             WHERE b.household_id = '{household}' AND b.deleted_at IS NULL AND p.member_id <> b.paid_by GROUP BY 1, 2, 3
         """
+        owner = Client(melon.base, tokens[0])  # a new connection: the gateway closed the idle one
         for run in range(1, args.runs + 1):
             reply = owner.expect("balances", "GET", f"{base}/balances")
             transfers = len(reply["currencies"][0]["transfers"]) if reply["currencies"] else 0

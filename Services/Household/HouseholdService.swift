@@ -1,15 +1,16 @@
 import Contracts
 import Foundation
 import HouseholdContract
+import Media
 import PostgresSupport
 import ServiceKit
 import ServiceSupport
 
 extension ServiceDefinition {
-    /// `household`: roommates' households, their members, invite codes, grocery lists, chores, bills and balances.
+    /// `household`: roommates' households and their members, grocery lists, chores, bills and balances, a bulletin board and photos.
     public static let household = ServiceDefinition(
         contract: Household.self, schema: "household", settings: Setting.householdSettings, settingPrefixes: ["household"],
-        deployment: ServiceDeployment(about: "Roommates' households: members, invite codes, grocery lists, chores, bills and balances"),
+        deployment: ServiceDeployment(about: "Roommates' households: grocery lists, chores, bills and balances, a bulletin board"),
         migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let configuration = try environment.settings.householdConfiguration()
@@ -20,11 +21,17 @@ extension ServiceDefinition {
         let householdHandlers = HouseholdHandlers(database: database, households: households, access: access, configuration: configuration)
         let membership = MembershipHandlers(
             database: database, households: households, invites: invites, access: access, householdHandlers: householdHandlers, configuration: configuration)
-        let erasure = AccountErasureHandler(database: database)
+        let erasure = AccountErasureHandler(database: database, households: households)
+        let photoStore = PhotoStore(database: database, media: MediaLibrary(database: database))
         let notifier = HouseholdNotifier(database: database), groceryStore = GroceryStore(database: database), billStore = BillStore(database: database)
         let groceries = GroceryHandlers(database: database, groceries: groceryStore, access: access, notifier: notifier)
-        let bills = BillHandlers(database: database, bills: billStore, households: households, groceries: groceryStore, access: access, notifier: notifier)
-        let chores = ChoreHandlers(database: database, chores: ChoreStore(database: database), households: households, access: access, notifier: notifier)
+        let bills = BillHandlers(
+            database: database, bills: billStore, households: households, groceries: groceryStore, photos: photoStore, access: access, notifier: notifier)
+        let photos = PhotoHandlers(database: database, photos: photoStore, access: access)
+        let boardStore = BoardStore(database: database, photos: photoStore)
+        let board = BoardHandlers(database: database, board: boardStore, photos: photoStore, access: access, notifier: notifier)
+        let chores = ChoreHandlers(
+            database: database, chores: ChoreStore(database: database), households: households, photos: photoStore, access: access, notifier: notifier)
         let settle = SettleHandlers(
             database: database, bills: billStore, settlements: SettlementStore(database: database, bills: billStore), households: households, access: access,
             notifier: notifier)
@@ -77,10 +84,21 @@ extension ServiceDefinition {
         handlers.on(Household.Chores.Comments.self, chores.comments)
         handlers.on(Household.Chores.Stats.self, chores.stats)
         handlers.on(Household.Away.Set.self, chores.setAway)
+        handlers.once(Household.Photos.Upload.self, prepare: photos.prepareUpload, apply: photos.upload)
+        handlers.on(Household.Photos.Get.self, photos.get)
+        handlers.once(Household.Board.Create.self, prepare: board.prepareCreate, apply: board.create)
+        handlers.on(Household.Board.List.self, board.list)
+        handlers.on(Household.Board.Get.self, board.get)
+        handlers.on(Household.Board.Update.self, board.update)
+        handlers.on(Household.Board.Delete.self, board.delete)
+        handlers.once(Household.Board.Comment.self, prepare: board.prepareComment, apply: board.comment)
+        handlers.on(Household.Board.Comments.self, board.comments)
         handlers.on(Household.Account.Erase.self, erasure.erase)
         let prune = PeriodicJob("invites.prune", every: .seconds(600), database: database) { try await invites.prune(on: $0) }
         let repeats = PeriodicJob("bills.repeat", every: .seconds(600), database: database) { try await bills.addDueCopies(on: $0) }
         let missed = PeriodicJob("chores.skip", every: .seconds(300), database: database) { try await chores.skipMissedTurns(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [prune, repeats, missed])
+        let expired = PeriodicJob("posts.prune", every: .seconds(600), database: database) { try await boardStore.pruneExpired(on: $0) }
+        let loose = PeriodicJob("photos.prune", every: .seconds(3_600), database: database) { try await photoStore.pruneUnattached(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [prune, repeats, missed, expired, loose])
     }
 }

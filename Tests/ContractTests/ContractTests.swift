@@ -168,6 +168,16 @@ import TestSupport
         "household.grocery-items.delete.v1/deleted": { database, _ in try await givenGroceries(in: database) },
         "household.grocery-items.buy-again.v1/again": { database, _ in try await givenGroceries(in: database) },
         "household.groceries.add.v1/added": { database, _ in try await givenHousehold(in: database) },
+        "household.board.list.v1/first-page": { database, _ in try await givenPost(in: database) },
+        "household.board.get.v1/found": { database, _ in try await givenPost(in: database) },
+        "household.board.update.v1/pinned": { database, _ in try await givenPost(in: database) },
+        "household.board.delete.v1/deleted": { database, _ in try await givenPost(in: database) },
+        "household.board.comment.v1/commented": { database, _ in try await givenPost(in: database) },
+        "household.board.comments.v1/first-page": { database, _ in try await givenPost(in: database) },
+        "household.board.create.v1/posted": { database, _ in try await givenHousehold(in: database) },
+        "household.board.create.v1/expired-already": { database, _ in try await givenHousehold(in: database) },
+        "household.photos.upload.v1/kept": { database, _ in try await givenHousehold(in: database) },
+        "household.photos.get.v1/thumbnail": { database, _ in try await givenPhoto(in: database) },
         "household.chores.list.v1/one-chore": { database, _ in try await givenChore(in: database) },
         "household.chores.get.v1/found": { database, _ in try await givenChore(in: database) },
         "household.chores.update.v1/moved": { database, _ in try await givenChore(in: database) },
@@ -358,6 +368,42 @@ import TestSupport
             in: database)
         try await given(
             "INSERT INTO chore_comments (id, chore_id, member_id, at, text) VALUES (gen_random_uuid(), \(chore), \(other), \(now), 'Done, bins are out')",
+            in: database)
+    }
+
+    /// A photo of the example household (id 0c1d2e3f-…0001), uploaded by the owner.
+    static func givenPhoto(in database: Database) async throws {
+        try await givenHousehold(in: database)
+        let media = MediaLibrary(database: database), id = UUID(uuidString: "0c1d2e3f-0000-4e5f-8a9b-000000000001")!
+        let image = try await media.process(Data(ImageSamples.png40x30), mediaType: "image/png")
+        let record = try await database.transaction { try await media.keep(image, account: exampleAccount, on: $0) }
+        // The example names the photo by a fixed id: the kept image takes it.
+        let (old, new) = (record.id.uuidString.lowercased(), id.uuidString.lowercased())
+        try await given("UPDATE media_objects SET id = \(id) WHERE id = \(record.id)", in: database)
+        try await given("UPDATE media_blobs SET key = replace(key, \(old), \(new)) WHERE key LIKE \(old + "/%")", in: database)
+        try await given(
+            """
+            INSERT INTO photos (media_id, household_id, uploaded_by, created_at)
+            VALUES (\(id), \(exampleHousehold), 'a1b2c3d4-0000-4e5f-8a9b-000000000001', \(today.now()))
+            """,
+            in: database)
+    }
+
+    /// A post of the example household's owner (id 0b1c2d3e-…0001) with a comment of the other member.
+    static func givenPost(in database: Database) async throws {
+        try await givenHousehold(in: database)
+        let post = UUID(uuidString: "0b1c2d3e-0000-4e5f-8a9b-000000000001")!, now = today.now()
+        try await given(
+            """
+            INSERT INTO posts (id, household_id, author, title, description, created_at, updated_at)
+            VALUES (\(post), \(exampleHousehold), 'a1b2c3d4-0000-4e5f-8a9b-000000000001', 'Party on Saturday', 'Bring a chair', \(now), \(now))
+            """,
+            in: database)
+        try await given(
+            """
+            INSERT INTO post_comments (id, post_id, member_id, at, text)
+            VALUES (gen_random_uuid(), \(post), 'a1b2c3d4-0000-4e5f-8a9b-000000000002', \(now), 'I will bring crisps')
+            """,
             in: database)
     }
 

@@ -28,7 +28,7 @@ import TestSupport
                 try await store.remove(try await store.add(ana, to: left.household, on: connection).member, on: connection)
                 return (shared, alone, left)
             }
-            let erasure = AccountErasureHandler(database: database)
+            let erasure = AccountErasureHandler(database: database, households: store)
             let context = RequestContext(attributes: .init(source: "urn:melon:auth", type: Household.Account.Erase.type), logger: .init(label: "erase"), bus: nil)
             let erased = try await erasure.erase(AccountErasure(account: ana.uuidString.lowercased(), email: "ana@tcd.ie"), context)
             #expect(erased == .init(membershipsAnonymised: 2, householdsDeleted: 1))

@@ -86,6 +86,8 @@ extension Household {
         public var repeats: Repeat?
         /// Made from a shopping trip's bought items, when it was.
         public var fromTrip: Bool
+        /// A household photo of the receipt (`GET .../photos/{id}`).
+        public var receiptPhotoId: String?
         public var createdBy: String
         public var createdAt: Date
         public var updatedAt: Date
@@ -96,7 +98,7 @@ extension Household {
         public var history: [BillChange]?
 
         public init(id: String, title: String, amount: Money, paidBy: String, date: String, category: String?, note: String?, split: SplitMethod,
-                    parts: [BillPart], shares: [BillShare], repeats: Repeat?, fromTrip: Bool, createdBy: String, createdAt: Date, updatedAt: Date,
+                    parts: [BillPart], shares: [BillShare], repeats: Repeat?, fromTrip: Bool, receiptPhotoId: String? = nil, createdBy: String, createdAt: Date, updatedAt: Date,
                     deletedAt: Date?, version: Int, history: [BillChange]?) {
             self.id = id
             self.title = title
@@ -110,6 +112,7 @@ extension Household {
             self.shares = shares
             self.repeats = repeats
             self.fromTrip = fromTrip
+            self.receiptPhotoId = receiptPhotoId
             self.createdBy = createdBy
             self.createdAt = createdAt
             self.updatedAt = updatedAt
@@ -119,7 +122,7 @@ extension Household {
         }
 
         public static let fieldRules: [String: FieldRule] = [
-            "id": .uuid, "paidBy": .uuid, "createdBy": .uuid, "date": Bills.dateRule, "title": .personName,
+            "id": .uuid, "paidBy": .uuid, "createdBy": .uuid, "date": Bills.dateRule, "title": .personName, "receiptPhotoId": .uuid,
         ]
     }
 
@@ -133,5 +136,6 @@ extension Household {
         "householdId": FieldRule.uuid.described("the household id"), "title": .personName, "paidBy": FieldRule.uuid.described("the caller when absent"),
         "date": Bills.dateRule.described("today (UTC) when absent"), "category": .plainText(Bounds.category), "note": .text(Bounds.note),
         "parts": FieldRule.count(Bounds.billParts).described("the members who share it; every member who belongs, equally, when absent"),
+        "receiptPhotoId": FieldRule.uuid.described("a household photo uploaded first (POST .../photos)"),
     ]
 }

@@ -42,9 +42,10 @@ extension Household {
                 public var split: SplitMethod?
                 public var parts: [BillPart]?
                 public var repeats: Repeat?
+                public var receiptPhotoId: String?
 
                 public init(householdId: String, title: String, amount: Money, paidBy: String? = nil, date: String? = nil, category: String? = nil,
-                            note: String? = nil, split: SplitMethod? = nil, parts: [BillPart]? = nil, repeats: Repeat? = nil) {
+                            note: String? = nil, split: SplitMethod? = nil, parts: [BillPart]? = nil, repeats: Repeat? = nil, receiptPhotoId: String? = nil) {
                     self.householdId = householdId
                     self.title = title
                     self.amount = amount
@@ -55,6 +56,7 @@ extension Household {
                     self.split = split
                     self.parts = parts
                     self.repeats = repeats
+                    self.receiptPhotoId = receiptPhotoId
                 }
 
                 public static let fieldRules = billInputRules
@@ -173,10 +175,12 @@ extension Household {
                 public var repeats: Repeat?
                 /// True: no more copies of a repeating bill.
                 public var stopRepeating: Bool?
+                /// A new receipt photo (the old one is deleted).
+                public var receiptPhotoId: String?
 
                 public init(householdId: String, billId: String, version: Int, title: String? = nil, amount: Money? = nil, paidBy: String? = nil,
                             date: String? = nil, category: String? = nil, note: String? = nil, split: SplitMethod? = nil, parts: [BillPart]? = nil,
-                            repeats: Repeat? = nil, stopRepeating: Bool? = nil) {
+                            repeats: Repeat? = nil, stopRepeating: Bool? = nil, receiptPhotoId: String? = nil) {
                     self.householdId = householdId
                     self.billId = billId
                     self.version = version
@@ -190,6 +194,7 @@ extension Household {
                     self.parts = parts
                     self.repeats = repeats
                     self.stopRepeating = stopRepeating
+                    self.receiptPhotoId = receiptPhotoId
                 }
 
                 public static let fieldRules: [String: FieldRule] = billInputRules.merging([

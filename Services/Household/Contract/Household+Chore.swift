@@ -75,8 +75,12 @@ extension Household {
         public var doneBy: String?
         public var doneAt: Date?
         public var comment: String?
+        /// Household photos of before and after (`GET .../photos/{id}`).
+        public var beforePhotoId: String?
+        public var afterPhotoId: String?
 
-        public init(id: String, choreId: String, dueAt: Date, outcome: Outcome, assignee: String?, doneBy: String?, doneAt: Date?, comment: String?) {
+        public init(id: String, choreId: String, dueAt: Date, outcome: Outcome, assignee: String?, doneBy: String?, doneAt: Date?, comment: String?,
+                    beforePhotoId: String? = nil, afterPhotoId: String? = nil) {
             self.id = id
             self.choreId = choreId
             self.dueAt = dueAt
@@ -85,9 +89,13 @@ extension Household {
             self.doneBy = doneBy
             self.doneAt = doneAt
             self.comment = comment
+            self.beforePhotoId = beforePhotoId
+            self.afterPhotoId = afterPhotoId
         }
 
-        public static let fieldRules: [String: FieldRule] = ["id": .uuid, "choreId": .uuid, "assignee": .uuid, "doneBy": .uuid]
+        public static let fieldRules: [String: FieldRule] = [
+            "id": .uuid, "choreId": .uuid, "assignee": .uuid, "doneBy": .uuid, "beforePhotoId": .uuid, "afterPhotoId": .uuid,
+        ]
     }
 
     /// A member's comment on a chore.

@@ -148,7 +148,7 @@ extension Household {
             public static let http = [HTTPBinding(
                 .post, "/v1/households/{householdId}/chores/{choreId}/turns", name: "householdChoreComplete", access: .owner, status: .created,
                 errors: [.notFound, .conflict],
-                summary: "Marks the current turn done by the caller (on time or late); the rotation moves on and the household hears of it",
+                summary: "Marks the current turn done by the caller (on time or late), with optional before and after photos; the rotation moves on and the household hears of it",
                 example: #"{"comment":"Recycling too"}"#)]
             public static let idempotency: Idempotency? = .stored()
 
@@ -156,14 +156,21 @@ extension Household {
                 public var householdId: String
                 public var choreId: String
                 public var comment: String?
+                /// Household photos uploaded first (`POST .../photos`).
+                public var beforePhotoId: String?
+                public var afterPhotoId: String?
 
-                public init(householdId: String, choreId: String, comment: String? = nil) {
+                public init(householdId: String, choreId: String, comment: String? = nil, beforePhotoId: String? = nil, afterPhotoId: String? = nil) {
                     self.householdId = householdId
                     self.choreId = choreId
                     self.comment = comment
+                    self.beforePhotoId = beforePhotoId
+                    self.afterPhotoId = afterPhotoId
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["householdId": .uuid, "choreId": .uuid, "comment": .text(Bounds.note)]
+                public static let fieldRules: [String: FieldRule] = [
+                    "householdId": .uuid, "choreId": .uuid, "comment": .text(Bounds.note), "beforePhotoId": .uuid, "afterPhotoId": .uuid,
+                ]
             }
 
             public typealias Response = Household.ChoreTurn

@@ -7,7 +7,7 @@ import NotificationsContract
 /// grocery lists, chores, bills and a bulletin board).
 public enum Household: ServiceContract {
     public static let name = "household"
-    public static let summary = "Roommates' households: members, invite codes, grocery lists, chores, bills and balances."
+    public static let summary = "Roommates' households: members, grocery lists, chores, bills and balances, a bulletin board and photos."
     public static let operations: [any OperationDeclaration.Type] = [
         Households.Create.self, Households.List.self, Households.Get.self, Households.Update.self,
         Invites.Create.self, Invites.List.self, Invites.Revoke.self, Invites.Join.self,
@@ -19,6 +19,8 @@ public enum Household: ServiceContract {
         Balances.Get.self, Balances.Remind.self, Settlements.Create.self, Settlements.Confirm.self, Settlements.List.self,
         Chores.Create.self, Chores.List.self, Chores.Get.self, Chores.Update.self, Chores.Delete.self, Chores.Complete.self, Chores.Turns.self,
         Chores.Comment.self, Chores.Comments.self, Chores.Stats.self, Away.Set.self,
+        Photos.Upload.self, Photos.Get.self,
+        Board.Create.self, Board.List.self, Board.Get.self, Board.Update.self, Board.Delete.self, Board.Comment.self, Board.Comments.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self

@@ -11,6 +11,7 @@ import PostgresSupport
 /// who has belonged longest; one it was the last member of is deleted with everything in it.
 struct AccountErasureHandler: Sendable {
     let database: Database
+    let households: HouseholdStore
 
     @Sendable
     func erase(_ request: AccountErasure, _ context: RequestContext) async throws -> Household.Account.Erase.Response {
@@ -37,10 +38,12 @@ struct AccountErasureHandler: Sendable {
                         "UPDATE members SET role = 'member' WHERE household_id = \(household) AND account_id = \(account)", logger: database.logger)
                     try await connection.query("UPDATE members SET role = 'owner' WHERE id = \(successor)", logger: database.logger)
                 } else {
-                    try await connection.query("DELETE FROM households WHERE id = \(household)", logger: database.logger)
+                    try await households.delete(household, on: connection)
                     deleted += 1
                 }
             }
+            // The pictures it uploaded go, as the kit's media store erases an uploader's images.
+            try await database.forgetMedia(of: account, on: connection)
             // What an account wished for on its own lists is its own: those lists go; bought items of
             // the communal lists stay, with "a former member" as their buyer.
             try await connection.query(

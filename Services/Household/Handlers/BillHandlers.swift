@@ -14,6 +14,7 @@ struct BillHandlers: Sendable {
     let bills: BillStore
     let households: HouseholdStore
     let groceries: GroceryStore
+    let photos: PhotoStore
     let access: HouseholdAccess
     let notifier: HouseholdNotifier
 
@@ -52,10 +53,14 @@ struct BillHandlers: Sendable {
         let payer = try Self.member(request.paidBy, "data.paidBy", default: member.member, among: allowed)
         let parts = try Self.parts(request.parts, "data.parts", default: current, among: allowed)
         let split = request.split ?? .equal
+        let receipt = try Self.photo(request.receiptPhotoId, "data.receiptPhotoId")
         let values = BillStore.Values(
             title: words.title!, amount: request.amount, paidBy: payer, date: words.date ?? today(), category: words.category, note: words.note,
-            split: split, parts: try Self.worked(request.amount, split, parts), repeats: request.repeats)
-        let id = try await bills.create(values, in: member.household, by: member.member, on: connection)
+            split: split, parts: try Self.worked(request.amount, split, parts), repeats: request.repeats, receipt: receipt)
+        // The receipt is checked and named first: the bill's row refers to it.
+        let id = UUID()
+        if let receipt { try await photos.attach([receipt], to: .bill, id, in: member.household, field: "data.receiptPhotoId", on: connection) }
+        _ = try await bills.create(values, in: member.household, by: member.member, id: id, on: connection)
         return try await recorded(id, member.household, by: member.member, on: connection)
     }
 
@@ -167,11 +172,18 @@ struct BillHandlers: Sendable {
                 keeping: request.parts == nil && split == values.split ? values.parts.map(\.value) : nil)
             values.split = split
             values.parts = try Self.worked(values.amount, split, parts)
+            if let receipt = try Self.photo(request.receiptPhotoId, "data.receiptPhotoId"), receipt != old.values.receipt {
+                try await photos.attach([receipt], to: .bill, old.view.id.uuid, in: member.household, field: "data.receiptPhotoId", on: connection)
+                values.receipt = receipt
+            }
             let fields = values.changedFields(from: old.values)
             guard !fields.isEmpty || request.stopRepeating == true else { return old.view }
             _ = try await bills.update(
                 old.view.id.uuid, version: request.version, to: values, fields: fields, stopRepeating: request.stopRepeating == true, by: member.member,
                 on: connection)
+            if values.receipt != old.values.receipt {
+                try await photos.deleteAttached(to: .bill, old.view.id.uuid, keeping: values.receipt.map { [$0] } ?? [], on: connection)
+            }
             return try await bill(request.billId, of: member.household, on: connection).view
         }
     }
@@ -210,6 +222,7 @@ struct BillHandlers: Sendable {
             var copy = original.values
             copy.date = day
             copy.repeats = nil
+            copy.receipt = nil
             let copied = try await bills.create(copy, in: household, by: original.view.createdBy.uuid, on: connection)
             guard let row = try await bills.bill(copied, of: household, on: connection) else { continue }
             try await tellDebtors(of: row, in: household, except: nil, on: connection)
@@ -241,6 +254,13 @@ struct BillHandlers: Sendable {
             .billCreated, .init(household: household, resource: "bill", id: bill.view.id.uuid),
             except: member, only: debtors, title: "New bill: \(bill.values.title)", body: "\(bill.values.amount), see your share in the app",
             on: connection)
+    }
+
+    /// The photo id `raw` names (nil when absent); `invalid` naming `field` when it is not an id.
+    static func photo(_ raw: String?, _ field: String) throws(OperationError) -> UUID? {
+        guard let raw else { return nil }
+        guard let id = UUID(uuidString: raw) else { throw OperationError.invalid(field: field, "must be a photo id") }
+        return id
     }
 
     /// `raw` as a member among `allowed`, `fallback` when absent.

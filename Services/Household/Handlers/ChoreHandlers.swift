@@ -14,6 +14,7 @@ struct ChoreHandlers: Sendable {
     let database: Database
     let chores: ChoreStore
     let households: HouseholdStore
+    let photos: PhotoStore
     let access: HouseholdAccess
     let notifier: HouseholdNotifier
 
@@ -114,6 +115,7 @@ struct ChoreHandlers: Sendable {
             let member = try await access.member(of: request.householdId, context, on: connection)
             let row = try await chore(request.choreId, of: member.household, locking: true, on: connection)
             try await cancelReminder(of: row.id, on: connection)
+            try await photos.deleteAttached(to: .turn, try await chores.turnIDs(of: row.id, on: connection), on: connection)
             return .init(deleted: try await chores.delete(row.id, on: connection))
         }
     }
@@ -127,6 +129,10 @@ struct ChoreHandlers: Sendable {
     {
         var validation = Validation()
         let comment = validation.checkText(request.comment, "data.comment", Household.Bounds.note, newlines: true)
+        for (raw, field) in [(request.beforePhotoId, "data.beforePhotoId"), (request.afterPhotoId, "data.afterPhotoId")] where raw != nil {
+            validation.check(raw.flatMap(UUID.init(uuidString:)) != nil, field, "must be a photo id")
+        }
+        validation.check(request.beforePhotoId == nil || request.beforePhotoId != request.afterPhotoId, "data.afterPhotoId", "is the before photo")
         try validation.finish()
         return (comment, request)
     }
@@ -137,8 +143,15 @@ struct ChoreHandlers: Sendable {
         let member = try await access.member(of: prepared.request.householdId, context, on: connection)
         let row = try await chore(prepared.request.choreId, of: member.household, locking: true, on: connection)
         guard let due = row.values.dueAt else { throw OperationError(.conflict, "the chore is done: it was due once") }
+        let (before, after) = (prepared.request.beforePhotoId.flatMap(UUID.init(uuidString:)), prepared.request.afterPhotoId.flatMap(UUID.init(uuidString:)))
+        // The photos are checked and named first: the turn's row refers to them.
+        let turnID = UUID()
+        for (photo, field) in [(before, "data.beforePhotoId"), (after, "data.afterPhotoId")] {
+            if let photo { try await photos.attach([photo], to: .turn, turnID, in: member.household, field: field, on: connection) }
+        }
         let turn = try await chores.recordTurn(
-            of: row, outcome: database.now() <= due ? .onTime : .late, doneBy: member.member, comment: prepared.comment, on: connection)
+            of: row, outcome: database.now() <= due ? .onTime : .late, doneBy: member.member, comment: prepared.comment, before: before, after: after,
+            id: turnID, on: connection)
         let next = try await advance(row, on: connection)
         try await notifier.tell(
             .choreDone, .init(household: member.household, resource: "chore", id: row.id), except: member.member,

@@ -24,6 +24,7 @@ struct BillStore: Sendable {
         var split: Household.SplitMethod
         var parts: [Part]
         var repeats: Household.Repeat?
+        var receipt: UUID? = nil
 
         struct Part: Sendable, Equatable {
             let member: UUID
@@ -43,6 +44,7 @@ struct BillStore: Sendable {
             if split != other.split { fields.append("split") }
             if parts != other.parts { fields.append("parts") }
             if repeats != other.repeats { fields.append("repeats") }
+            if receipt != other.receipt { fields.append("receiptPhotoId") }
             return fields
         }
     }
@@ -62,16 +64,17 @@ struct BillStore: Sendable {
     }
 
     /// A new bill by `member`; returns its id.
-    func create(_ values: Values, in household: UUID, by member: UUID, fromTrip: Bool = false, on connection: PostgresConnection) async throws -> UUID {
-        let id = UUID(), now = database.now()
+    func create(_ values: Values, in household: UUID, by member: UUID, fromTrip: Bool = false, id: UUID = UUID(),
+                on connection: PostgresConnection) async throws -> UUID {
+        let now = database.now()
         let next = values.repeats.map { _ in CalendarDay.adding(months: 1, to: values.date) }
         try await connection.query(
             """
             INSERT INTO bills (id, household_id, title, amount_minor, currency, paid_by, bill_date, category, note, split, repeats, next_repeat,
-                               from_trip, created_by, created_at, updated_at)
+                               from_trip, receipt_photo, created_by, created_at, updated_at)
             VALUES (\(id), \(household), \(values.title), \(values.amount.minorUnits), \(values.amount.currency.code), \(values.paidBy),
                     \(values.date)::date, \(values.category), \(values.note), \(values.split.rawValue), \(values.repeats?.rawValue), \(next)::date,
-                    \(fromTrip), \(member), \(now), \(now))
+                    \(fromTrip), \(values.receipt), \(member), \(now), \(now))
             """,
             logger: database.logger)
         try await writeParts(values.parts, of: id, on: connection)
@@ -88,7 +91,7 @@ struct BillStore: Sendable {
             """
             UPDATE bills SET title = \(values.title), amount_minor = \(values.amount.minorUnits), currency = \(values.amount.currency.code),
                 paid_by = \(values.paidBy), bill_date = \(values.date)::date, category = \(values.category), note = \(values.note),
-                split = \(values.split.rawValue),
+                split = \(values.split.rawValue), receipt_photo = \(values.receipt),
                 repeats = CASE WHEN \(stopRepeating) THEN NULL ELSE \(values.repeats?.rawValue) END,
                 next_repeat = CASE WHEN \(stopRepeating) OR \(values.repeats?.rawValue)::text IS NULL THEN NULL
                                    ELSE coalesce(next_repeat, (\(values.date)::date + interval '1 month')::date) END,
@@ -230,7 +233,7 @@ struct BillStore: Sendable {
         let query = PostgresQuery.select(
             """
             id, title, amount_minor, currency, paid_by, to_char(bill_date, 'YYYY-MM-DD'), category, note, split, repeats, from_trip,
-            created_by, created_at, updated_at, deleted_at, version, seq FROM bills
+            created_by, created_at, updated_at, deleted_at, version, seq, receipt_photo FROM bills
             """,
             where: condition)
         var bills: [(id: UUID, cells: PostgresRandomAccessRow)] = []
@@ -253,14 +256,14 @@ struct BillStore: Sendable {
             let values = Values(
                 title: try cell(1), amount: Money(minorUnits: try cell(2), currency: currency), paidBy: try cell(4), date: try cell(5),
                 category: try cell(6), note: try cell(7), split: Household.SplitMethod(rawValue: try cell(8, String.self)) ?? .equal,
-                parts: parts[id] ?? [], repeats: try cell(9, String?.self).flatMap(Household.Repeat.init(rawValue:)))
+                parts: parts[id] ?? [], repeats: try cell(9, String?.self).flatMap(Household.Repeat.init(rawValue:)), receipt: try cell(17))
             let deletedAt = try cell(14, Date?.self)
             let view = Household.Bill(
                 id: HouseholdStore.text(id), title: values.title, amount: values.amount, paidBy: HouseholdStore.text(values.paidBy), date: values.date,
                 category: values.category, note: values.note, split: values.split,
                 parts: values.parts.map { .init(memberId: HouseholdStore.text($0.member), value: $0.value) },
                 shares: values.parts.map { .init(memberId: HouseholdStore.text($0.member), amount: Money(minorUnits: $0.share, currency: currency)) },
-                repeats: values.repeats, fromTrip: try cell(10), createdBy: HouseholdStore.text(try cell(11)), createdAt: try cell(12),
+                repeats: values.repeats, fromTrip: try cell(10), receiptPhotoId: values.receipt.map(HouseholdStore.text), createdBy: HouseholdStore.text(try cell(11)), createdAt: try cell(12),
                 updatedAt: try cell(13), deletedAt: deletedAt, version: try cell(15), history: nil)
             return Row(view: view, values: values, seq: try cell(16), deleted: deletedAt != nil)
         }

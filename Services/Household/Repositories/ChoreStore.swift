@@ -84,6 +84,12 @@ struct ChoreStore: Sendable {
         try await connection.query("DELETE FROM chores WHERE id = \(id) RETURNING 1", logger: database.logger).collect().count == 1
     }
 
+    /// The ids of the chore's turns (whose photos go with it).
+    func turnIDs(of chore: UUID, on connection: PostgresConnection) async throws -> [UUID] {
+        try await connection.query("SELECT id FROM chore_turns WHERE chore_id = \(chore)", logger: database.logger)
+            .decode(UUID.self).reduce(into: []) { $0.append($1) }
+    }
+
     func chore(_ id: UUID, of household: UUID, locking: Bool = false, on connection: PostgresConnection) async throws -> Row? {
         try await rows("id = \(id) AND household_id = \(household)\(unescaped: locking ? " FOR UPDATE" : "")", on: connection).first
     }
@@ -101,26 +107,28 @@ struct ChoreStore: Sendable {
     }
 
     /// Records how a turn ended; returns it.
-    func recordTurn(of chore: Row, outcome: Household.ChoreTurn.Outcome, doneBy: UUID?, comment: String?,
-                    on connection: PostgresConnection) async throws -> Household.ChoreTurn {
-        let id = UUID(), doneAt = doneBy == nil ? nil : database.now()
+    func recordTurn(of chore: Row, outcome: Household.ChoreTurn.Outcome, doneBy: UUID?, comment: String?, before: UUID? = nil, after: UUID? = nil,
+                    id: UUID = UUID(), on connection: PostgresConnection) async throws -> Household.ChoreTurn {
+        let doneAt = doneBy == nil ? nil : database.now()
         guard let due = chore.values.dueAt else { throw OperationError(.conflict, "the chore is done") }
         try await connection.query(
             """
-            INSERT INTO chore_turns (id, chore_id, household_id, due_at, outcome, assignee, done_by, done_at, comment)
-            VALUES (\(id), \(chore.id), \(chore.household), \(due), \(outcome.rawValue), \(chore.assignee), \(doneBy), \(doneAt), \(comment))
+            INSERT INTO chore_turns (id, chore_id, household_id, due_at, outcome, assignee, done_by, done_at, comment, before_photo, after_photo)
+            VALUES (\(id), \(chore.id), \(chore.household), \(due), \(outcome.rawValue), \(chore.assignee), \(doneBy), \(doneAt), \(comment),
+                    \(before), \(after))
             """,
             logger: database.logger)
         return Household.ChoreTurn(
             id: HouseholdStore.text(id), choreId: HouseholdStore.text(chore.id), dueAt: due, outcome: outcome, assignee: chore.assignee.map(HouseholdStore.text),
-            doneBy: doneBy.map(HouseholdStore.text), doneAt: doneAt, comment: comment)
+            doneBy: doneBy.map(HouseholdStore.text), doneAt: doneAt, comment: comment, beforePhotoId: before.map(HouseholdStore.text),
+            afterPhotoId: after.map(HouseholdStore.text))
     }
 
     /// A chore's turns, the last due first.
     func turns(of chore: UUID, limit: Int, before: Int64?, on connection: PostgresConnection) async throws -> [(turn: Household.ChoreTurn, seq: Int64)] {
         let rows = try await connection.query(
             """
-            SELECT id, due_at, outcome, assignee, done_by, done_at, comment, seq FROM chore_turns
+            SELECT id, due_at, outcome, assignee, done_by, done_at, comment, seq, before_photo, after_photo FROM chore_turns
             WHERE chore_id = \(chore) AND seq < \(before ?? Int64.max) ORDER BY seq DESC LIMIT \(limit)
             """,
             logger: database.logger)
@@ -131,7 +139,9 @@ struct ChoreStore: Sendable {
                 id: HouseholdStore.text(try cells[0].decode(UUID.self)), choreId: HouseholdStore.text(chore), dueAt: try cells[1].decode(Date.self),
                 outcome: Household.ChoreTurn.Outcome(rawValue: try cells[2].decode(String.self)) ?? .skipped,
                 assignee: try cells[3].decode(UUID?.self).map(HouseholdStore.text), doneBy: try cells[4].decode(UUID?.self).map(HouseholdStore.text),
-                doneAt: try cells[5].decode(Date?.self), comment: try cells[6].decode(String?.self)), try cells[7].decode(Int64.self)))
+                doneAt: try cells[5].decode(Date?.self), comment: try cells[6].decode(String?.self),
+                beforePhotoId: try cells[8].decode(UUID?.self).map(HouseholdStore.text), afterPhotoId: try cells[9].decode(UUID?.self).map(HouseholdStore.text)),
+                try cells[7].decode(Int64.self)))
         }
         return turns
     }

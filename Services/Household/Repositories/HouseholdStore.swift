@@ -3,6 +3,7 @@ import Contracts
 import Envelope
 import Foundation
 import HouseholdContract
+import Media
 import PostgresNIO
 import PostgresSupport
 
@@ -131,8 +132,10 @@ struct HouseholdStore: Sendable {
         try await connection.query("UPDATE members SET role = 'owner' WHERE id = \(member)", logger: database.logger)
     }
 
-    /// Deletes the household and everything in it.
+    /// Deletes the household and everything in it, its photos' images first (the kit's media store
+    /// is not reached by the cascade).
     func delete(_ household: UUID, on connection: PostgresConnection) async throws {
+        try await PhotoStore(database: database, media: MediaLibrary(database: database)).deleteAll(of: household, on: connection)
         try await connection.query("DELETE FROM households WHERE id = \(household)", logger: database.logger)
     }
 
