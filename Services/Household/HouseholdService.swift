@@ -93,12 +93,21 @@ extension ServiceDefinition {
         handlers.on(Household.Board.Delete.self, board.delete)
         handlers.once(Household.Board.Comment.self, prepare: board.prepareComment, apply: board.comment)
         handlers.on(Household.Board.Comments.self, board.comments)
+        handlers.on(Household.Activities.List.self) { request, context in
+            let limit = try request.page.checked()
+            return try await database.transaction { connection in
+                let member = try await access.member(of: request.householdId, context, on: connection)
+                let page = try await notifier.activity(of: member.household, category: request.category, limit: limit, before: request.before, on: connection)
+                return .init(activity: page.map(\.activity), nextBefore: page.count == limit ? page.last?.seq : nil)
+            }
+        }
         handlers.on(Household.Account.Erase.self, erasure.erase)
         let prune = PeriodicJob("invites.prune", every: .seconds(600), database: database) { try await invites.prune(on: $0) }
         let repeats = PeriodicJob("bills.repeat", every: .seconds(600), database: database) { try await bills.addDueCopies(on: $0) }
         let missed = PeriodicJob("chores.skip", every: .seconds(300), database: database) { try await chores.skipMissedTurns(on: $0) }
         let expired = PeriodicJob("posts.prune", every: .seconds(600), database: database) { try await boardStore.pruneExpired(on: $0) }
         let loose = PeriodicJob("photos.prune", every: .seconds(3_600), database: database) { try await photoStore.pruneUnattached(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [prune, repeats, missed, expired, loose])
+        let history = PeriodicJob("activity.prune", every: .seconds(86_400), database: database) { try await notifier.pruneActivity(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [prune, repeats, missed, expired, loose, history])
     }
 }

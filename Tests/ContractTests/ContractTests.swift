@@ -168,6 +168,16 @@ import TestSupport
         "household.grocery-items.delete.v1/deleted": { database, _ in try await givenGroceries(in: database) },
         "household.grocery-items.buy-again.v1/again": { database, _ in try await givenGroceries(in: database) },
         "household.groceries.add.v1/added": { database, _ in try await givenHousehold(in: database) },
+        "household.activity.list.v1/first-page": { database, _ in
+            try await givenPost(in: database)
+            try await given(
+                """
+                INSERT INTO activity (household_id, event_type, category, resource, resource_id, member_id, title, body, at)
+                VALUES (\(exampleHousehold), 'household.board.posted', 'board', 'post', '0b1c2d3e-0000-4e5f-8a9b-000000000001',
+                        'a1b2c3d4-0000-4e5f-8a9b-000000000001', 'New on the board', 'Party on Saturday', \(today.now()))
+                """,
+                in: database)
+        },
         "household.board.list.v1/first-page": { database, _ in try await givenPost(in: database) },
         "household.board.get.v1/found": { database, _ in try await givenPost(in: database) },
         "household.board.update.v1/pinned": { database, _ in try await givenPost(in: database) },

@@ -21,6 +21,7 @@ public enum Household: ServiceContract {
         Chores.Comment.self, Chores.Comments.self, Chores.Stats.self, Away.Set.self,
         Photos.Upload.self, Photos.Get.self,
         Board.Create.self, Board.List.self, Board.Get.self, Board.Update.self, Board.Delete.self, Board.Comment.self, Board.Comments.self,
+        Activities.List.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self

@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 import HouseholdContract
 import NotificationsContract
@@ -20,10 +21,20 @@ struct HouseholdNotifier: Sendable {
     }
 
     /// Pushes `event` to the members of the target's household who belong now, but `actor` (and
-    /// only to `only` when given); returns how many were told.
+    /// only to `only` when given), and, when `listed`, lists it in the household's activity feed;
+    /// returns how many were told.
     @discardableResult
-    func tell(_ event: Notifications.EventType, _ target: Target, except actor: UUID?, only: [UUID]? = nil, title: String, body: String,
-              on connection: PostgresConnection) async throws -> Int {
+    func tell(_ event: Notifications.EventType, _ target: Target, except actor: UUID?, only: [UUID]? = nil, listed: Bool = true, title: String,
+              body: String, on connection: PostgresConnection) async throws -> Int {
+        if listed {
+            try await connection.query(
+                """
+                INSERT INTO activity (household_id, event_type, category, resource, resource_id, member_id, title, body, at)
+                VALUES (\(target.household), \(event.name), \(event.category), \(target.resource), \(target.id), \(actor), \(title), \(body),
+                        \(database.now()))
+                """,
+                logger: database.logger)
+        }
         let recipients = try await connection.query(
             """
             SELECT account_id FROM members
@@ -40,5 +51,31 @@ struct HouseholdNotifier: Sendable {
             threadID: "household-\(HouseholdStore.text(target.household))")
         try await database.enqueue(Notifications.Push.Send.self, .init(recipients: recipients, content: content), on: connection)
         return recipients.count
+    }
+
+    /// The household's feed, the newest first, before `before`.
+    func activity(of household: UUID, category: String?, limit: Int, before: Int64?, on connection: PostgresConnection) async throws
+        -> [(activity: Household.Activity, seq: Int64)]
+    {
+        let rows = try await connection.query(
+            """
+            SELECT event_type, category, resource, resource_id, member_id, title, body, at, seq FROM activity
+            WHERE household_id = \(household) AND seq < \(before ?? Int64.max) AND (\(category)::text IS NULL OR category = \(category))
+            ORDER BY seq DESC LIMIT \(limit)
+            """,
+            logger: database.logger)
+        var page: [(activity: Household.Activity, seq: Int64)] = []
+        for try await (type, category, resource, id, member, title, body, at, seq) in rows.decode((String, String, String, UUID, UUID?, String, String, Date, Int64).self) {
+            page.append((Household.Activity(
+                eventType: type, category: category, resource: resource, resourceId: HouseholdStore.text(id), memberId: member.map(HouseholdStore.text),
+                title: title, body: body, at: at), seq))
+        }
+        return page
+    }
+
+    /// Forgets activity older than a year; returns how many entries.
+    func pruneActivity(on connection: PostgresConnection) async throws -> Int {
+        try await connection.query("DELETE FROM activity WHERE at < \(database.ago(.seconds(365 * 86_400))) RETURNING 1", logger: database.logger)
+            .collect().count
     }
 }

@@ -80,7 +80,7 @@ struct SettleHandlers: Sendable {
             }
             let amounts = owing[debtor, default: []].map(\.description).joined(separator: " and ")
             reminded += try await notifier.tell(
-                .debtReminder, .init(household: member.household, resource: "balances", id: member.household), except: member.member, only: [debtor],
+                .debtReminder, .init(household: member.household, resource: "balances", id: member.household), except: member.member, only: [debtor], listed: false,
                 title: "A reminder from your household", body: "You owe a roommate \(amounts). Settle up in the app.", on: connection)
         }
         if reminded == 0, let refusal { throw refusal }
@@ -131,7 +131,7 @@ struct SettleHandlers: Sendable {
         guard let row = try await settlements.settlement(id, of: member.household, on: connection) else { throw Self.notFound }
         let other = from == member.member ? to : from
         try await notifier.tell(
-            .settlementRecorded, .init(household: member.household, resource: "settlement", id: id), except: member.member, only: [other],
+            .settlementRecorded, .init(household: member.household, resource: "settlement", id: id), except: member.member, only: [other], listed: false,
             title: from == member.member ? "A roommate paid you \(request.amount)" : "A roommate recorded your payment of \(request.amount)",
             body: from == member.member ? "Confirm it when the money is there." : "It counts in your balance now.", on: connection)
         return row.view
