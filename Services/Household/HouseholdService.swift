@@ -108,6 +108,7 @@ extension ServiceDefinition {
         let expired = PeriodicJob("posts.prune", every: .seconds(600), database: database) { try await boardStore.pruneExpired(on: $0) }
         let loose = PeriodicJob("photos.prune", every: .seconds(3_600), database: database) { try await photoStore.pruneUnattached(on: $0) }
         let history = PeriodicJob("activity.prune", every: .seconds(86_400), database: database) { try await notifier.pruneActivity(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [prune, repeats, missed, expired, loose, history])
+        let weekly = PeriodicJob("debts.weekly", every: .seconds(3_600), database: database) { try await settle.remindWeekly(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [prune, repeats, missed, expired, loose, history, weekly])
     }
 }

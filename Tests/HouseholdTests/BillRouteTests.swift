@@ -131,6 +131,30 @@ import TestSupport
         }
     }
 
+    /// While a debt is open its debtor is reminded weekly, counted from when they were first seen owing.
+    @Test func debtorsAreRemindedWeeklyWhileTheyOwe() async throws {
+        let clock = MovableClock(stopped: true)
+        try await InProcessStack.with([.household], clock: clock.clock) { http in
+            let flat = try await roommates.flat(http)
+            let base = "/v1/households/\(flat.id)"
+            _ = try await http.post("\(base)/bills", json: #"{"title":"Rent","amount":{"minorUnits":90000,"currency":"EUR"}}"#, headers: flat.ana)
+            let parts = try await ServiceDefinition.household.parts(on: try #require(http.databases["household"]), clock: clock.clock)
+            let weekly = try #require(parts.jobs.first { $0.name.hasSuffix("debts.weekly") })
+            #expect(await weekly.round() == 0, "first seen owing: the week starts")
+            clock.advance(.seconds(3 * 86_400))
+            #expect(await weekly.round() == 0)
+            clock.advance(.seconds(4 * 86_400))
+            #expect(await weekly.round() == 2, "a week on: Ben and Cara")
+            #expect(await weekly.round() == 0, "once a week")
+            let received = try await http.post(
+                "\(base)/settlements", json: #"{"from":"\#(flat.members["ben"]!)","amount":{"minorUnits":30000,"currency":"EUR"}}"#,
+                headers: try await http.signedIn(roommates.ana))
+            #expect(received.status == 201)
+            clock.advance(.seconds(7 * 86_400))
+            #expect(await weekly.round() == 1, "Ben settled: only Cara")
+        }
+    }
+
     /// The items Cara bought become one bill she paid: each personal item is its owner's, the
     /// communal one is shared by all three; an item goes on one bill only.
     @Test func aShoppingTripBecomesABillByWhoWantedEachItem() async throws {

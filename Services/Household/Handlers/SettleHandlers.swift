@@ -87,6 +87,42 @@ struct SettleHandlers: Sendable {
         return .init(reminded: reminded)
     }
 
+    /// Reminds each member who owes money, once a week while they do (a round of at most 200
+    /// households, in the job's transaction); returns how many were reminded. A member first seen
+    /// owing starts their week then; one who settled is forgotten.
+    func remindWeekly(on connection: PostgresConnection) async throws -> Int {
+        let households = try await connection.query(
+            "SELECT DISTINCT household_id FROM debts WHERE amount <> 0 ORDER BY household_id LIMIT 200", logger: database.logger
+        ).decode(UUID.self).reduce(into: [UUID]()) { $0.append($1) }
+        var reminded = 0
+        let weekAgo = database.ago(.seconds(7 * 86_400))
+        for household in households {
+            try await bills.lockMoney(household, on: connection)
+            var owing: [UUID: [Money]] = [:]
+            for (currency, ledger) in try await bills.ledgers(of: household, on: connection).sorted(by: { $0.key.code < $1.key.code }) {
+                for (member, net) in ledger.balances where net < 0 { owing[member, default: []].append(Money(minorUnits: -net, currency: currency)) }
+            }
+            try await connection.query(
+                "DELETE FROM weekly_reminders WHERE household_id = \(household) AND NOT member_id = ANY(\(Array(owing.keys)))", logger: database.logger)
+            for (debtor, amounts) in owing.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                let due = try await connection.query(
+                    """
+                    INSERT INTO weekly_reminders (household_id, member_id, last_at) VALUES (\(household), \(debtor), \(database.now()))
+                    ON CONFLICT (household_id, member_id) DO UPDATE SET last_at = EXCLUDED.last_at WHERE weekly_reminders.last_at <= \(weekAgo)
+                    RETURNING (xmax <> 0)
+                    """,
+                    logger: database.logger
+                ).decode(Bool.self).reduce(false) { $0 || $1 }
+                guard due else { continue }
+                reminded += try await notifier.tell(
+                    .debtReminder, .init(household: household, resource: "balances", id: household), except: nil, only: [debtor], listed: false,
+                    title: "Your weekly balance", body: "You owe \(amounts.map(\.description).joined(separator: " and ")). Settle up in the app.",
+                    on: connection)
+            }
+        }
+        return reminded
+    }
+
     /// What each member owes `creditor`, per currency, as the balances screen shows it.
     static func debts(to creditor: UUID, in ledgers: [Currency: Ledger], simplify: Bool) -> [UUID: [Money]] {
         var owing: [UUID: [Money]] = [:]
