@@ -146,6 +146,71 @@ await step("someone else's") {
     return "404 \(problem.code)"
 }
 
+// Three roommates through the household routes: Ana (this journey's account), Ben and Cara.
+/// Signs up `name` through the mail and logs in to the household app; a client acting as them and their account id.
+func roommate(_ name: String) async throws -> (client: Client, account: String) {
+    let address = "journey-\(name)-\(tag)@tcd.ie"
+    let registration = try await anonymous.authRegister(
+        body: .json(.init(displayName: name, email: address, password: password, username: "\(name)_\(tag)"))).accepted.body.json.registration
+    let code = try await MailSpool(folder: spool).code(to: address, within: .seconds(30))
+    _ = try await anonymous.authVerifyEmail(body: .json(.init(code: code, email: address, registration: registration))).ok.body.json
+    let tokens = try await anonymous.authLogin(body: .json(.init(app: .household, email: address, password: password))).ok.body.json
+    let bearer = BearerToken()
+    bearer.set(tokens.accessToken)
+    let me = try await Client(serverURL: server, configuration: configuration, transport: URLSessionTransport(), middlewares: [bearer]).meGet().ok.body.json
+    return (Client(serverURL: server, configuration: configuration, transport: URLSessionTransport(), middlewares: [bearer]), me.id)
+}
+
+var household = "", members: [String: String] = [:]
+var ben: Client?, cara: Client?
+await step("household") {
+    let created = try await client.householdCreate(body: .json(.init(currency: .eur, name: "14 Pearse Street"))).created.body.json
+    household = created.id
+    let invite = try await client.householdInviteCreate(path: .init(householdId: household)).created.body.json
+    let (benClient, benAccount) = try await roommate("ben"), (caraClient, caraAccount) = try await roommate("cara")
+    (ben, cara) = (benClient, caraClient)
+    _ = try await benClient.householdJoin(body: .json(.init(code: invite.code))).ok.body.json
+    let joined = try await caraClient.householdJoin(body: .json(.init(code: invite.code))).ok.body.json
+    for member in joined.members { members[member.accountId == benAccount ? "ben" : member.accountId == caraAccount ? "cara" : "ana"] = member.memberId }
+    try check(joined.members.count == 3 && members.count == 3, "members \(joined.members)")
+    return "3 members, code \(invite.code)"
+}
+
+await step("shopping list") {
+    guard let ben, let cara else { throw StepFailed(description: "no roommates") }
+    _ = try await client.householdGroceryAdd(path: .init(householdId: household, list: .personal), body: .json(.init(name: "Oat milk"))).created
+    _ = try await ben.householdGroceryAdd(path: .init(householdId: household, list: .personal), body: .json(.init(name: "Coffee", _private: true))).created
+    _ = try await cara.householdGroceryAdd(path: .init(householdId: household, list: .communal), body: .json(.init(name: "Toilet roll"))).created
+    let list = try await ben.householdShoppingList(path: .init(householdId: household)).ok.body.json
+    let names = list.groups.map { $0.items.map(\.name) }
+    try check(names == [["Toilet roll"], ["Oat milk"]], "groups \(names): the communal first, Ben's private coffee left out")
+    return "\(list.groups.count) groups"
+}
+
+await step("bill and balances") {
+    let bill = try await client.householdBillCreate(
+        path: .init(householdId: household), body: .json(.init(amount: .init(currency: .eur, minorUnits: 1000), title: "Electricity"))).created.body.json
+    let shares = bill.shares.map(\.amount.minorUnits)
+    try check(shares == [334, 333, 333], "shares \(shares): ten euro three ways, the cent to the first")
+    let balances = try await client.householdBalances(path: .init(householdId: household)).ok.body.json
+    let transfers = balances.currencies.first?.transfers ?? []
+    try check(balances.simplified && transfers.count == 2 && transfers.allSatisfy { $0.to == members["ana"] }, "transfers \(transfers)")
+    return "\(transfers.count) transfers to Ana"
+}
+
+await step("settle up once") {
+    guard let ben else { throw StepFailed(description: "no roommates") }
+    let body = Operations.HouseholdSettle.Input.Body.json(.init(amount: .init(currency: .eur, minorUnits: 333), reference: "Revolut", to: members["ana"]))
+    let first = try await ben.householdSettle(path: .init(householdId: household), headers: .init(idempotencyKey: "journey-settle-\(tag)"), body: body).created.body.json
+    let again = try await ben.householdSettle(path: .init(householdId: household), headers: .init(idempotencyKey: "journey-settle-\(tag)"), body: body).created.body.json
+    try check(first.id == again.id, "a retried settle-up recorded twice: \(first.id), \(again.id)")
+    let confirmed = try await client.householdSettlementConfirm(path: .init(householdId: household, settlementId: first.id)).ok.body.json
+    try check(confirmed.confirmedAt != nil, "not confirmed")
+    let left = try await client.householdBalances(path: .init(householdId: household)).ok.body.json.currencies.first?.transfers ?? []
+    try check(left.count == 1 && left.first?.from == members["cara"], "left \(left)")
+    return "one settlement, confirmed; Cara's 3.33 left"
+}
+
 await step("logout") {
     _ = try await client.authLogout(body: .json(.init())).ok.body.json
     let problem = try await anonymous.authRefresh(body: .json(.init(refreshToken: refreshToken))).unauthorized.body.applicationProblemJson
