@@ -50,9 +50,14 @@ public struct OperationError: Error, Codable, Sendable, Equatable, CustomStringC
     /// A `conflict` over a version: `read` is not the version `thing` (the changed thing, as its GET
     /// answers) is at, which the error carries as `current` so the caller merges without another read.
     public static func staleVersion(of thing: some Encodable, read: Int, current: Int, _ what: String) -> OperationError {
+        conflict(field: "data.version", "the \(what) changed since version \(read); it is at version \(current)", "is \(current) now", current: thing)
+    }
+
+    /// A `conflict` over what `field` says the caller read, carrying the thing as it is now as `current`.
+    public static func conflict(field: String, _ message: String, _ fieldMessage: String, current thing: some Encodable) -> OperationError {
         OperationError(
-            .conflict, "data.version: the \(what) changed since version \(read); it is at version \(current)",
-            fields: [FieldIssue(field: "data.version", message: "is \(current) now")], current: try? JSONValue.parse(EnvelopeCodec().encode(thing)))
+            .conflict, "\(field): \(message)", fields: [FieldIssue(field: field, message: fieldMessage)],
+            current: try? JSONValue.parse(EnvelopeCodec().encode(thing)))
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

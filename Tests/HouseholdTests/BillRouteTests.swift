@@ -198,6 +198,10 @@ import TestSupport
                 "\(base)/bills", json: #"{"title":"Rent","amount":{"minorUnits":90000,"currency":"EUR"},"date":"\#(today)","repeats":"monthly"}"#,
                 headers: flat.ana)
             #expect(rent.status == 201 && rent.json?["repeats"] == "monthly", "\(rent.text)")
+            let old = try await http.post(
+                "\(base)/bills", json: #"{"title":"Rent","amount":{"minorUnits":90000,"currency":"EUR"},"date":"2000-01-01","repeats":"monthly"}"#,
+                headers: flat.ana)
+            #expect(old.status == 400 && GroceryRouteTests.errorFields(old) == ["date"], "a copy for every month since 2000: \(old.text)")
             let parts = try await ServiceDefinition.household.parts(on: try #require(http.databases["household"]), clock: clock.clock)
             let job = try #require(parts.jobs.first { $0.name.hasSuffix("bills.repeat") })
             func bills(_ headers: [String: String]) async throws -> [JSONValue] {

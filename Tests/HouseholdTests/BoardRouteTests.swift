@@ -60,8 +60,10 @@ import TestSupport
             #expect(try await http.get("\(base)/posts/\(partyID)", headers: flat.ana).json?["comments"] == 1)
 
             // A post that expires in an hour is gone from every read once it has, and deleted by the job.
+            let pizza = try await Self.upload(http, base, flat.ana)
             let expiring = try await http.post(
-                "\(base)/posts", json: #"{"title":"Pizza in the fridge","expiresAt":"\#(RFC3339.string(from: clock.now().addingTimeInterval(3_600)))"}"#,
+                "\(base)/posts",
+                json: #"{"title":"Pizza in the fridge","photoIds":["\#(pizza)"],"expiresAt":"\#(RFC3339.string(from: clock.now().addingTimeInterval(3_600)))"}"#,
                 headers: flat.ana)
             let expiringID = try #require(HouseholdRouteTests.string(expiring, "id"))
             #expect(Self.titles(try await http.get("\(base)/posts", headers: flat.ben)).contains("Pizza in the fridge"))
@@ -69,6 +71,7 @@ import TestSupport
             let (ana, ben) = (try await http.signedIn(roommates.ana), try await http.signedIn(roommates.ben))
             #expect(!Self.titles(try await http.get("\(base)/posts", headers: ben)).contains("Pizza in the fridge"))
             #expect(try await http.get("\(base)/posts/\(expiringID)", headers: ana).status == 404)
+            #expect(try await http.get("\(base)/photos/\(pizza)", headers: ana).status == 404, "its photo is gone at once too")
             let prune = try #require(parts.jobs.first { $0.name.hasSuffix("posts.prune") })
             #expect(await prune.round() == 1)
 
@@ -96,7 +99,9 @@ import TestSupport
             let (before, after, receipt) = (
                 try await Self.upload(http, base, flat.ana), try await Self.upload(http, base, flat.ana), try await Self.upload(http, base, flat.ben))
             let chore = try #require(HouseholdRouteTests.string(
-                try await http.post("\(base)/chores", json: #"{"title":"Hoover","frequency":"once","dueAt":"2099-01-01T10:00:00Z"}"#, headers: flat.ana), "id"))
+                try await http.post(
+                    "\(base)/chores", json: #"{"title":"Hoover","frequency":"once","dueAt":"\#(RFC3339.string(from: Date().addingTimeInterval(86_400)))"}"#,
+                    headers: flat.ana), "id"))
             let strange = try await http.post("\(base)/chores/\(chore)/turns", json: #"{"afterPhotoId":"\#(UUID().uuidString.lowercased())"}"#, headers: flat.ana)
             #expect(strange.status == 400 && GroceryRouteTests.errorFields(strange) == ["afterPhotoId"], "\(strange.text)")
             let done = try await http.post(

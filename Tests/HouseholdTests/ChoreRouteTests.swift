@@ -42,6 +42,10 @@ import TestSupport
             clock.advance(.seconds(Int64(first.timeIntervalSince(clock.now())) - 600))
             let done = try await http.post("\(base)/chores/\(chore)/turns", json: #"{"comment":"Recycling too"}"#, headers: try await http.signedIn(roommates.ben))
             #expect(done.status == 201 && done.json?["outcome"] == "on-time" && done.json?["doneBy"] == .string(ben), "\(done.text)")
+            // Cara taps "done" on the turn Ben just did: 409 with the chore as it is, not a second turn.
+            let twice = try await http.post(
+                "\(base)/chores/\(chore)/turns", json: #"{"dueAt":"\#(RFC3339.string(from: first))"}"#, headers: try await http.signedIn(roommates.cara))
+            #expect(twice.status == 409 && twice.json?["current"]?["assignee"] == .string(cara), "\(twice.text)")
             let week2 = try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana))
             #expect(week2.json?["assignee"] == .string(cara) && week2.json?["dueAt"] == .string(RFC3339.string(from: first.addingTimeInterval(7 * 86_400))))
 
@@ -99,6 +103,10 @@ import TestSupport
                 json: #"{"title":"Hoover","frequency":"daily","dueAt":"2026-12-02T19:00:00Z","rotation":["\#(UUID().uuidString.lowercased())"]}"#,
                 headers: flat.ana)
             #expect(stranger.status == 400 && GroceryRouteTests.errorFields(stranger) == ["rotation[0]"], "\(stranger.text)")
+            // A due time long past would have the skip job catch up turns without end.
+            let ancient = try await http.post(
+                "/v1/households/\(flat.id)/chores", json: #"{"title":"Hoover","frequency":"daily","dueAt":"1900-01-01T10:00:00Z"}"#, headers: flat.ana)
+            #expect(ancient.status == 400 && GroceryRouteTests.errorFields(ancient) == ["dueAt"], "\(ancient.text)")
         }
     }
 

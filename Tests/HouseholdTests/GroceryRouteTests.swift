@@ -55,6 +55,9 @@ import TestSupport
             #expect(bought.status == 200 && bought.json?["bought"]?["memberId"] == .string(flat.members["cara"]!), "\(bought.text)")
             #expect(bought.json?["bought"]?["price"]?["minorUnits"] == 249 && bought.json?["version"] == 2)
             #expect(try await Roommates.patch(http, "\(base)/grocery-items/\(milk)", #"{"version":2,"name":"Milk"}"#, flat.ben).status == 403)
+            // Nor may he take Cara's purchase over or undo it.
+            #expect(try await Roommates.patch(http, "\(base)/grocery-items/\(milk)", #"{"version":2,"bought":false}"#, flat.ben).status == 403)
+            #expect(try await Roommates.patch(http, "\(base)/grocery-items/\(milk)", #"{"version":2,"bought":true}"#, flat.ben).status == 403)
             let month = String(ISO8601DateFormatter().string(from: Date()).prefix(7))
             #expect(Self.names(try await http.get("\(base)/purchases?month=\(month)", headers: flat.ben).json) == ["Oat milk"])
             #expect(Self.names(try await http.get("\(base)/purchases?memberId=\(flat.members["ben"]!)", headers: flat.ben).json) == [])

@@ -9,7 +9,7 @@ import TestSupport
 /// Balances over random bills and payments (seeded; the seed is in every failure): they add up to
 /// zero in each currency, the simplified transfers settle every balance exactly with at most
 /// members - 1 of them, and the pairwise debts say the same as the balances.
-@Suite struct LedgerPropertyTests {
+@Suite(.timeLimit(.minutes(1))) struct LedgerPropertyTests {
     /// A random household's money: bills split by every method among random members, and payments.
     static func randomLedgers(_ generator: inout SplitMix64, members: [UUID], entries: Int) throws -> [Currency: Ledger] {
         var ledgers: [Currency: Ledger] = [:]

@@ -159,13 +159,18 @@ extension Household {
                 /// Household photos uploaded first (`POST .../photos`).
                 public var beforePhotoId: String?
                 public var afterPhotoId: String?
+                /// The due time of the turn done, as read: when that turn is over already (two taps, two
+                /// roommates at once), 409 with the chore as it is instead of a second turn.
+                public var dueAt: Date?
 
-                public init(householdId: String, choreId: String, comment: String? = nil, beforePhotoId: String? = nil, afterPhotoId: String? = nil) {
+                public init(householdId: String, choreId: String, comment: String? = nil, beforePhotoId: String? = nil, afterPhotoId: String? = nil,
+                            dueAt: Date? = nil) {
                     self.householdId = householdId
                     self.choreId = choreId
                     self.comment = comment
                     self.beforePhotoId = beforePhotoId
                     self.afterPhotoId = afterPhotoId
+                    self.dueAt = dueAt
                 }
 
                 public static let fieldRules: [String: FieldRule] = [

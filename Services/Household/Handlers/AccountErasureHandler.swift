@@ -3,11 +3,13 @@ import Contracts
 import Envelope
 import Foundation
 import HouseholdContract
+import Media
 import PostgresNIO
 import PostgresSupport
 
 /// `household.account.erase.v1`: a deleted account's memberships lose the account, so the others
-/// keep a whole history with "a former member" in it. A household it owned passes to the member
+/// keep a whole history with "a former member" in it; what it wrote and uploaded (posts, comments,
+/// pictures, its own grocery lists) goes. A household it owned passes to the member
 /// who has belonged longest; one it was the last member of is deleted with everything in it.
 struct AccountErasureHandler: Sendable {
     let database: Database
@@ -42,6 +44,16 @@ struct AccountErasureHandler: Sendable {
                     deleted += 1
                 }
             }
+            // What it wrote goes: its posts (with their photos), its comments on posts and chores.
+            let mine = try await connection.query("SELECT id FROM members WHERE account_id = \(account)", logger: database.logger)
+                .decode(UUID.self).reduce(into: [UUID]()) { $0.append($1) }
+            let board = BoardStore(database: database, photos: PhotoStore(database: database, media: MediaLibrary(database: database)))
+            for post in try await connection.query("SELECT id FROM posts WHERE author = ANY(\(mine))", logger: database.logger)
+                .decode(UUID.self).reduce(into: [UUID](), { $0.append($1) }) {
+                _ = try await board.delete(post, on: connection)
+            }
+            try await connection.query("DELETE FROM post_comments WHERE member_id = ANY(\(mine))", logger: database.logger)
+            try await connection.query("DELETE FROM chore_comments WHERE member_id = ANY(\(mine))", logger: database.logger)
             // The pictures it uploaded go, as the kit's media store erases an uploader's images.
             try await database.forgetMedia(of: account, on: connection)
             // What an account wished for on its own lists is its own: those lists go; bought items of

@@ -54,6 +54,7 @@ struct BillHandlers: Sendable {
         let parts = try Self.parts(request.parts, "data.parts", default: current, among: allowed)
         let split = request.split ?? .equal
         let receipt = try Self.photo(request.receiptPhotoId, "data.receiptPhotoId")
+        if request.repeats != nil { try checkRepeatable(words.date ?? today()) }
         let values = BillStore.Values(
             title: words.title!, amount: request.amount, paidBy: payer, date: words.date ?? today(), category: words.category, note: words.note,
             split: split, parts: try Self.worked(request.amount, split, parts), repeats: request.repeats, receipt: receipt)
@@ -166,6 +167,7 @@ struct BillHandlers: Sendable {
             values.amount = request.amount ?? values.amount
             values.repeats = request.repeats ?? values.repeats
             if request.stopRepeating == true { values.repeats = nil }
+            if values.repeats != nil, request.repeats != nil || request.date != nil { try checkRepeatable(values.date) }
             let split = request.split ?? values.split
             let parts = try Self.parts(
                 request.parts, "data.parts", default: values.parts.map(\.member), among: allowed,
@@ -212,17 +214,35 @@ struct BillHandlers: Sendable {
 
     /// Adds the copies of repeating bills that are due by today (a round of at most 100), in the
     /// job's transaction; returns how many. A copy does not repeat itself: the first bill carries
-    /// the schedule, and a month missed (the service down) is added late, not skipped.
+    /// the schedule, and a month missed (the service down) is added late, not skipped. A copy is
+    /// shared by those of the bill's members who still belong; one whose payer left stops repeating.
     func addDueCopies(on connection: PostgresConnection) async throws -> Int {
         var added = 0
         for (id, household, day) in try await bills.dueRepeats(by: today(), limit: 100, on: connection) {
             try await bills.lockMoney(household, on: connection)
-            guard try await bills.advanceRepeat(id, after: day, on: connection), let original = try await bills.bill(id, of: household, on: connection)
+            guard let original = try await bills.bill(id, of: household, on: connection) else { continue }
+            // Months from the bill's own day, so the 31st stays the 31st after a shorter month.
+            var months = 1
+            while CalendarDay.adding(months: months, to: original.values.date) <= day { months += 1 }
+            // Only the transaction that moves this day on adds its copy.
+            guard try await bills.advanceRepeat(id, from: day, to: CalendarDay.adding(months: months, to: original.values.date), on: connection)
             else { continue }
+            let current = Set(try await households.currentMembers(of: household, on: connection))
+            guard current.contains(original.values.paidBy) else {
+                // Its payer left: nobody pays it on for the others any more.
+                try await bills.stopRepeating(id, on: connection)
+                continue
+            }
             var copy = original.values
             copy.date = day
             copy.repeats = nil
             copy.receipt = nil
+            // Who left shares the copies no more: the others share them equally.
+            let staying = copy.parts.map(\.member).filter(current.contains)
+            if staying.count != copy.parts.count, !staying.isEmpty {
+                copy.split = .equal
+                copy.parts = try Self.worked(copy.amount, .equal, staying.map { (member: $0, value: nil) })
+            }
             let copied = try await bills.create(copy, in: household, by: original.view.createdBy.uuid, on: connection)
             guard let row = try await bills.bill(copied, of: household, on: connection) else { continue }
             try await tellDebtors(of: row, in: household, except: nil, on: connection)
@@ -234,6 +254,14 @@ struct BillHandlers: Sendable {
     // MARK: Steps
 
     private func today() -> String { CalendarDay.text(database.now()) }
+
+    /// A repeating bill's day is within the last 31 days (or later): its copies start next month,
+    /// not in a burst of every month since.
+    private func checkRepeatable(_ date: String) throws(OperationError) {
+        guard date >= CalendarDay.adding(-31, to: today()) else {
+            throw OperationError.invalid(field: "data.date", "a repeating bill's day is within the last 31 days")
+        }
+    }
 
     private func bill(_ id: String, of household: UUID, on connection: PostgresConnection) async throws -> BillStore.Row {
         guard let id = UUID(uuidString: id), let row = try await bills.bill(id, of: household, on: connection) else { throw Self.notFound }

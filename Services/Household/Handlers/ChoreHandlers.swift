@@ -47,6 +47,7 @@ struct ChoreHandlers: Sendable {
     func create(_ prepared: (checked: Checked, request: Household.Chores.Create.Request), _ context: RequestContext,
                 on connection: PostgresConnection) async throws -> Household.Chore {
         let (checked, request) = prepared
+        try checkDue(request.dueAt)
         let member = try await access.member(of: request.householdId, context, on: connection)
         let availability = try await chores.availability(of: member.household, on: connection)
         let rotation = try Self.rotation(request.rotation, default: [member.member], among: Set(availability.accounts.keys).union([member.member]))
@@ -97,10 +98,17 @@ struct ChoreHandlers: Sendable {
             values.frequency = frequency
             values.weekdays = frequency == .weekly ? checked.weekdays ?? values.weekdays : []
             values.timeZone = checked.timeZone ?? values.timeZone
-            if let due = request.dueAt, old.doneAt == nil { (values.dueAt, values.anchor) = (due, due) }
+            if let due = request.dueAt, old.doneAt == nil {
+                try checkDue(due)
+                (values.dueAt, values.anchor) = (due, due)
+            }
             if let raw = request.rotation {
-                values.rotation = try Self.rotation(raw, default: [], among: Set(availability.accounts.keys).union(old.values.rotation))
-                values.turn = Self.nextTurn(from: -1, in: values.rotation, eligible: availability.eligible)
+                let rotation = try Self.rotation(raw, default: [], among: Set(availability.accounts.keys).union(old.values.rotation))
+                // The same rotation again keeps whose turn it is.
+                if rotation != values.rotation {
+                    values.rotation = rotation
+                    values.turn = Self.nextTurn(from: -1, in: rotation, eligible: availability.eligible)
+                }
             }
             _ = try await chores.update(old.id, version: request.version, to: values, on: connection)
             let row = try await chore(request.choreId, of: member.household, on: connection)
@@ -143,6 +151,10 @@ struct ChoreHandlers: Sendable {
         let member = try await access.member(of: prepared.request.householdId, context, on: connection)
         let row = try await chore(prepared.request.choreId, of: member.household, locking: true, on: connection)
         guard let due = row.values.dueAt else { throw OperationError(.conflict, "the chore is done: it was due once") }
+        if let read = prepared.request.dueAt, abs(read.timeIntervalSince(due)) >= 0.001 {
+            throw OperationError.conflict(
+                field: "data.dueAt", "that turn is over; the chore is due at \(RFC3339.string(from: due)) now", "is not the current turn's", current: row.view)
+        }
         let (before, after) = (prepared.request.beforePhotoId.flatMap(UUID.init(uuidString:)), prepared.request.afterPhotoId.flatMap(UUID.init(uuidString:)))
         // The photos are checked and named first: the turn's row refers to them.
         let turnID = UUID()
@@ -225,7 +237,11 @@ struct ChoreHandlers: Sendable {
             // Going away passes the turns that are theirs now to the next in each rotation.
             if request.away {
                 let availability = try await chores.availability(of: member.household, on: connection)
-                for row in try await chores.list(of: member.household, on: connection) where row.assignee == member.member {
+                for listed in try await chores.list(of: member.household, on: connection) where listed.assignee == member.member {
+                    // Read again under its lock: a turn done at the same moment is not undone.
+                    guard let row = try await chores.chore(listed.id, of: member.household, locking: true, on: connection),
+                          row.assignee == member.member
+                    else { continue }
                     var values = row.values
                     values.turn = Self.nextTurn(from: values.turn, in: values.rotation, eligible: availability.eligible)
                     try await chores.update(row.id, version: nil, to: values, on: connection)
@@ -262,6 +278,15 @@ struct ChoreHandlers: Sendable {
     }
 
     // MARK: Steps
+
+    /// A due time from a week ago to five years on: the skip job would otherwise catch up turns
+    /// without end.
+    private func checkDue(_ due: Date) throws(OperationError) {
+        let now = database.now()
+        guard due >= now.adding(.seconds(-7 * 86_400)), due <= now.adding(.seconds(5 * 366 * 86_400)) else {
+            throw OperationError.invalid(field: "data.dueAt", "must be from a week ago to five years on")
+        }
+    }
 
     private func chore(_ id: String, of household: UUID, locking: Bool = false, on connection: PostgresConnection) async throws -> ChoreStore.Row {
         guard let id = UUID(uuidString: id), let row = try await chores.chore(id, of: household, locking: locking, on: connection) else { throw Self.notFound }

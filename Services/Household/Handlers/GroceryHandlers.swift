@@ -137,13 +137,24 @@ struct GroceryHandlers: Sendable {
                 name: request.name, quantity: request.quantity, unit: request.unit, note: request.note, category: request.category,
                 isPrivate: request.private, list: request.list == .communal ? .communal : old.list, validation: &validation)
             let bought = Self.boughtChange(request, by: member.member, validation: &validation)
+            if case .unchanged = bought {} else {
+                // A purchase is its buyer's: another member neither takes it over nor undoes it, and
+                // one on a bill changes with the bill.
+                if let previous = old.bought, previous.memberId != HouseholdStore.text(member.member) {
+                    throw OperationError(.forbidden, "another member bought it; only they change the purchase")
+                }
+                if item.billId != nil { throw OperationError(.conflict, "the purchase is on a bill; change or delete the bill instead") }
+            }
             if request.list == .personal, old.list == .communal {
                 validation.fail("data.list", "a communal item stays communal; add it to your own list instead")
             }
             var list = UUID(uuidString: old.listId)!
             if request.list == .communal, old.list == .personal {
                 validation.check(!item.listFinished, "data.list", "only an item of your current personal list moves to the communal list")
-                if validation.isValid { list = try await groceries.current(.communal, of: member.household, owner: nil, on: connection).id }
+                if validation.isValid {
+                    list = try await groceries.current(.communal, of: member.household, owner: nil, on: connection).id
+                    try await checkRoom(on: list, on: connection)
+                }
             }
             try validation.finish()
             guard old.version == request.version else {
@@ -259,13 +270,18 @@ struct GroceryHandlers: Sendable {
 
     private func add(_ values: GroceryStore.ItemValues, to list: GroceryStore.ListRow, by member: HouseholdStore.Membership,
                      on connection: PostgresConnection) async throws -> Household.GroceryItem {
-        guard try await groceries.count(of: list.id, on: connection) < Household.Bounds.itemsPerList else {
-            throw OperationError(.conflict, "a list holds at most \(Household.Bounds.itemsPerList) items; finish it or remove some")
-        }
+        try await checkRoom(on: list.id, on: connection)
         let id = try await groceries.add(values, to: list.id, of: member.household, by: member.member, on: connection)
         guard let item = try await groceries.item(id, of: member.household, on: connection) else { throw Self.itemNotFound }
         if list.kind == .communal { try await tellCommunalAdded(item.view, by: member, on: connection) }
         return item.view
+    }
+
+    /// `conflict` when `list` holds as many items as a list may.
+    private func checkRoom(on list: UUID, on connection: PostgresConnection) async throws {
+        guard try await groceries.count(of: list, on: connection) < Household.Bounds.itemsPerList else {
+            throw OperationError(.conflict, "a list holds at most \(Household.Bounds.itemsPerList) items; finish it or remove some")
+        }
     }
 
     private func tellCommunalAdded(_ item: Household.GroceryItem, by member: HouseholdStore.Membership, on connection: PostgresConnection) async throws {

@@ -45,9 +45,9 @@ struct PhotoHandlers: Sendable {
     func get(_ request: Household.Photos.Get.Request, _ context: RequestContext) async throws -> MediaFile {
         try await database.transaction { connection in
             let member = try await access.member(of: request.householdId, context, on: connection)
-            guard let id = UUID(uuidString: request.photoId), let photo = try await photos.photo(id, of: member.household, on: connection) else {
-                throw Self.notFound
-            }
+            guard let id = UUID(uuidString: request.photoId), let photo = try await photos.photo(id, of: member.household, on: connection),
+                  try await !photos.showsExpiredPost(photo, on: connection)
+            else { throw Self.notFound }
             return try await photos.media.file(photo.record, request.size ?? .full, ifNoneMatch: request.ifNoneMatch, on: connection)
         }
     }

@@ -91,19 +91,30 @@ struct SettleHandlers: Sendable {
     /// households, in the job's transaction); returns how many were reminded. A member first seen
     /// owing starts their week then; one who settled is forgotten.
     func remindWeekly(on connection: PostgresConnection) async throws -> Int {
+        let weekAgo = database.ago(.seconds(7 * 86_400))
+        // Forget who owes nobody any more; look at the households with someone owing who was not
+        // seen (or reminded) in the last week.
+        try await connection.query(
+            """
+            DELETE FROM weekly_reminders w
+            WHERE NOT EXISTS (SELECT 1 FROM debts d WHERE d.household_id = w.household_id AND d.debtor = w.member_id AND d.amount > 0)
+            """,
+            logger: database.logger)
         let households = try await connection.query(
-            "SELECT DISTINCT household_id FROM debts WHERE amount <> 0 ORDER BY household_id LIMIT 200", logger: database.logger
+            """
+            SELECT DISTINCT d.household_id FROM debts d
+            LEFT JOIN weekly_reminders w ON w.household_id = d.household_id AND w.member_id = d.debtor
+            WHERE d.amount > 0 AND (w.last_at IS NULL OR w.last_at <= \(weekAgo)) LIMIT 200
+            """,
+            logger: database.logger
         ).decode(UUID.self).reduce(into: [UUID]()) { $0.append($1) }
         var reminded = 0
-        let weekAgo = database.ago(.seconds(7 * 86_400))
         for household in households {
             try await bills.lockMoney(household, on: connection)
             var owing: [UUID: [Money]] = [:]
             for (currency, ledger) in try await bills.ledgers(of: household, on: connection).sorted(by: { $0.key.code < $1.key.code }) {
                 for (member, net) in ledger.balances where net < 0 { owing[member, default: []].append(Money(minorUnits: -net, currency: currency)) }
             }
-            try await connection.query(
-                "DELETE FROM weekly_reminders WHERE household_id = \(household) AND NOT member_id = ANY(\(Array(owing.keys)))", logger: database.logger)
             for (debtor, amounts) in owing.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 let due = try await connection.query(
                     """
@@ -119,6 +130,14 @@ struct SettleHandlers: Sendable {
                     title: "Your weekly balance", body: "You owe \(amounts.map(\.description).joined(separator: " and ")). Settle up in the app.",
                     on: connection)
             }
+            // Whoever owes in a pair but not overall is looked at again in a week, not every hour.
+            try await connection.query(
+                """
+                INSERT INTO weekly_reminders (household_id, member_id, last_at)
+                SELECT DISTINCT household_id, debtor, \(database.now()) FROM debts WHERE household_id = \(household) AND amount > 0
+                ON CONFLICT (household_id, member_id) DO UPDATE SET last_at = EXCLUDED.last_at WHERE weekly_reminders.last_at <= \(weekAgo)
+                """,
+                logger: database.logger)
         }
         return reminded
     }
@@ -180,7 +199,11 @@ struct SettleHandlers: Sendable {
             try await bills.lockMoney(member.household, on: connection)
             guard let id = UUID(uuidString: request.settlementId), let row = try await settlements.settlement(id, of: member.household, on: connection)
             else { throw Self.notFound }
-            guard row.to == member.member else { throw OperationError(.forbidden, "only the member paid confirms a settlement") }
+            // The one paid confirms; for one who left (and can no longer), the owner does.
+            let paidLeft = try await !households.currentMembers(of: member.household, on: connection).contains(row.to)
+            guard row.to == member.member || (paidLeft && member.role == .owner) else {
+                throw OperationError(.forbidden, "only the member paid (or, once they left, the owner) confirms a settlement")
+            }
             _ = try await settlements.confirm(row, on: connection)
             guard let confirmed = try await settlements.settlement(id, of: member.household, on: connection) else { throw Self.notFound }
             return confirmed.view

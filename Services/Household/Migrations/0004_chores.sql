@@ -15,6 +15,8 @@ CREATE TABLE chores (
     anchor_at timestamptz NOT NULL,
     -- The current turn's due time; NULL once a `once` chore is done.
     due_at timestamptz,
+    -- The next turn's due time: when it comes with the current turn not done, that turn is skipped.
+    skip_at timestamptz,
     -- Member ids in turn (of members who belong or belonged), and the index of whose turn it is.
     rotation uuid[] NOT NULL,
     turn integer NOT NULL DEFAULT 0,
@@ -25,7 +27,7 @@ CREATE TABLE chores (
     version integer NOT NULL DEFAULT 1
 );
 CREATE INDEX chores_household ON chores (household_id, due_at);
-CREATE INDEX chores_due ON chores (due_at) WHERE frequency <> 'once';
+CREATE INDEX chores_skip ON chores (skip_at) WHERE skip_at IS NOT NULL;
 
 CREATE TABLE chore_turns (
     id uuid PRIMARY KEY,

@@ -94,7 +94,8 @@ struct BillStore: Sendable {
                 split = \(values.split.rawValue), receipt_photo = \(values.receipt),
                 repeats = CASE WHEN \(stopRepeating) THEN NULL ELSE \(values.repeats?.rawValue) END,
                 next_repeat = CASE WHEN \(stopRepeating) OR \(values.repeats?.rawValue)::text IS NULL THEN NULL
-                                   ELSE coalesce(next_repeat, (\(values.date)::date + interval '1 month')::date) END,
+                                   WHEN next_repeat IS NULL OR bill_date <> \(values.date)::date THEN (\(values.date)::date + interval '1 month')::date
+                                   ELSE next_repeat END,
                 updated_at = \(database.now()), version = version + 1
             WHERE id = \(id) AND version = \(version)
             RETURNING 1
@@ -183,16 +184,20 @@ struct BillStore: Sendable {
         ).decode((UUID, UUID, String).self).reduce(into: []) { $0.append((id: $1.0, household: $1.1, due: $1.2)) }
     }
 
-    /// The bill's next copy is due a month after `due`; false when its next copy was not due on `due`
-    /// (another run added it).
-    func advanceRepeat(_ id: UUID, after due: String, on connection: PostgresConnection) async throws -> Bool {
+    /// The bill's next copy is due on `next`; false when its next copy was not due on `due` (another
+    /// round added it).
+    func advanceRepeat(_ id: UUID, from due: String, to next: String, on connection: PostgresConnection) async throws -> Bool {
         try await connection.query(
             """
-            UPDATE bills SET next_repeat = \(CalendarDay.adding(months: 1, to: due))::date
+            UPDATE bills SET next_repeat = \(next)::date
             WHERE id = \(id) AND next_repeat = \(due)::date AND repeats IS NOT NULL AND deleted_at IS NULL RETURNING 1
             """,
             logger: database.logger
         ).collect().count == 1
+    }
+
+    func stopRepeating(_ id: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("UPDATE bills SET repeats = NULL, next_repeat = NULL WHERE id = \(id)", logger: database.logger)
     }
 
     // MARK: Steps

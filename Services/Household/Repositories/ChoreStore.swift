@@ -21,6 +21,12 @@ struct ChoreStore: Sendable {
         var anchor: Date
         var rotation: [UUID]
         var turn: Int
+
+        /// The next turn's due time, when the current one is skipped if not done.
+        var skipAt: Date? {
+            guard let due = dueAt, let calendar = ChoreSchedule.calendar(timeZone) else { return nil }
+            return ChoreSchedule.next(after: due, frequency, weekdays: weekdays, anchor: anchor, in: calendar)
+        }
     }
 
     /// A chore as stored, with what the handlers decide on.
@@ -55,10 +61,10 @@ struct ChoreStore: Sendable {
         let id = UUID(), now = database.now()
         try await connection.query(
             """
-            INSERT INTO chores (id, household_id, title, description, frequency, weekdays, time_zone, anchor_at, due_at, rotation, turn,
+            INSERT INTO chores (id, household_id, title, description, frequency, weekdays, time_zone, anchor_at, due_at, skip_at, rotation, turn,
                                 created_by, created_at, updated_at)
             VALUES (\(id), \(household), \(values.title), \(values.description), \(values.frequency.rawValue), \(values.weekdays), \(values.timeZone),
-                    \(values.anchor), \(values.dueAt), \(values.rotation), \(values.turn), \(member), \(now), \(now))
+                    \(values.anchor), \(values.dueAt), \(values.skipAt), \(values.rotation), \(values.turn), \(member), \(now), \(now))
             """,
             logger: database.logger)
         return id
@@ -71,6 +77,7 @@ struct ChoreStore: Sendable {
             """
             UPDATE chores SET title = \(values.title), description = \(values.description), frequency = \(values.frequency.rawValue),
                 weekdays = \(values.weekdays), time_zone = \(values.timeZone), anchor_at = \(values.anchor), due_at = \(values.dueAt),
+                skip_at = \(values.skipAt),
                 rotation = \(values.rotation), turn = \(values.turn), done_at = coalesce(done_at, \(doneAt)), updated_at = \(database.now()),
                 version = version + 1
             WHERE id = \(id) AND (\(version)::int IS NULL OR version = \(version))
@@ -99,10 +106,10 @@ struct ChoreStore: Sendable {
         try await rows("household_id = \(household) ORDER BY due_at NULLS LAST, created_at", on: connection)
     }
 
-    /// Repeating chores whose turn is past due (the job looks whether the next due time came too).
+    /// Chores whose next turn's due time came with the current turn not done, the longest waiting first.
     func pastDue(at now: Date, limit: Int, on connection: PostgresConnection) async throws -> [(id: UUID, household: UUID)] {
         try await connection.query(
-            "SELECT id, household_id FROM chores WHERE frequency <> 'once' AND due_at < \(now) ORDER BY due_at LIMIT \(limit)", logger: database.logger
+            "SELECT id, household_id FROM chores WHERE skip_at <= \(now) ORDER BY skip_at LIMIT \(limit)", logger: database.logger
         ).decode((UUID, UUID).self).reduce(into: []) { $0.append((id: $1.0, household: $1.1)) }
     }
 

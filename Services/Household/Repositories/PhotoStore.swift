@@ -54,6 +54,14 @@ struct PhotoStore: Sendable {
         return nil
     }
 
+    /// Whether the photo shows a post that expired (it is then gone with the post, before the prune).
+    func showsExpiredPost(_ photo: Row, on connection: PostgresConnection) async throws -> Bool {
+        guard let attached = photo.attached, attached.owner == .post else { return false }
+        return try await connection.query(
+            "SELECT 1 FROM posts WHERE id = \(attached.id) AND (expires_at IS NULL OR expires_at > \(database.now()))", logger: database.logger
+        ).collect().isEmpty
+    }
+
     /// Names `ids` (photos of `household` that nothing else names) by `owner`; `invalid` naming
     /// `field` for one that is not such a photo.
     func attach(_ ids: [UUID], to owner: Owner, _ ownerID: UUID, in household: UUID, field: String, on connection: PostgresConnection) async throws {
@@ -104,7 +112,11 @@ struct PhotoStore: Sendable {
     /// Deletes photos nothing named within a day of their upload; returns how many.
     func pruneUnattached(on connection: PostgresConnection) async throws -> Int {
         let ids = try await connection.query(
-            "SELECT media_id FROM photos WHERE attached_to IS NULL AND created_at < \(database.ago(.seconds(86_400))) LIMIT 500", logger: database.logger
+            """
+            SELECT media_id FROM photos WHERE attached_to IS NULL AND created_at < \(database.ago(.seconds(86_400)))
+            LIMIT 500 FOR UPDATE SKIP LOCKED
+            """,
+            logger: database.logger
         ).decode(UUID.self).reduce(into: [UUID]()) { $0.append($1) }
         try await media.delete(ids, on: connection)
         return ids.count
