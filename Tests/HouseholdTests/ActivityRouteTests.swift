@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
+extension HouseholdStackTests {
 /// The household's activity feed through the gateway's routing, in process.
 @Suite(.timeLimit(.minutes(2))) struct ActivityRouteTests {
     let roommates = Roommates()
@@ -28,4 +29,5 @@ import TestSupport
             #expect(try await http.get("\(base)/activity", headers: try await http.signedIn(UUID())).status == 404)
         }
     }
+}
 }

@@ -6,6 +6,7 @@ import ServiceKit
 import Testing
 import TestSupport
 
+extension HouseholdStackTests {
 /// Bills, balances and settling up through the gateway's routing, in process, as three roommates'
 /// apps use them.
 @Suite(.timeLimit(.minutes(2))) struct BillRouteTests {
@@ -289,4 +290,5 @@ import TestSupport
             #expect(kept.values.allSatisfy { $0.values.reduce(0, +) == 0 }, "seed \(seed): the balances sum to zero")
         }
     }
+}
 }

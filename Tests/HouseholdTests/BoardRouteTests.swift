@@ -5,6 +5,7 @@ import ServiceKit
 import Testing
 import TestSupport
 
+extension HouseholdStackTests {
 /// The bulletin board and household photos through the gateway's routing, in process.
 @Suite(.timeLimit(.minutes(2))) struct BoardRouteTests {
     let roommates = Roommates()
@@ -122,4 +123,5 @@ import TestSupport
             #expect(try await http.get("\(base)/photos/\(receipt)", headers: flat.ana).status == 200)
         }
     }
+}
 }

@@ -7,6 +7,7 @@ import ServiceKit
 import Testing
 import TestSupport
 
+extension HouseholdStackTests {
 /// Chores through the gateway's routing, in process, over several weeks of the service's clock
 /// (moved, never slept): turns rotate at each completion or missed due time, pass over a member
 /// away, and add up in the stats.
@@ -117,4 +118,5 @@ import TestSupport
                 .decode(Data.self).reduce(into: [JSONValue]()) { $0.append(try JSONValue.parse(Array($1))) }
         }
     }
+}
 }

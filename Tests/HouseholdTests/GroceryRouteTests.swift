@@ -6,6 +6,7 @@ import ServiceKit
 import Testing
 import TestSupport
 
+extension HouseholdStackTests {
 /// Grocery lists through the gateway's routing, in process, as three roommates' apps use them.
 @Suite(.timeLimit(.minutes(2))) struct GroceryRouteTests {
     let roommates = Roommates()
@@ -137,4 +138,5 @@ import TestSupport
             #expect(next.status == 200 && HouseholdRouteTests.string(next, "id") != list && Self.items(next.json).isEmpty)
         }
     }
+}
 }

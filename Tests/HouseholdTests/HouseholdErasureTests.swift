@@ -9,6 +9,7 @@ import ServiceKit
 import Testing
 import TestSupport
 
+extension HouseholdStackTests {
 /// A deleted account's memberships: the others keep a whole household with a former member in it,
 /// a household it owned passes on, one it was alone in goes.
 @Suite(.timeLimit(.minutes(2))) struct HouseholdErasureTests {
@@ -48,4 +49,5 @@ import TestSupport
             }
         }
     }
+}
 }

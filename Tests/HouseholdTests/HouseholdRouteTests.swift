@@ -5,6 +5,7 @@ import ServiceKit
 import Testing
 import TestSupport
 
+extension HouseholdStackTests {
 /// Households through the gateway's routing, in process, as three roommates' apps use them: signed
 /// in with real access tokens the gateway checks, each request encoded and answered as over the bus.
 @Suite(.timeLimit(.minutes(2))) struct HouseholdRouteTests {
@@ -153,4 +154,5 @@ import TestSupport
             #expect(try await http.send("DELETE", "/v1/households/\(household)/invites/\(code)", headers: ana).status == 404, "revoked already")
         }
     }
+}
 }

@@ -16,13 +16,13 @@ struct Roommates {
     func flat(_ http: InProcessHTTP) async throws -> Flat {
         let (ana, ben, cara) = (try await http.signedIn(self.ana), try await http.signedIn(self.ben), try await http.signedIn(self.cara))
         let created = try await http.post("/v1/households", json: #"{"name":"14 Pearse Street","currency":"EUR"}"#, headers: ana)
-        let id = try #require(HouseholdRouteTests.string(created, "id"))
-        let code = try #require(HouseholdRouteTests.string(try await http.post("/v1/households/\(id)/invites", json: "{}", headers: ana), "code"))
+        let id = try #require(HouseholdStackTests.HouseholdRouteTests.string(created, "id"))
+        let code = try #require(HouseholdStackTests.HouseholdRouteTests.string(try await http.post("/v1/households/\(id)/invites", json: "{}", headers: ana), "code"))
         _ = try await http.post("/v1/households/join", json: #"{"code":"\#(code)"}"#, headers: ben)
         let joined = try await http.post("/v1/households/join", json: #"{"code":"\#(code)"}"#, headers: cara)
         var members: [String: String] = [:]
         for (name, account) in [("ana", self.ana), ("ben", self.ben), ("cara", self.cara)] {
-            members[name] = try #require(HouseholdRouteTests.memberID(joined, of: account))
+            members[name] = try #require(HouseholdStackTests.HouseholdRouteTests.memberID(joined, of: account))
         }
         return Flat(id: id, ana: ana, ben: ben, cara: cara, members: members)
     }
