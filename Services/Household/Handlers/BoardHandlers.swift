@@ -119,11 +119,7 @@ struct BoardHandlers: Sendable {
     func prepareComment(_ request: Household.Board.Comment.Request, _ context: RequestContext) async throws
         -> (text: String, request: Household.Board.Comment.Request)
     {
-        var validation = Validation()
-        let text = validation.checkText(request.text, "data.text", Household.Bounds.note, newlines: true)
-        validation.check(text != nil || !validation.isValid, "data.text", "must not be empty")
-        try validation.finish()
-        return (text ?? "", request)
+        (try Validation.commentText(request.text), request)
     }
 
     @Sendable

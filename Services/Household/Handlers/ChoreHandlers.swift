@@ -187,11 +187,7 @@ struct ChoreHandlers: Sendable {
     func prepareComment(_ request: Household.Chores.Comment.Request, _ context: RequestContext) async throws
         -> (text: String, request: Household.Chores.Comment.Request)
     {
-        var validation = Validation()
-        let text = validation.checkText(request.text, "data.text", Household.Bounds.note, newlines: true)
-        validation.check(text != nil || !validation.isValid, "data.text", "must not be empty")
-        try validation.finish()
-        return (text ?? "", request)
+        (try Validation.commentText(request.text), request)
     }
 
     @Sendable

@@ -1,4 +1,5 @@
 import Envelope
+import HouseholdContract
 
 extension Validation {
     /// Text a member types (a note, a unit, a reference): trimmed, at most `bounds.upperBound`
@@ -13,5 +14,17 @@ extension Validation {
         }
         check(bounds.contains(text.unicodeScalars.count) && !hidden, field, "must be up to \(bounds.upperBound) characters without control characters")
         return text.isEmpty ? nil : text
+    }
+}
+
+extension Validation {
+    /// A comment's text (on a chore or a post): trimmed, 1 to `Household.Bounds.note` characters,
+    /// newlines allowed; `invalid` naming `data.text` otherwise.
+    static func commentText(_ raw: String) throws(OperationError) -> String {
+        var validation = Validation()
+        let text = validation.checkText(raw, "data.text", Household.Bounds.note, newlines: true)
+        validation.check(text != nil || !validation.isValid, "data.text", "must not be empty")
+        try validation.finish()
+        return text ?? ""
     }
 }
