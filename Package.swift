@@ -218,6 +218,11 @@ let productServices: [ServicePackage] = [
             "Bus", "Contracts", "Envelope", "Media", "NotificationsContract", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Migrations")]),
+    // The closed university marketplace: listings, the feed and search (and, as it grows, its chat).
+    service(
+        "MarketplaceChat", product: "marketplace-chat",
+        dependencies: ["Bus", "Contracts", "Envelope", "Media", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+        resources: [.copy("Migrations")]),
 ]
 
 let services: [Target] = [
@@ -353,6 +358,13 @@ let tests: [Target] = [
         name: "HouseholdTests",
         dependencies: [
             "HouseholdContract", "HouseholdService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "MarketplaceChatTests",
+        dependencies: [
+            "MarketplaceChatContract", "MarketplaceChatService", "Bus", "Contracts", "Envelope", "Media", "PostgresSupport", "ServiceKit", "TestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         swiftSettings: swiftSettings),

@@ -55,6 +55,7 @@ export REFUND_CONTACT_EMAIL=${REFUND_CONTACT_EMAIL:-refunds@melon.localhost}
 service_role tax_form TAX_FORM_DATABASE_URL
 local_key TAX_FORM_KEY
 service_role household HOUSEHOLD_DATABASE_URL
+service_role marketplace_chat MARKETPLACE_CHAT_DATABASE_URL
 # end: services
 mail="written to $MAIL_SPOOL_DIR as .eml files"
 [ -z "${SMTP_URL:-}" ] || mail="sent over SMTP (SMTP_URL)"

@@ -2,6 +2,7 @@
 import AuthContract
 import Contracts
 import HouseholdContract
+import MarketplaceChatContract
 import NotificationsContract
 import PdfEmailContract
 import RefundCalculatorContract
@@ -11,6 +12,7 @@ extension ServiceCatalog {
     public static let services: [any ServiceContract.Type] = [
         Auth.self,
         Household.self,
+        MarketplaceChat.self,
         Notifications.self,
         PdfEmail.self,
         RefundCalculator.self,

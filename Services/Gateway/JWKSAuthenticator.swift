@@ -144,6 +144,8 @@ public final class JWKSAuthenticator: RequestAuthenticator {
     private static func caller(_ claims: AccessTokenClaims) -> AuthenticatedCaller {
         var facts: [String: Any] = ["sid": claims.sid, "roles": claims.roles, "app": claims.clientID]
         if let university = claims.univ { facts["univ"] = university }
+        if let username = claims.preferredUsername { facts["username"] = username }
+        if let agreements = claims.agreements { facts["agreements"] = agreements }
         let json = (try? JSONSerialization.data(withJSONObject: facts, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
         return AuthenticatedCaller(type: "app_user", id: claims.sub.value, claims: json)
     }

@@ -94,8 +94,28 @@ extension RequestAttributes {
         return value
     }
 
+    /// A claim holding a list of strings (such as `roles`); empty when absent.
+    public func claimList(_ name: String) -> [String] {
+        guard let claims = authClaims, case .object(let members)? = try? JSONValue.parse(Array(claims.utf8)),
+              case .array(let values)? = members[name]
+        else { return [] }
+        return values.compactMap { if case .string(let value) = $0 { value } else { nil } }
+    }
+
     /// The app the caller's session is for (the token's `client_id`, passed on as the `app` claim).
     public var app: String? { claim("app") }
+
+    /// The caller's university network (the token's `univ`), if any.
+    public var university: String? { claim("univ") }
+
+    /// The caller's username (the token's `preferred_username`).
+    public var username: String? { claim("username") }
+
+    /// The policies whose current version the caller signed (the token's `agr`).
+    public var agreements: [String] { claimList("agreements") }
+
+    /// The caller's roles (`user`, `moderator`, ...).
+    public var roles: [String] { claimList("roles") }
 
     /// The account whose token the gateway verified (`authid`), if any.
     public var account: UUID? { authID.flatMap(UUID.init(uuidString:)) }

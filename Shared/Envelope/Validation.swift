@@ -1,3 +1,5 @@
+import Foundation
+
 /// Collects what is wrong with a request, field by field, so one `invalid` reply names every
 /// problem at once instead of the first.
 public struct Validation: Sendable {
@@ -29,6 +31,20 @@ public struct Validation: Sendable {
         check(
             bounds.contains(text.unicodeScalars.count) && !text.unicodeScalars.contains { invisible.contains($0.properties.generalCategory) },
             field, "must be \(bounds.lowerBound) to \(bounds.upperBound) characters without control, format or separator characters")
+    }
+
+    /// Text a member types (a note, a unit, a reference): trimmed, at most `bounds.upperBound`
+    /// characters, without control or format characters (but newlines where `newlines`). Returns
+    /// nil when absent or empty (in a change, empty clears a field); records a problem otherwise.
+    public mutating func checkText(_ raw: String?, _ field: String, _ bounds: ClosedRange<Int>, newlines: Bool = false) -> String? {
+        guard let raw else { return nil }
+        let text = raw.trimmingCharacters(in: newlines ? .whitespacesAndNewlines : .whitespaces)
+        let hidden = text.unicodeScalars.contains { scalar in
+            let category = scalar.properties.generalCategory
+            return (category == .control && !(newlines && scalar == "\n")) || category == .format
+        }
+        check(bounds.contains(text.unicodeScalars.count) && !hidden, field, "must be up to \(bounds.upperBound) characters without control characters")
+        return text.isEmpty ? nil : text
     }
 
     /// Whether nothing was recorded yet.

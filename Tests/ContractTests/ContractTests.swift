@@ -222,6 +222,18 @@ import TestSupport
         "notifications.inbox.badges.v1/unread": { database, _ in try await givenNotification(in: database) },
         "notifications.push.send.v1/queued": { database, _ in try await givenDevice(in: database) },
         "notifications.sessions.end.v1/logged-out": { database, _ in try await givenDevice(in: database) },
+        "marketplace-chat.traders.search.v1/by-beginning": { database, _ in try await givenListing(in: database) },
+        "marketplace-chat.listings.create.v1/published": { database, _ in try await givenMarketPhoto(in: database) },
+        "marketplace-chat.listings.get.v1/found": { database, _ in try await givenListing(in: database) },
+        "marketplace-chat.listings.update.v1/cheaper": { database, _ in try await givenListing(in: database) },
+        "marketplace-chat.listings.update.v1/stale-version": { database, _ in try await givenListing(in: database) },
+        "marketplace-chat.listings.publish.v1/draft-published": { database, _ in try await givenListing(state: "draft", in: database) },
+        "marketplace-chat.listings.sell.v1/sold": { database, _ in try await givenListing(in: database) },
+        "marketplace-chat.listings.remove.v1/removed": { database, _ in try await givenListing(in: database) },
+        "marketplace-chat.listings.search.v1/typo": { database, _ in try await givenListing(in: database) },
+        "marketplace-chat.listings.mine.v1/for-sale": { database, _ in try await givenListing(in: database) },
+        "marketplace-chat.photos.get.v1/thumbnail": { database, _ in try await givenListing(in: database) },
+        "marketplace-chat.account.erase.v1/erased": { database, _ in try await givenListing(in: database) },
         "notifications.account.erase.v1/erased": { database, _ in
             try await givenDevice(in: database)
             try await givenNotification(in: database)
@@ -397,6 +409,38 @@ import TestSupport
             VALUES (\(id), \(exampleHousehold), 'a1b2c3d4-0000-4e5f-8a9b-000000000001', \(today.now()))
             """,
             in: database)
+    }
+
+    /// The example account as a trader of Trinity's network (username aoife) with a loose photo
+    /// (id 0d1e2f3a-…0001, the PNG sample).
+    static func givenMarketPhoto(in database: Database) async throws {
+        try await given(
+            "INSERT INTO traders (account_id, university_id, username, updated_at) VALUES (\(exampleAccount), 'tcd', 'aoife', \(today.now()))",
+            in: database)
+        let media = MediaLibrary(database: database), id = UUID(uuidString: "0d1e2f3a-0000-4e5f-8a9b-000000000001")!
+        let image = try await media.process(Data(ImageSamples.png40x30), mediaType: "image/png")
+        let record = try await database.transaction { try await media.keep(image, account: exampleAccount, on: $0) }
+        let (old, new) = (record.id.uuidString.lowercased(), id.uuidString.lowercased())
+        try await given("UPDATE media_objects SET id = \(id) WHERE id = \(record.id)", in: database)
+        try await given("UPDATE media_blobs SET key = replace(key, \(old), \(new)) WHERE key LIKE \(old + "/%")", in: database)
+        try await given("INSERT INTO photos (media_id, uploaded_by, created_at) VALUES (\(id), \(exampleAccount), \(today.now()))", in: database)
+    }
+
+    /// The example trader's listing 1a2b3c4d-…0001, "Calculus textbook" at 25.00 EUR, in `state`
+    /// (active for 30 days from the examples' today unless said), showing the example photo.
+    static func givenListing(state: String = "active", in database: Database) async throws {
+        try await givenMarketPhoto(in: database)
+        let listing = UUID(uuidString: "1a2b3c4d-0000-4e5f-8a9b-000000000001")!, now = today.now(), active = state == "active"
+        try await given(
+            """
+            INSERT INTO listings (id, seller, university_id, campus_id, category_id, title, description, price_minor, currency, condition, state,
+                                  feed_seq, created_at, updated_at, published_at, expires_at)
+            VALUES (\(listing), \(exampleAccount), 'tcd', 'college-green', 'textbooks', 'Calculus textbook', 'Stewart, 8th edition', 2500, 'EUR',
+                    'good', \(state), \(active ? 1 : nil), \(now), \(now), \(active ? now : nil), \(active ? now.addingTimeInterval(30 * 86_400) : nil))
+            """,
+            in: database)
+        try await given(
+            "UPDATE photos SET listing_id = \(listing), position = 0 WHERE media_id = '0d1e2f3a-0000-4e5f-8a9b-000000000001'", in: database)
     }
 
     /// A post of the example household's owner (id 0b1c2d3e-…0001) with a comment of the other member.

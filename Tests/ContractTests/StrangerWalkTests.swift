@@ -6,7 +6,8 @@ import TestSupport
 
 /// Every route that acts on the caller's own things (`access: .owner`) and names one by its id in its
 /// path, walked as a stranger: the owner's example request, with the owner's thing in place (its provider
-/// state) and without it, sent as another signed-in account and with no account at all. Each answer
+/// state) and without it, sent as another signed-in account like the owner's (the same app, network and
+/// signed policies) and with no account at all. Each answer
 /// must be the same whether or not the thing exists: `not_found` for the stranger, `unauthenticated`
 /// without an account, never the thing nor a different refusal that would tell it exists. A new
 /// service's owner routes are walked as soon as they have examples.
@@ -24,8 +25,13 @@ extension ContractTests {
     static func request(_ example: ContractExample, as caller: UUID?) throws -> [UInt8] {
         guard case .object(var envelope) = try JSONValue.parse(example.request) else { throw ContractStateError() }
         if let caller {
+            // Another account like the owner's (the same app, network and signed policies), in its own session.
             envelope["authid"] = .string(caller.uuidString.lowercased())
-            envelope["authclaims"] = .string(#"{"app":"melon","roles":["user"],"sid":"\#(UUID().uuidString.lowercased())"}"#)
+            var claims: [String: JSONValue] = ["app": "melon", "roles": .array(["user"])]
+            if case .string(let text)? = envelope["authclaims"], case .object(let owners)? = try? JSONValue.parse(Array(text.utf8)) { claims = owners }
+            claims["sid"] = .string(UUID().uuidString.lowercased())
+            claims["username"] = claims["username"] == nil ? nil : "stranger"
+            envelope["authclaims"] = .string(String(decoding: try JSONValue.object(claims).encoded(), as: UTF8.self))
         } else {
             for attribute in ["authtype", "authid", "authclaims"] { envelope[attribute] = nil }
         }

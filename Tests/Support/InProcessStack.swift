@@ -60,8 +60,8 @@ public struct InProcessHTTP: Sendable {
     public let databases: [String: Database]
 
     /// The `Authorization` header of a fresh access token for `account`, signed as auth signs one.
-    public func signedIn(_ account: UUID) async throws -> [String: String] {
-        ["Authorization": "Bearer \(try await tokens.token(for: account))"]
+    public func signedIn(_ account: UUID, as who: TestCaller = TestCaller()) async throws -> [String: String] {
+        ["Authorization": "Bearer \(try await tokens.token(for: account, as: who))"]
     }
 
     /// `method` `path` (with its query) with an optional body; JSON content type unless given.
@@ -105,10 +105,28 @@ struct InProcessTokens: Sendable {
         return registry
     }
 
-    func token(for account: UUID) async throws -> String {
+    func token(for account: UUID, as who: TestCaller = TestCaller()) async throws -> String {
         try await signer.sign(AccessTokenClaims(
-            subject: account.uuidString.lowercased(), session: UUID().uuidString.lowercased(), university: nil, roles: ["user"], app: "melon",
-            audience: Setting.authAudience.defaultValue ?? "melon", issuer: Setting.authIssuer.defaultValue ?? "urn:melon:auth",
-            issuedAt: clock.now(), expiresAt: clock.now().adding(.seconds(900))))
+            subject: account.uuidString.lowercased(), session: UUID().uuidString.lowercased(), university: who.university, roles: who.roles,
+            app: who.app, audience: Setting.authAudience.defaultValue ?? "melon", issuer: Setting.authIssuer.defaultValue ?? "urn:melon:auth",
+            issuedAt: clock.now(), expiresAt: clock.now().adding(.seconds(900)), username: who.username,
+            agreements: who.agreements.isEmpty ? nil : who.agreements))
+    }
+}
+
+/// What an in-process token says of its account beyond its id, as auth would sign it.
+public struct TestCaller: Sendable {
+    public var university: String?
+    public var username: String?
+    public var agreements: [String]
+    public var roles: [String]
+    public var app: String
+
+    public init(university: String? = nil, username: String? = nil, agreements: [String] = [], roles: [String] = ["user"], app: String = "melon") {
+        self.university = university
+        self.username = username
+        self.agreements = agreements
+        self.roles = roles
+        self.app = app
     }
 }

@@ -55,22 +55,23 @@ struct SessionHandlers: Sendable {
         }
         try await limits.succeeded(attempt, admitted: true)
         let rehashed = hasher.needsRehash(account.passwordHash) ? try await hasher.hash(request.password) : nil
-        let (session, refresh) = try await database.transaction { connection in
+        let (session, refresh, facts) = try await database.transaction { connection in
             if let rehashed { try await accounts.updatePasswordHash(account.id, to: rehashed, on: connection) }
             let session = try await sessions.startSession(for: account.id, app: request.app, on: connection)
             try await limits.remember(account: account.id, context, on: connection)
             try await events.settle(recorded, session: session, on: connection)
-            return (session, try await sessions.issueToken(session: session, parent: nil, lifetime: configuration.refreshTokenLifetime, on: connection))
+            let refresh = try await sessions.issueToken(session: session, parent: nil, lifetime: configuration.refreshTokenLifetime, on: connection)
+            guard let facts = try await accounts.tokenFacts(of: account.id, on: connection) else { throw OperationError(.internal, "the account is gone") }
+            return (session, refresh, facts)
         }
         context.logger.info("login", metadata: ["account": "\(account.id)", "session": "\(session)"])
-        return try await tokens(
-            account: account.id, university: account.universityID, roles: account.roles, app: request.app, session: session, refresh: refresh)
+        return try await tokens(account: account.id, facts: facts, app: request.app, session: session, refresh: refresh)
     }
 
     @Sendable
     func refresh(_ request: Auth.Session.Refresh.Request, _ context: RequestContext) async throws -> Auth.Tokens {
         enum Outcome {
-            case issued(account: UUID, session: UUID, app: ClientApp, refresh: String, university: String?, roles: [String])
+            case issued(account: UUID, session: UUID, app: ClientApp, refresh: String, facts: AccountPostgresRepository.TokenFacts)
             case refused(UUID?), reused(UUID)
         }
         let ip = limits.keys(.refresh, account: nil, context)
@@ -106,12 +107,11 @@ struct SessionHandlers: Sendable {
             // The token's one child: issued now, or (a repeat within the grace window) handed again.
             let refresh = try await sessions.issueToken(
                 session: token.session, parent: request.refreshToken, lifetime: configuration.refreshTokenLifetime, on: connection)
-            return .issued(
-                account: token.account, session: token.session, app: app, refresh: refresh, university: facts.university, roles: facts.roles)
+            return .issued(account: token.account, session: token.session, app: app, refresh: refresh, facts: facts)
         }
         switch outcome {
-        case .issued(let account, let session, let app, let refresh, let university, let roles):
-            return try await tokens(account: account, university: university, roles: roles, app: app, session: session, refresh: refresh)
+        case .issued(let account, let session, let app, let refresh, let facts):
+            return try await tokens(account: account, facts: facts, app: app, session: session, refresh: refresh)
         case .refused(let account):
             try await limits.count(limits.keys(.refresh, account: account.map { $0.uuidString.lowercased() }, context))
             throw Self.badRefreshToken
@@ -153,14 +153,15 @@ struct SessionHandlers: Sendable {
         try .init(publishing: try await keys.published())
     }
 
-    private func tokens(account: UUID, university: String?, roles: [String], app: ClientApp, session: UUID, refresh: String) async throws
+    private func tokens(account: UUID, facts: AccountPostgresRepository.TokenFacts, app: ClientApp, session: UUID, refresh: String) async throws
         -> Auth.Tokens
     {
         let now = database.now()
         let claims = AccessTokenClaims(
-            subject: account.uuidString.lowercased(), session: session.uuidString.lowercased(), university: university, roles: roles,
+            subject: account.uuidString.lowercased(), session: session.uuidString.lowercased(), university: facts.university, roles: facts.roles,
             app: app.rawValue, audience: configuration.audience, issuer: configuration.issuer, issuedAt: now,
-            expiresAt: now.adding(configuration.accessTokenLifetime))
+            expiresAt: now.adding(configuration.accessTokenLifetime), username: facts.username,
+            agreements: facts.agreements.isEmpty ? nil : facts.agreements)
         let access = try await keys.signer().sign(claims)
         return Auth.Tokens(accessToken: access, refreshToken: refresh, expiresIn: Int(configuration.accessTokenLifetime.milliseconds / 1000))
     }

@@ -42,11 +42,30 @@ struct AccountPostgresRepository: Sendable {
         return nil
     }
 
-    /// What an access token says about an account: its university and roles.
-    func tokenFacts(of account: UUID, on connection: PostgresConnection) async throws -> (university: String?, roles: [String])? {
+    /// What an access token says about an account.
+    struct TokenFacts: Sendable {
+        let university: String?
+        let roles: [String]
+        let username: String
+        /// The policies whose current version it signed and has not withdrawn.
+        let agreements: [String]
+    }
+
+    /// What an access token says about an account: its university, roles, username and signed policies.
+    func tokenFacts(of account: UUID, on connection: PostgresConnection) async throws -> TokenFacts? {
         let rows = try await connection.query(
-            "SELECT university_id, roles FROM accounts WHERE id = \(account)", logger: database.logger)
-        for try await (university, roles) in rows.decode((String?, [String]).self) { return (university, roles) }
+            """
+            SELECT a.university_id, a.roles, a.username, ARRAY(
+                SELECT c.id FROM (
+                    SELECT DISTINCT ON (id) id, version FROM policies WHERE effective_at <= \(database.now()) ORDER BY id, version DESC) c
+                JOIN agreements g ON g.account_id = a.id AND g.policy_id = c.id AND g.version = c.version AND g.withdrawn_at IS NULL
+                ORDER BY c.id)
+            FROM accounts a WHERE a.id = \(account)
+            """,
+            logger: database.logger)
+        for try await (university, roles, username, agreements) in rows.decode((String?, [String], String, [String]).self) {
+            return TokenFacts(university: university, roles: roles, username: username, agreements: agreements)
+        }
         return nil
     }
 

@@ -1,3 +1,4 @@
+import AccessTokens
 import Contracts
 import Envelope
 import Foundation
@@ -91,6 +92,15 @@ extension ServiceStackTests.AuthAccountTests {
             #expect(try await http.send("PUT", "/v1/me/agreements/marketing-email", body: Array(#"{"version":1}"#.utf8), headers: auth).status == 200)
             let withdrawn = try await http.send("DELETE", "/v1/me/agreements/marketing-email", headers: auth)
             #expect(withdrawn.status == 200 && withdrawn.json?["status"] == "withdrawn" && withdrawn.json?["withdrawnAt"] != nil, "\(withdrawn.text)")
+
+            // The next access token names the username and the policies signed and not withdrawn:
+            // what a service that needs one (the marketplace's rules) checks.
+            let next = try await http.post("/v1/auth/refresh", ["refreshToken": .string(tokens.refresh)])
+            let access = try #require(ServiceStackTests.AuthJourneyTests.string(next, "accessToken"), "\(next.text)")
+            let payload = try #require(Data(base64URL: String(access.split(separator: ".")[1])))
+            let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+            #expect(claims["preferred_username"] as? String == "aoife")
+            #expect(claims["agr"] as? [String] == ["terms"], "signed and not withdrawn: \(claims)")
 
             // Publishing version 2 of the terms is a row in the table: the signature is outdated.
             try await TestDatabase.run(

@@ -1,0 +1,41 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import MarketplaceChatContract
+import PostgresNIO
+
+/// Who may use the marketplace: a signed-in account of a university network the marketplace
+/// serves, in a session of the marketplace app, that signed the marketplace rules. Each sees its
+/// own network only.
+struct MarketAccess: Sendable {
+    let traders: TraderStore
+
+    /// The caller as a trader: their account, network and username.
+    struct Caller: Sendable {
+        let account: UUID
+        let network: TraderStore.Network
+        let username: String
+    }
+
+    static let notUniversity = OperationError(
+        .forbidden, "the marketplace is for members of a university network: sign up with your university email address")
+    static let notRules = OperationError(
+        .forbidden, "sign the marketplace rules first (PUT /v1/me/agreements/\(MarketplaceChat.rulesPolicy)), then refresh the session")
+    static let notApp = OperationError(.forbidden, "the marketplace is used from the marketplace app")
+
+    /// The caller, or `forbidden` saying what they lack. `recording` (any change they make) keeps
+    /// their username as the token gives it, so others see them by it.
+    func caller(_ context: RequestContext, recording: Bool = false, on connection: PostgresConnection) async throws -> Caller {
+        let attributes = context.attributes
+        let account = try attributes.signedInAccount(for: "the marketplace's routes")
+        guard attributes.app == ClientApp.marketplace.rawValue else { throw Self.notApp }
+        guard let university = attributes.university, let network = try await traders.network(university, on: connection) else {
+            throw Self.notUniversity
+        }
+        guard attributes.agreements.contains(MarketplaceChat.rulesPolicy) else { throw Self.notRules }
+        let username = attributes.username ?? "member"
+        if recording { try await traders.record(account, network: network.university, username: username, on: connection) }
+        return Caller(account: account, network: network, username: username)
+    }
+}

@@ -1,0 +1,58 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import MarketplaceChatContract
+import PostgresNIO
+import PostgresSupport
+
+/// `marketplace-chat.network.get.v1`, `marketplace-chat.traders.search.v1` and the account's
+/// erasure: what a network is, who trades on it, and forgetting someone who left.
+struct NetworkHandlers: Sendable {
+    let database: Database
+    let traders: TraderStore
+    let photos: PhotoStore
+    let access: MarketAccess
+
+    @Sendable
+    func network(_ request: Empty, _ context: RequestContext) async throws -> MarketplaceChat.Network.Get.Response {
+        try await database.transaction { connection in
+            let caller = try await access.caller(context, on: connection)
+            let university = caller.network.university
+            return .init(
+                university: university, currency: caller.network.currency, campuses: try await traders.campuses(of: university, on: connection),
+                categories: try await traders.categories(on: connection), conditions: MarketplaceChat.Condition.allCases)
+        }
+    }
+
+    @Sendable
+    func searchTraders(_ request: MarketplaceChat.Traders.Search.Request, _ context: RequestContext) async throws
+        -> MarketplaceChat.Traders.Search.Response
+    {
+        var validation = Validation()
+        let query = validation.checkText(request.q, "data.q", 1...40)
+        let limit = request.limit ?? PageRequest.defaultLimit
+        validation.check(PageRequest.limits.contains(limit), "data.limit", "must be from 1 to \(PageRequest.limits.upperBound)")
+        validation.check(query != nil || !validation.isValid, "data.q", "must not be empty")
+        try validation.finish()
+        return try await database.transaction { connection in
+            let caller = try await access.caller(context, on: connection)
+            return .init(traders: try await traders.search(query ?? "", in: caller.network.university, limit: limit, on: connection))
+        }
+    }
+
+    /// Deletes the account's photos, listings and name. A repeat finds nothing.
+    @Sendable
+    func erase(_ request: AccountErasure, _ context: RequestContext) async throws -> MarketplaceChat.Account.Erase.Response {
+        guard let account = UUID(uuidString: request.account) else { throw OperationError.invalid(field: "data.account", "must be an account id") }
+        return try await database.transaction { connection in
+            let photosDeleted = try await photos.deleteUploads(of: account, on: connection)
+            let rows = try await connection.query(
+                "WITH gone AS (DELETE FROM listings WHERE seller = \(account) RETURNING 1) SELECT count(*) FROM gone", logger: database.logger)
+            let listingsDeleted = try await rows.decode(Int.self).first { _ in true } ?? 0
+            try await connection.query("DELETE FROM traders WHERE account_id = \(account)", logger: database.logger)
+            context.logger.notice("account erased", metadata: ["listings": "\(listingsDeleted)", "photos": "\(photosDeleted)"])
+            return .init(listingsDeleted: listingsDeleted, photosDeleted: photosDeleted)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Contracts
+import Foundation
+import MarketplaceChatContract
+import Media
+import PostgresSupport
+import ServiceKit
+import ServiceSupport
+
+extension ServiceDefinition {
+    /// `marketplace-chat`: the closed university marketplace: listings, the feed and search.
+    public static let marketplaceChat = ServiceDefinition(
+        contract: MarketplaceChat.self, schema: "marketplace_chat", settings: [],
+        deployment: ServiceDeployment(about: "The closed university marketplace: listings, the feed and typo-tolerant search"),
+        migrations: { try Migration.load(bundle: .module) }
+    ) { environment in
+        let database = environment.requireDatabase()
+        let traders = TraderStore(database: database), listingStore = ListingStore(database: database)
+        let photoStore = PhotoStore(database: database, media: MediaLibrary(database: database))
+        let access = MarketAccess(traders: traders)
+        let listings = ListingHandlers(database: database, listings: listingStore, photos: photoStore, traders: traders, access: access)
+        let photos = PhotoHandlers(database: database, photos: photoStore, listings: listingStore, access: access)
+        let network = NetworkHandlers(database: database, traders: traders, photos: photoStore, access: access)
+
+        var handlers = OperationHandlers(MarketplaceChat.self, database: database)
+        handlers.on(MarketplaceChat.Network.Get.self, network.network)
+        handlers.on(MarketplaceChat.Traders.Search.self, network.searchTraders)
+        handlers.once(MarketplaceChat.Listings.Create.self, prepare: listings.prepareCreate, apply: listings.create)
+        handlers.on(MarketplaceChat.Listings.Get.self, listings.get)
+        handlers.on(MarketplaceChat.Listings.Update.self, listings.update)
+        handlers.on(MarketplaceChat.Listings.Publish.self, listings.publish)
+        handlers.on(MarketplaceChat.Listings.Sell.self, listings.sell)
+        handlers.on(MarketplaceChat.Listings.Remove.self, listings.remove)
+        handlers.on(MarketplaceChat.Listings.Search.self, listings.search)
+        handlers.on(MarketplaceChat.Listings.Mine.self, listings.mine)
+        handlers.once(MarketplaceChat.Photos.Upload.self, prepare: photos.prepareUpload, apply: photos.upload)
+        handlers.on(MarketplaceChat.Photos.Get.self, photos.get)
+        handlers.on(MarketplaceChat.Account.Erase.self, network.erase)
+        let expire = PeriodicJob("listings.expire", every: .seconds(60), database: database) { try await listingStore.expire(on: $0) }
+        let loose = PeriodicJob("photos.prune", every: .seconds(3_600), database: database) { try await photoStore.pruneLoose(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [expire, loose])
+    }
+}

@@ -1,0 +1,151 @@
+import Contracts
+import Envelope
+import Foundation
+import MarketplaceChatContract
+import PostgresNIO
+import PostgresSupport
+
+/// The feed and search of a network: one query made of the filters given, ordered by the sort and
+/// paged by a key that stays put while new listings arrive (the feed number, after the sort's own
+/// value), so a page never repeats or skips a listing that was there when the first page was read.
+struct FeedQuery: Sendable {
+    let university: String
+    let now: Date
+    let request: MarketplaceChat.Listings.Search.Request
+    let words: String?
+    let sort: MarketplaceChat.Sort
+    let after: Cursor?
+    let limit: Int
+
+    /// Where the previous page stopped: the sort's value (empty for newest) and the feed number.
+    struct Cursor: Equatable {
+        let sort: MarketplaceChat.Sort
+        let key: String
+        let seq: Int64
+
+        var text: String {
+            Data("\(sort.rawValue)~\(key)~\(seq)".utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+
+        init(sort: MarketplaceChat.Sort, key: String, seq: Int64) {
+            self.sort = sort
+            self.key = key
+            self.seq = seq
+        }
+
+        /// A cursor this query made, or nil: its sort's value must read as one (an integer price,
+        /// a real rank), so a forged one cannot reach SQL as anything else.
+        init?(_ text: String) {
+            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8) else { return nil }
+            let parts = decoded.split(separator: "~", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3, let sort = MarketplaceChat.Sort(rawValue: parts[0]), let seq = Int64(parts[2]) else { return nil }
+            switch sort {
+            case .newest: guard parts[1].isEmpty else { return nil }
+            case .priceAscending, .priceDescending: guard Int64(parts[1]) != nil else { return nil }
+            case .relevance: guard let rank = Float(parts[1]), rank.isFinite else { return nil }
+            }
+            self.init(sort: sort, key: parts[1], seq: seq)
+        }
+    }
+
+    /// The request checked: `invalid` naming each field that is wrong.
+    init(_ request: MarketplaceChat.Listings.Search.Request, university: String, now: Date) throws(OperationError) {
+        var validation = Validation()
+        let limit = request.limit ?? PageRequest.defaultLimit
+        validation.check(PageRequest.limits.contains(limit), "data.limit", "must be from 1 to \(PageRequest.limits.upperBound)")
+        let words = validation.checkText(request.q, "data.q", MarketplaceChat.Bounds.query)
+        let sort = request.sort ?? (words == nil ? .newest : .relevance)
+        validation.check(sort != .relevance || words != nil, "data.sort", "relevance needs words to search for (q)")
+        let bound = 0...MarketplaceChat.Bounds.priceMinorUnits
+        if let min = request.minPrice { validation.check(bound.contains(min), "data.minPrice", "must be from 0 to \(bound.upperBound)") }
+        if let max = request.maxPrice { validation.check(bound.contains(max), "data.maxPrice", "must be from 0 to \(bound.upperBound)") }
+        if let min = request.minPrice, let max = request.maxPrice { validation.check(min <= max, "data.maxPrice", "must not be below minPrice") }
+        var after: Cursor?
+        if let text = request.after {
+            after = Cursor(text)
+            validation.check(after != nil && after?.sort == sort, "data.after", "must be a nextAfter of a previous page with the same sort")
+        }
+        try validation.finish()
+        self.university = university
+        self.now = now
+        self.request = request
+        self.words = words
+        self.sort = sort
+        self.after = after
+        self.limit = limit
+    }
+
+    static let rank = """
+        (ts_rank(l.search_doc, websearch_to_tsquery('english'::regconfig, $WORDS)) + extensions.word_similarity($WORDS, l.title))::real
+        """
+
+    /// The query, its values bound in order.
+    var query: PostgresQuery {
+        var binds = PostgresBindings()
+        func bind(_ value: some PostgresDynamicTypeEncodable) -> String {
+            binds.append(value)
+            return "$\(binds.count)"
+        }
+        var conditions = ["l.university_id = \(bind(university))", "l.state = 'active'", "l.expires_at > \(bind(now))"]
+        if let category = request.category { conditions.append("l.category_id = \(bind(category))") }
+        if let campus = request.campus { conditions.append("l.campus_id = \(bind(campus))") }
+        if let condition = request.condition { conditions.append("l.condition = \(bind(condition.rawValue))") }
+        if request.free == true { conditions.append("l.price_minor = 0") }
+        if let min = request.minPrice { conditions.append("l.price_minor >= \(bind(min))") }
+        if let max = request.maxPrice { conditions.append("l.price_minor <= \(bind(max))") }
+        var rank = "0::real"
+        if let words {
+            let placeholder = bind(words)
+            rank = Self.rank.replacingOccurrences(of: "$WORDS", with: placeholder)
+            conditions.append(
+                "(l.search_doc @@ websearch_to_tsquery('english'::regconfig, \(placeholder)) OR \(placeholder) OPERATOR(extensions.<%) l.title)")
+        }
+        let key: String, order: String
+        switch sort {
+        case .newest: (key, order) = ("''", "l.feed_seq DESC")
+        case .priceAscending: (key, order) = ("l.price_minor::text", "l.price_minor, l.feed_seq")
+        case .priceDescending: (key, order) = ("l.price_minor::text", "l.price_minor DESC, l.feed_seq DESC")
+        case .relevance: (key, order) = ("l.rank::text", "l.rank DESC, l.feed_seq DESC")
+        }
+        if let after {
+            switch sort {
+            case .newest: conditions.append("l.feed_seq < \(bind(after.seq))")
+            case .priceAscending: conditions.append("(l.price_minor, l.feed_seq) > (\(bind(Int64(after.key) ?? 0)), \(bind(after.seq)))")
+            case .priceDescending: conditions.append("(l.price_minor, l.feed_seq) < (\(bind(Int64(after.key) ?? 0)), \(bind(after.seq)))")
+            case .relevance: conditions.append("(l.rank, l.feed_seq) < (\(bind(after.key))::real, \(bind(after.seq)))")
+            }
+        }
+        let sql = """
+            SELECT l.id, l.seller, t.username, l.title, l.price_minor, l.currency, l.category_id, l.condition, l.campus_id,
+                (SELECT p.media_id FROM photos p WHERE p.listing_id = l.id ORDER BY p.position LIMIT 1), l.published_at, l.feed_seq, \(key)
+            FROM (SELECT l.*, \(rank) AS rank FROM listings l) l JOIN traders t ON t.account_id = l.seller
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \(order)
+            LIMIT \(limit)
+            """
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+
+    /// One page of cards, and the cursor of the next when the page is full.
+    func page(on connection: PostgresConnection, database: Database) async throws -> MarketplaceChat.Listings.Search.Response {
+        let rows = try await connection.query(query, logger: database.logger)
+        var cards: [MarketplaceChat.Card] = []
+        var last: Cursor?
+        for try await postgresRow in rows {
+            let row = PostgresRandomAccessRow(postgresRow)
+            func cell<T: PostgresDecodable>(_ index: Int, _: T.Type) throws -> T { try row[index].decode(T.self) }
+            let condition = MarketplaceChat.Condition(rawValue: try cell(7, String.self)) ?? .good
+            cards.append(MarketplaceChat.Card(
+                id: ListingStore.text(try cell(0, UUID.self)), sellerId: ListingStore.text(try cell(1, UUID.self)), sellerUsername: try cell(2, String.self),
+                title: try cell(3, String.self),
+                price: Money(minorUnits: try cell(4, Int64.self), currency: Currency(rawValue: try cell(5, String.self)) ?? .eur),
+                category: try cell(6, String.self), condition: condition, campus: try cell(8, String.self),
+                coverPhotoId: try cell(9, UUID?.self).map(ListingStore.text), state: .active, publishedAt: try cell(10, Date?.self)))
+            last = Cursor(sort: sort, key: try cell(12, String.self), seq: try cell(11, Int64.self))
+        }
+        return .init(listings: cards, nextAfter: cards.count == limit ? last?.text : nil)
+    }
+}
