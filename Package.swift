@@ -284,7 +284,7 @@ let executables: [Target] = [
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ],
         path: "Tests/Support",
         swiftSettings: swiftSettings

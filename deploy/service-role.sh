@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Gives one service a PostgreSQL login role of its own, owning the service's schema and nothing else,
 # and prints the database URL the service then uses (its <SERVICE>_DATABASE_URL). The role cannot read
-# any other service's schema; the schema's existing tables pass to it. Safe to run at every start.
+# any other service's schema; the schema's existing tables pass to it. It may use the shared schema
+# `extensions` (pg_trgm), which this makes. Safe to run at every start.
 #
 #   ROLE_PASSWORD=... deploy/service-role.sh ADMIN_URL ROLE SCHEMA
 #
@@ -24,6 +25,12 @@ SELECT format('CREATE ROLE %I LOGIN', :'role') WHERE NOT EXISTS (SELECT FROM pg_
 ALTER ROLE :"role" WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD :'password';
 SELECT format('CREATE SCHEMA %I', :'schema') WHERE NOT EXISTS (SELECT FROM pg_namespace WHERE nspname = :'schema') \gexec
 ALTER SCHEMA :"schema" OWNER TO :"role";
+-- Extensions live in the shared schema `extensions`, made here once (a service's role may not):
+-- pg_trgm for the marketplace's typo-tolerant search. Every service's role may use them.
+SELECT pg_advisory_xact_lock(hashtext('melon.extensions'));
+CREATE SCHEMA IF NOT EXISTS extensions;
+CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA extensions;
+GRANT USAGE ON SCHEMA extensions TO :"role";
 -- Tables an earlier start made as another role (with their indexes and sequences) pass to the service's role.
 SELECT format('ALTER TABLE %I.%I OWNER TO %I', schemaname, tablename, :'role')
   FROM pg_tables WHERE schemaname = :'schema' AND tableowner <> :'role' \gexec

@@ -22,87 +22,10 @@ cost without the running debts.
   /usr/bin/python3 Benchmarks/HouseholdLoad/household-load.py --melon .build/release/melon \
       --database-url postgres://... --runs 3
 """
-import http.client, json, os, statistics, subprocess, sys, threading, time, uuid
+import os, statistics, sys, time, uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
-from melon_bench import PASSWORD, Melon, arguments, make_account, percentile
-
-
-class Client:
-    """JSON over one keep-alive HTTP connection to melon, as one signed-in app."""
-
-    def __init__(self, base, token=None):
-        host, port = base.removeprefix("http://").split(":")
-        self.connection = http.client.HTTPConnection(host, int(port), timeout=30)
-        self.token = token
-
-    def send(self, method, path, body=None):
-        headers = {"Content-Type": "application/json"}
-        if self.token:
-            headers["Authorization"] = "Bearer " + self.token
-        self.connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-        reply = self.connection.getresponse()
-        data = reply.read()
-        return reply.status, (json.loads(data) if data else None)
-
-    def expect(self, phase, method, path, body=None, status=(200, 201, 202)):
-        got, reply = self.send(method, path, body)
-        if got not in status:
-            sys.exit(f"phase {phase}: {method} {path} answered {got}: {reply}")
-        return reply
-
-
-def sign_in(melon, address):
-    make_account(melon, address)
-    status, reply = melon.post("/v1/auth/login", {"email": address, "password": PASSWORD, "app": "melon"})
-    if status != 200:
-        sys.exit(f"phase setup: logging {address} in answered {status}")
-    return reply["accessToken"]
-
-
-def psql(database_url, sql):
-    """Runs `sql` with psql; returns its output (with \\timing lines)."""
-    done = subprocess.run(["psql", database_url, "-v", "ON_ERROR_STOP=1", "-qAt", "-c", sql], capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"phase balances: psql failed: {done.stderr}")
-    return done.stdout
-
-
-def open_loop(base, tokens, paths, rate, duration, threads):
-    """(latencies in ms from each request's due time, errors, seconds taken) for rate × duration GETs."""
-    count = int(rate * duration)
-    start = time.monotonic() + 0.2
-    latencies, errors, lock, next_index = [], [0], threading.Lock(), [0]
-
-    def work(number):
-        client = Client(base, tokens[number % len(tokens)])
-        while True:
-            with lock:
-                index = next_index[0]
-                next_index[0] += 1
-            if index >= count:
-                return
-            due = start + index / rate
-            wait = due - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)
-            try:
-                status, _ = client.send("GET", paths[index % len(paths)])
-            except Exception:
-                status = 0
-                client = Client(base, tokens[number % len(tokens)])
-            finished = time.monotonic()
-            with lock:
-                latencies.append((finished - due) * 1000)
-                if status != 200:
-                    errors[0] += 1
-
-    workers = [threading.Thread(target=work, args=(n,)) for n in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    return latencies, errors[0], time.monotonic() - start
+from melon_bench import Client, Melon, arguments, open_loop, percentile, psql, sign_in
 
 
 def main():

@@ -68,7 +68,7 @@ import TestSupport
     @Test func instancesRotatingTogetherMakeOneKey() async throws {
         // A clock that stands still: on a busy machine the four signings may span more than the
         // 1.5 s rotation, and a second key would then be right.
-        let database = try TestDatabase.make(now: MovableClock().now)
+        let database = try TestDatabase.make(now: MovableClock(stopped: true).now)
         try await BusHarness.with([database]) {
             try await database.migrate(ServiceDefinition.auth.migrations())
             let instances = (0..<4).map { _ in SigningKeys(database: database, configuration: configuration) }

@@ -1,10 +1,20 @@
 -- pg_trgm (typo-tolerant search) lives in the shared schema `extensions`, since an extension exists
 -- once per database and each service's search_path is its own schema: queries name it
--- (extensions.gin_trgm_ops, OPERATOR(extensions.<%)). The lock makes instances migrating several
--- schemas of one database at once install it once.
-SELECT pg_advisory_xact_lock(8317244519);
-CREATE SCHEMA IF NOT EXISTS extensions;
-CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA extensions;
+-- (extensions.gin_trgm_ops, OPERATOR(extensions.<%)). deploy/service-role.sh installs it for a
+-- service's own role (which may not); a role that may (the local default's) installs it here.
+-- The lock is the script's: one installation at a time, whoever comes first.
+DO $$
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('melon.extensions'));
+    IF NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'pg_trgm') THEN
+        CREATE SCHEMA IF NOT EXISTS extensions;
+        CREATE EXTENSION pg_trgm SCHEMA extensions;
+    ELSIF (SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_trgm') <> 'extensions' THEN
+        RAISE EXCEPTION 'pg_trgm is installed in schema %; the marketplace needs it in schema extensions',
+            (SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'pg_trgm');
+    END IF;
+END
+$$;
 
 -- Who trades on the marketplace, as others see them: the username is the access token's, refreshed
 -- whenever they act.
