@@ -220,8 +220,11 @@ let productServices: [ServicePackage] = [
         resources: [.copy("Migrations")]),
     // The closed university marketplace: listings, the feed and search (and, as it grows, its chat).
     service(
-        "MarketplaceChat", product: "marketplace-chat",
-        dependencies: ["Bus", "Contracts", "Envelope", "Media", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+        "MarketplaceChat", product: "marketplace-chat", calls: ["Notifications"],
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "Media", "NotificationsContract", "PostgresSupport", "ServiceSupport",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
         resources: [.copy("Migrations")]),
 ]
 

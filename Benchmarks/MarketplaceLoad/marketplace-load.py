@@ -118,6 +118,7 @@ def main():
         print(f"medians over {args.runs} runs: p50 {statistics.median(p50s):.1f} ms, p99 {statistics.median(p99s):.1f} ms")
 
         # Each path alone, one request at a time: which of them costs what.
+        reader = Client(melon.base, tokens[1])  # a new connection: the gateway closed the idle one
         for path in paths:
             for _ in range(50):
                 began = time.monotonic()

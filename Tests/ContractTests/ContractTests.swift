@@ -234,6 +234,17 @@ import TestSupport
         "marketplace-chat.listings.mine.v1/for-sale": { database, _ in try await givenListing(in: database) },
         "marketplace-chat.photos.get.v1/thumbnail": { database, _ in try await givenListing(in: database) },
         "marketplace-chat.account.erase.v1/erased": { database, _ in try await givenListing(in: database) },
+        "marketplace-chat.blocks.remove.v1/lifted": { database, _ in try await givenBlock(in: database) },
+        "marketplace-chat.blocks.list.v1/one": { database, _ in try await givenBlock(in: database) },
+        "marketplace-chat.following.set.v1/followed": { database, _ in try await givenBlock(blocking: false, in: database) },
+        "marketplace-chat.following.list.v1/one": { database, _ in
+            try await givenBlock(blocking: false, in: database)
+            try await given(
+                "INSERT INTO follows (follower, followee, created_at) VALUES (\(exampleAccount), '7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e', \(today.now()))",
+                in: database)
+        },
+        "marketplace-chat.saved-searches.list.v1/one": { database, _ in try await givenSavedSearch(in: database) },
+        "marketplace-chat.saved-searches.delete.v1/deleted": { database, _ in try await givenSavedSearch(in: database) },
         "notifications.account.erase.v1/erased": { database, _ in
             try await givenDevice(in: database)
             try await givenNotification(in: database)
@@ -424,6 +435,27 @@ import TestSupport
         try await given("UPDATE media_objects SET id = \(id) WHERE id = \(record.id)", in: database)
         try await given("UPDATE media_blobs SET key = replace(key, \(old), \(new)) WHERE key LIKE \(old + "/%")", in: database)
         try await given("INSERT INTO photos (media_id, uploaded_by, created_at) VALUES (\(id), \(exampleAccount), \(today.now()))", in: database)
+    }
+
+    /// 7e2d1c0b-…, a trader of the example account's network (username brian), whom the example
+    /// account blocked unless `blocking` is false.
+    static func givenBlock(blocking: Bool = true, in database: Database) async throws {
+        let other = UUID(uuidString: "7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e")!
+        try await given(
+            "INSERT INTO traders (account_id, university_id, username, updated_at) VALUES (\(other), 'tcd', 'brian', \(today.now()))", in: database)
+        if blocking {
+            try await given("INSERT INTO blocks (blocker, blocked, created_at) VALUES (\(exampleAccount), \(other), \(today.now()))", in: database)
+        }
+    }
+
+    /// The example trader's saved search 5e6f7a8b-…0001: "calculus" up to 30.00.
+    static func givenSavedSearch(in database: Database) async throws {
+        try await given(
+            """
+            INSERT INTO saved_searches (id, account_id, university_id, q, max_price, created_at)
+            VALUES ('5e6f7a8b-0000-4e5f-8a9b-000000000001', \(exampleAccount), 'tcd', 'calculus', 3000, \(today.now()))
+            """,
+            in: database)
     }
 
     /// The example trader's listing 1a2b3c4d-…0001, "Calculus textbook" at 25.00 EUR, in `state`

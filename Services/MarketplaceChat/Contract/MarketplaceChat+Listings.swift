@@ -171,7 +171,8 @@ extension MarketplaceChat {
                 .get, "/v1/marketplace/listings", name: "marketplaceListings", access: .signedIn, errors: [.forbidden],
                 summary: """
                     The feed of the caller's network, or a search of it: active listings, filtered and sorted; with q, words of the \
-                    title or description, typos forgiven; pages that stay put while new listings arrive (pass nextAfter as after)
+                    title or description, or titles close to them when the words find nothing (closeMatches); pages that stay put while \
+                    new listings arrive (pass nextAfter as after)
                     """)]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -215,10 +216,14 @@ extension MarketplaceChat {
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var listings: [Card]
                 public var nextAfter: String?
+                /// True when the words themselves found nothing and these are listings whose titles
+                /// come close to them (a misspelling forgiven); absent otherwise.
+                public var closeMatches: Bool?
 
-                public init(listings: [Card], nextAfter: String?) {
+                public init(listings: [Card], nextAfter: String?, closeMatches: Bool? = nil) {
                     self.listings = listings
                     self.nextAfter = nextAfter
+                    self.closeMatches = closeMatches
                 }
 
                 public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]

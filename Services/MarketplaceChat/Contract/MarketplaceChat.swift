@@ -1,6 +1,7 @@
 import Contracts
 import Envelope
 import Foundation
+import NotificationsContract
 
 /// The `marketplace-chat` service: the closed university marketplace (listings, the feed and
 /// search) and, as they arrive, its chat, the private chat, reviews and reports.
@@ -13,9 +14,13 @@ public enum MarketplaceChat: ServiceContract {
         Listings.Create.self, Listings.Get.self, Listings.Update.self, Listings.Publish.self, Listings.Sell.self, Listings.Remove.self,
         Listings.Search.self, Listings.Mine.self,
         Photos.Upload.self, Photos.Get.self,
+        Spots.List.self, Blocks.Set.self, Blocks.Remove.self, Blocks.List.self,
+        Following.Set.self, Following.Remove.self, Following.List.self, SavedSearches.Create.self, SavedSearches.List.self, SavedSearches.Delete.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
+    /// Pushes of new listings to followers and saved searches (through the outbox).
+    public static let calls: [any OperationDeclaration.Type] = [Notifications.Push.Send.self]
 
     /// The policy an account signs (with auth) before it uses the marketplace.
     public static let rulesPolicy = "marketplace-rules"

@@ -14,6 +14,8 @@ struct ListingHandlers: Sendable {
     let listings: ListingStore
     let photos: PhotoStore
     let traders: TraderStore
+    let blocks: BlockStore
+    let follows: FollowStore
     let access: MarketAccess
 
     /// A seller lists at most this many an hour.
@@ -48,7 +50,9 @@ struct ListingHandlers: Sendable {
             prepared.values, seller: caller.account, network: caller.network, publish: prepared.request.draft != true,
             lifetime: MarketplaceChat.Bounds.listingLifetime, on: connection)
         try await photos.attach(prepared.photos, to: id, seller: caller.account, field: "data.photoIds", on: connection)
-        return try await own(id, caller, on: connection).view
+        let listing = try await own(id, caller, on: connection)
+        if listing.view.state == .active { try await follows.announce(listing, on: connection) }
+        return listing.view
     }
 
     @Sendable
@@ -113,7 +117,10 @@ struct ListingHandlers: Sendable {
             }
             guard !old.view.photoIds.isEmpty else { throw OperationError(.conflict, "add at least one photo before publishing") }
             try await listings.publish(old.id, lifetime: MarketplaceChat.Bounds.listingLifetime, on: connection)
-            return try await own(old.id, caller, on: connection).view
+            let listing = try await own(old.id, caller, on: connection)
+            // Its first publication is news; a renewal or a second life is not.
+            if old.view.publishedAt == nil { try await follows.announce(listing, on: connection) }
+            return listing.view
         }
     }
 
@@ -150,7 +157,7 @@ struct ListingHandlers: Sendable {
     func search(_ request: MarketplaceChat.Listings.Search.Request, _ context: RequestContext) async throws -> MarketplaceChat.Listings.Search.Response {
         try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            let query = try FeedQuery(request, university: caller.network.university, now: database.now())
+            let query = try FeedQuery(request, university: caller.network.university, viewer: caller.account, now: database.now())
             return try await query.page(on: connection, database: database)
         }
     }
@@ -177,9 +184,16 @@ struct ListingHandlers: Sendable {
         }
     }
 
+    /// `sees`, and no block between the caller and the seller.
+    func sees(_ row: ListingStore.Row, _ caller: MarketAccess.Caller, on connection: PostgresConnection) async throws -> Bool {
+        guard Self.sees(row, caller, now: database.now()) else { return false }
+        if row.seller == caller.account { return true }
+        return try await !blocks.between(row.seller, caller.account, on: connection)
+    }
+
     func visible(_ id: String, _ caller: MarketAccess.Caller, locking: Bool = false, on connection: PostgresConnection) async throws -> ListingStore.Row {
         guard let id = UUID(uuidString: id), let row = try await listings.listing(id, locking: locking, on: connection),
-              Self.sees(row, caller, now: database.now())
+              try await sees(row, caller, on: connection)
         else { throw Self.notFound }
         return row
     }

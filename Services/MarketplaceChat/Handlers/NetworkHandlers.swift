@@ -12,6 +12,8 @@ struct NetworkHandlers: Sendable {
     let database: Database
     let traders: TraderStore
     let photos: PhotoStore
+    let blocks: BlockStore
+    let follows: FollowStore
     let access: MarketAccess
 
     @Sendable
@@ -37,7 +39,7 @@ struct NetworkHandlers: Sendable {
         try validation.finish()
         return try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            return .init(traders: try await traders.search(query ?? "", in: caller.network.university, limit: limit, on: connection))
+            return .init(traders: try await traders.search(query ?? "", in: caller.network.university, by: caller.account, limit: limit, on: connection))
         }
     }
 
@@ -50,6 +52,8 @@ struct NetworkHandlers: Sendable {
             let rows = try await connection.query(
                 "WITH gone AS (DELETE FROM listings WHERE seller = \(account) RETURNING 1) SELECT count(*) FROM gone", logger: database.logger)
             let listingsDeleted = try await rows.decode(Int.self).first { _ in true } ?? 0
+            try await blocks.forget(account, on: connection)
+            try await follows.forget(account, on: connection)
             try await connection.query("DELETE FROM traders WHERE account_id = \(account)", logger: database.logger)
             context.logger.notice("account erased", metadata: ["listings": "\(listingsDeleted)", "photos": "\(photosDeleted)"])
             return .init(listingsDeleted: listingsDeleted, photosDeleted: photosDeleted)

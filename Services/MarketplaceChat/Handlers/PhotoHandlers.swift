@@ -12,7 +12,7 @@ import PostgresSupport
 struct PhotoHandlers: Sendable {
     let database: Database
     let photos: PhotoStore
-    let listings: ListingStore
+    let listings: ListingHandlers
     let access: MarketAccess
 
     /// Each upload is decoded and re-encoded: a trader sends at most this many an hour.
@@ -50,8 +50,8 @@ struct PhotoHandlers: Sendable {
             let caller = try await access.caller(context, on: connection)
             guard let id = UUID(uuidString: request.photoId), let photo = try await photos.photo(id, on: connection) else { throw Self.notFound }
             if photo.uploadedBy != caller.account {
-                guard let listing = photo.listing, let row = try await listings.listing(listing, on: connection),
-                      ListingHandlers.sees(row, caller, now: database.now())
+                guard let listing = photo.listing, let row = try await listings.listings.listing(listing, on: connection),
+                      try await listings.sees(row, caller, on: connection)
                 else { throw Self.notFound }
             }
             return try await photos.media.file(photo.record, request.size ?? .full, ifNoneMatch: request.ifNoneMatch, on: connection)

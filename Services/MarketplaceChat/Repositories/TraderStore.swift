@@ -24,6 +24,12 @@ struct TraderStore: Sendable {
         return nil
     }
 
+    /// The network `account` trades in, if it ever traded.
+    func network(of account: UUID, on connection: PostgresConnection) async throws -> String? {
+        let rows = try await connection.query("SELECT university_id FROM traders WHERE account_id = \(account)", logger: database.logger)
+        return try await rows.decode(String.self).first { _ in true }
+    }
+
     func campuses(of university: String, on connection: PostgresConnection) async throws -> [MarketplaceChat.Campus] {
         let rows = try await connection.query(
             "SELECT id, name FROM campuses WHERE university_id = \(university) ORDER BY name", logger: database.logger)
@@ -59,7 +65,7 @@ struct TraderStore: Sendable {
     }
 
     /// Traders of `university` whose username begins with `query`, then those close to it.
-    func search(_ query: String, in university: String, limit: Int, on connection: PostgresConnection) async throws -> [MarketplaceChat.Trader] {
+    func search(_ query: String, in university: String, by viewer: UUID, limit: Int, on connection: PostgresConnection) async throws -> [MarketplaceChat.Trader] {
         let prefix = query.lowercased().replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
         let rows = try await connection.query(
@@ -70,6 +76,8 @@ struct TraderStore: Sendable {
             FROM traders t
             WHERE t.university_id = \(university)
               AND (lower(t.username) LIKE \(prefix) OR \(query) OPERATOR(extensions.<%) t.username)
+              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker = \(viewer) AND b.blocked = t.account_id)
+                                                         OR (b.blocker = t.account_id AND b.blocked = \(viewer)))
             ORDER BY lower(t.username) LIKE \(prefix) DESC, extensions.word_similarity(\(query), t.username) DESC, t.username
             LIMIT \(limit)
             """,
