@@ -6,7 +6,7 @@ Starts `melon` (the binary given) on a database you name, with its mail going to
 marketplace rules and log in to the marketplace app; one lists an item with a photo through the
 routes. Then psql adds --listings active listings of --sellers traders of the same network (titles
 and descriptions made from word lists, prices and categories spread), as the routes would leave
-them, and ANALYZE.
+them (with their words in the vocabulary), then VACUUM (ANALYZE).
 
 Reads: an open loop sends, in turn, the feed's first page, a category page, a price-sorted page, a
 free-items page, a second page (the first's nextAfter), and searches by words, by a phrase and with
@@ -91,8 +91,12 @@ def main():
             JOIN s ON s.n = i % {args.sellers}
             JOIN w a ON a.kind = 'adjective' AND a.n = (i * 31) % 15
             JOIN w n ON n.kind = 'noun' AND n.n = (i * 17) % 30;
-            ANALYZE marketplace_chat.listings; ANALYZE marketplace_chat.traders;
+            INSERT INTO marketplace_chat.title_words (word)
+            SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('simple', title))) FROM marketplace_chat.listings ON CONFLICT DO NOTHING;
         """)
+        # As a settled database would have them: hint bits set, the visibility map made, statistics read.
+        psql(args.database_url, "VACUUM (ANALYZE) marketplace_chat.listings")
+        psql(args.database_url, "VACUUM (ANALYZE) marketplace_chat.traders")
         print(f"setup: {args.listings} listings of {args.sellers} sellers in {time.monotonic() - started:.1f} s", flush=True)
 
         reader = Client(melon.base, tokens[1])

@@ -171,7 +171,7 @@ extension MarketplaceChat {
                 .get, "/v1/marketplace/listings", name: "marketplaceListings", access: .signedIn, errors: [.forbidden],
                 summary: """
                     The feed of the caller's network, or a search of it: active listings, filtered and sorted; with q, words of the \
-                    title or description, or titles close to them when the words find nothing (closeMatches); pages that stay put while \
+                    title or description, or the titles' closest words when they find nothing (searchedFor); pages that stay put while \
                     new listings arrive (pass nextAfter as after)
                     """)]
 
@@ -216,14 +216,14 @@ extension MarketplaceChat {
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var listings: [Card]
                 public var nextAfter: String?
-                /// True when the words themselves found nothing and these are listings whose titles
-                /// come close to them (a misspelling forgiven); absent otherwise.
-                public var closeMatches: Bool?
+                /// When the words given found nothing: the close words of the listings' titles searched
+                /// for instead ("calculus" for "calculas"), to show as such. Absent otherwise.
+                public var searchedFor: String?
 
-                public init(listings: [Card], nextAfter: String?, closeMatches: Bool? = nil) {
+                public init(listings: [Card], nextAfter: String?, searchedFor: String? = nil) {
                     self.listings = listings
                     self.nextAfter = nextAfter
-                    self.closeMatches = closeMatches
+                    self.searchedFor = searchedFor
                 }
 
                 public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]

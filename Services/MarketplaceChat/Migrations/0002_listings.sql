@@ -1,6 +1,6 @@
--- pg_trgm (typo-tolerant search) lives in the shared schema `extensions`, since an extension exists
+-- pg_trgm (misspelled searches, usernames) lives in the shared schema `extensions`, since an extension exists
 -- once per database and each service's search_path is its own schema: queries name it
--- (extensions.gin_trgm_ops, OPERATOR(extensions.<%)). deploy/service-role.sh installs it for a
+-- (extensions.gin_trgm_ops, OPERATOR(extensions.%)). deploy/service-role.sh installs it for a
 -- service's own role (which may not); a role that may (the local default's) installs it here.
 -- The lock is the script's: one installation at a time, whoever comes first.
 DO $$
@@ -59,9 +59,16 @@ CREATE TABLE listings (
 CREATE INDEX listings_feed ON listings (university_id, feed_seq DESC) WHERE state = 'active';
 CREATE INDEX listings_price ON listings (university_id, price_minor, feed_seq) WHERE state = 'active';
 CREATE INDEX listings_words ON listings USING gin (search_doc) WHERE state = 'active';
-CREATE INDEX listings_title_trgm ON listings USING gin (title extensions.gin_trgm_ops) WHERE state = 'active';
 CREATE INDEX listings_seller ON listings (seller, number DESC);
 CREATE INDEX listings_expiring ON listings (expires_at) WHERE state = 'active';
+
+-- The words of listings' titles, each once: a search whose words find nothing is corrected to the
+-- closest of these (pg_trgm similarity over this small table), then searched as words. A word stays
+-- after its listings go (a vocabulary, not an index of listings).
+CREATE TABLE title_words (
+    word text PRIMARY KEY
+);
+CREATE INDEX title_words_trigrams ON title_words USING gin (word extensions.gin_trgm_ops);
 
 -- Pictures on the kit's media store: who uploaded each, and the listing that shows it (at a
 -- position, the cover first). One no listing names within a day is deleted.

@@ -9,10 +9,11 @@ import PostgresSupport
 /// paged by a key that stays put while new listings arrive (the feed number, after the sort's own
 /// value), so a page never repeats or skips a listing that was there when the first page was read.
 ///
-/// Words match in two ways, one at a time: first as words (the text search, ranked by `ts_rank`);
-/// when they find nothing, as close spellings of the title's words (pg_trgm's word similarity,
-/// ranked by it). Trying both at once made every search pay for the trigram check of every
-/// candidate (70 ms for a word in 7,000 of 100,000 listings); a misspelling pays it alone.
+/// Words are searched as words (the text search, ranked by `ts_rank`). When they find nothing, each
+/// is replaced by the closest word of the listings' titles (pg_trgm's similarity over the small table
+/// `title_words`) and those are searched instead (`searchedFor`). Matching the titles themselves by
+/// trigrams cost every candidate a similarity check (70 ms for a word close to 7,000 of 100,000
+/// titles); the vocabulary holds each word once.
 struct FeedQuery: Sendable {
     let university: String
     /// Whose feed: listings of those they blocked, or who blocked them, are left out.
@@ -22,8 +23,8 @@ struct FeedQuery: Sendable {
     let words: String?
     let sort: MarketplaceChat.Sort
     let after: Cursor?
-    /// Whether the words are matched as close spellings (the words themselves found nothing).
-    var typos = false
+    /// The close words searched for instead of the words given, which found nothing.
+    var correction: String?
     let limit: Int
 
     /// Where the previous page stopped: the sort's value (empty for newest) and the feed number.
@@ -87,7 +88,6 @@ struct FeedQuery: Sendable {
         self.sort = sort
         self.after = after
         self.limit = limit
-        typos = after?.typos ?? false
     }
 
     /// The words and the price range of a search (or a saved one): the words trimmed, the prices in
@@ -120,15 +120,10 @@ struct FeedQuery: Sendable {
         if let min = request.minPrice { conditions.append("l.price_minor >= \(bind(min))") }
         if let max = request.maxPrice { conditions.append("l.price_minor <= \(bind(max))") }
         var rank = "0::real"
-        if let words {
+        if let words = correction ?? words {
             let placeholder = bind(words)
-            if typos {
-                rank = "extensions.word_similarity(\(placeholder), l.title)"
-                conditions.append("\(placeholder) OPERATOR(extensions.<%) l.title")
-            } else {
-                rank = "ts_rank(l.search_doc, websearch_to_tsquery('english'::regconfig, \(placeholder)))"
-                conditions.append("l.search_doc @@ websearch_to_tsquery('english'::regconfig, \(placeholder))")
-            }
+            rank = "ts_rank(l.search_doc, websearch_to_tsquery('english'::regconfig, \(placeholder)))"
+            conditions.append("l.search_doc @@ websearch_to_tsquery('english'::regconfig, \(placeholder))")
         }
         // With words, the matches come from the word index and are sorted; ordering by the bare
         // columns let the planner walk the feed's index instead, reading every listing for a rare word.
@@ -158,8 +153,40 @@ struct FeedQuery: Sendable {
         return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 
-    /// One page of cards, and the cursor of the next when the page is full.
+    /// One page of cards, and the cursor of the next when the page is full: of the words, or of the
+    /// close words when the words find nothing (a later page of those corrects them again).
     func page(on connection: PostgresConnection, database: Database) async throws -> MarketplaceChat.Listings.Search.Response {
+        guard let words, correction == nil, after == nil || after?.typos == true else { return try await run(on: connection, database: database) }
+        if after == nil {
+            let found = try await run(on: connection, database: database)
+            guard found.listings.isEmpty else { return found }
+        }
+        guard let corrected = try await Self.correct(words, on: connection, database: database) else {
+            return .init(listings: [], nextAfter: nil)
+        }
+        var closer = self
+        closer.correction = corrected
+        return try await closer.run(on: connection, database: database)
+    }
+
+    /// The closest word of the titles to each of `words` (those with none left out), or nil when
+    /// that changes nothing.
+    static func correct(_ words: String, on connection: PostgresConnection, database: Database) async throws -> String? {
+        let rows = try await connection.query(
+            """
+            SELECT string_agg(fix.word, ' ' ORDER BY q.n) FROM unnest(tsvector_to_array(to_tsvector('simple'::regconfig, \(words)))) WITH ORDINALITY AS q(w, n)
+            CROSS JOIN LATERAL (
+                SELECT t.word FROM title_words t WHERE t.word OPERATOR(extensions.%) q.w
+                ORDER BY extensions.similarity(t.word, q.w) DESC, t.word LIMIT 1) fix
+            """,
+            logger: database.logger)
+        guard let corrected = try await rows.decode(String?.self).first(where: { _ in true }) ?? nil,
+              corrected != words.lowercased()
+        else { return nil }
+        return corrected
+    }
+
+    private func run(on connection: PostgresConnection, database: Database) async throws -> MarketplaceChat.Listings.Search.Response {
         let rows = try await connection.query(query, logger: database.logger)
         var cards: [MarketplaceChat.Card] = []
         var last: Cursor?
@@ -174,13 +201,8 @@ struct FeedQuery: Sendable {
                 category: try cell(6, String.self), condition: condition, campus: try cell(8, String.self),
                 coverPhotoId: try cell(9, UUID?.self).map(ListingStore.text), state: .active, publishedAt: try cell(10, Date?.self)))
             last = Cursor(sort: sort, key: try cell(12, String.self), seq: try cell(11, Int64.self))
-            last?.typos = typos
+            last?.typos = correction != nil
         }
-        if cards.isEmpty, words != nil, after == nil, !typos {
-            var closer = self
-            closer.typos = true
-            return try await closer.page(on: connection, database: database)
-        }
-        return .init(listings: cards, nextAfter: cards.count == limit ? last?.text : nil, closeMatches: typos ? true : nil)
+        return .init(listings: cards, nextAfter: cards.count == limit ? last?.text : nil, searchedFor: correction)
     }
 }

@@ -74,6 +74,7 @@ struct ListingStore: Sendable {
     func create(_ values: Values, seller: UUID, network: TraderStore.Network, publish: Bool, lifetime: Duration,
                 on connection: PostgresConnection) async throws -> UUID {
         let id = UUID(), now = database.now()
+        try await learnWords(of: values.title, on: connection)
         try await connection.query(
             """
             INSERT INTO listings (id, seller, university_id, campus_id, category_id, title, description, price_minor, currency, condition, state,
@@ -87,7 +88,18 @@ struct ListingStore: Sendable {
         return id
     }
 
+    /// Keeps the words of `title` in the vocabulary misspelled searches are corrected against.
+    func learnWords(of title: String, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO title_words (word) SELECT unnest(tsvector_to_array(to_tsvector('simple'::regconfig, \(title))))
+            ON CONFLICT DO NOTHING
+            """,
+            logger: database.logger)
+    }
+
     func update(_ id: UUID, to values: Values, on connection: PostgresConnection) async throws {
+        try await learnWords(of: values.title, on: connection)
         try await connection.query(
             """
             UPDATE listings SET title = \(values.title), description = \(values.description), price_minor = \(values.priceMinorUnits),
