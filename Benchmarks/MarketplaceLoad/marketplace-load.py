@@ -91,8 +91,9 @@ def main():
             JOIN s ON s.n = i % {args.sellers}
             JOIN w a ON a.kind = 'adjective' AND a.n = (i * 31) % 15
             JOIN w n ON n.kind = 'noun' AND n.n = (i * 17) % 30;
-            INSERT INTO marketplace_chat.title_words (word)
-            SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('simple', title))) FROM marketplace_chat.listings ON CONFLICT DO NOTHING;
+            INSERT INTO marketplace_chat.title_words (university_id, word)
+            SELECT DISTINCT university_id, unnest(tsvector_to_array(to_tsvector('simple', title))) FROM marketplace_chat.listings
+            ON CONFLICT DO NOTHING;
         """)
         # As a settled database would have them: hint bits set, the visibility map made, statistics read.
         psql(args.database_url, "VACUUM (ANALYZE) marketplace_chat.listings")

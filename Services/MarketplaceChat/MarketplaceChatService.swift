@@ -30,7 +30,7 @@ extension ServiceDefinition {
         handlers.once(MarketplaceChat.Listings.Create.self, prepare: listings.prepareCreate, apply: listings.create)
         handlers.on(MarketplaceChat.Listings.Get.self, listings.get)
         handlers.on(MarketplaceChat.Listings.Update.self, listings.update)
-        handlers.on(MarketplaceChat.Listings.Publish.self, listings.publish)
+        handlers.once(MarketplaceChat.Listings.Publish.self, prepare: { request, _ in request }, apply: listings.publish)
         handlers.on(MarketplaceChat.Listings.Sell.self, listings.sell)
         handlers.on(MarketplaceChat.Listings.Remove.self, listings.remove)
         handlers.on(MarketplaceChat.Listings.Search.self, listings.search)
@@ -50,6 +50,7 @@ extension ServiceDefinition {
         handlers.on(MarketplaceChat.Account.Erase.self, network.erase)
         let expire = PeriodicJob("listings.expire", every: .seconds(60), database: database) { try await listingStore.expire(on: $0) }
         let loose = PeriodicJob("photos.prune", every: .seconds(3_600), database: database) { try await photoStore.pruneLoose(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [expire, loose])
+        let words = PeriodicJob("words.rebuild", every: .seconds(3_600), database: database) { try await listingStore.rebuildWords(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [expire, loose, words])
     }
 }

@@ -473,7 +473,7 @@ import TestSupport
             in: database)
         try await given(
             "UPDATE photos SET listing_id = \(listing), position = 0 WHERE media_id = '0d1e2f3a-0000-4e5f-8a9b-000000000001'", in: database)
-        try await given("INSERT INTO title_words (word) VALUES ('calculus'), ('textbook')", in: database)
+        try await given("INSERT INTO title_words (university_id, word) VALUES ('tcd', 'calculus'), ('tcd', 'textbook')", in: database)
     }
 
     /// A post of the example household's owner (id 0b1c2d3e-…0001) with a comment of the other member.

@@ -37,8 +37,10 @@ extension MarketplaceStackTests {
             #expect(stranger.status == 404 && stranger.json?["detail"] == nobody.json?["detail"], "\(stranger.text)")
             #expect(try await http.post("/v1/marketplace/saved-searches", json: #"{"q":"calculus"}"#, headers: carla).status == 201)
             // A search of everything would push every listing.
-            let everything = try await http.post("/v1/marketplace/saved-searches", json: "{}", headers: carla)
-            #expect(everything.status == 400, "\(everything.text)")
+            for body in ["{}", #"{"minPrice":0}"#, #"{"maxPrice":10000000}"#] {
+                let everything = try await http.post("/v1/marketplace/saved-searches", json: body, headers: carla)
+                #expect(everything.status == 400, "\(body): \(everything.text)")
+            }
 
             let database = try #require(http.databases["marketplace-chat"])
             let book = try await Traders.list(http, aoife, title: "Calculus textbook", price: 2500, description: "Stewart")

@@ -79,8 +79,11 @@ extension MarketplaceStackTests {
             let seller = Traders.items(sellers, "traders").first
             #expect(seller?["username"] == "aoife" && seller?["activeListings"] == 1 && seller?["sold"] == 0, "\(sellers.text)")
 
-            // Carla, of another university, sees none of it: the same answer as for a listing that never was.
+            // Carla, of another university, sees none of it: the same answer as for a listing that never was,
+            // and a misspelling is not corrected to another network's words.
             #expect(Traders.titles(try await http.get("/v1/marketplace/listings?q=calculus", headers: carla)) == [])
+            let elsewhere = try await http.get("/v1/marketplace/listings?q=calculas", headers: carla)
+            #expect(Traders.titles(elsewhere) == [] && elsewhere.json?["searchedFor"] == nil, "\(elsewhere.text)")
             let hidden = try await http.get("/v1/marketplace/listings/\(book)", headers: carla)
             let never = try await http.get("/v1/marketplace/listings/\(UUID())", headers: carla)
             #expect(hidden.status == 404 && hidden.json?["detail"] == never.json?["detail"] && hidden.json?["fields"] == never.json?["fields"], "\(hidden.text)")
@@ -147,6 +150,11 @@ extension MarketplaceStackTests {
                 let reply = try await http.get("/v1/marketplace/listings?\(query)", headers: brian)
                 #expect(reply.status == 400 && Traders.errorFields(reply).contains(field), "\(query): \(reply.text)")
             }
+            // A forged relevance cursor whose number PostgreSQL would not take as a real: no 500.
+            let forged = Data("relevance~1e-50~5".utf8).base64EncodedString()
+            #expect(try await http.get("/v1/marketplace/listings?q=desk&after=\(forged)", headers: brian).status == 200)
+            let removed = try await http.get("/v1/marketplace/me/listings?state=removed", headers: aoife)
+            #expect(removed.status == 400 && Traders.errorFields(removed) == ["state"], "removed listings are gone from every read: \(removed.text)")
         }
     }
 
@@ -167,8 +175,17 @@ extension MarketplaceStackTests {
             #expect(try await http.post("/v1/marketplace/listings/\(bike)/publish", json: "{}", headers: aoife).status == 409, "no photo yet")
             let photo = try await Traders.upload(http, aoife)
             #expect(try await Traders.patch(http, "/v1/marketplace/listings/\(bike)", #"{"version":1,"photoIds":["\#(photo)"]}"#, aoife).status == 200)
-            let published = try await http.post("/v1/marketplace/listings/\(bike)/publish", json: "{}", headers: aoife)
+            // A draft's words are not a search's to find, nor to be corrected to.
+            let drafted = try await http.get("/v1/marketplace/listings?q=road%20bicke", headers: brian)
+            #expect(Traders.titles(drafted) == [] && drafted.json?["searchedFor"] == nil, "\(drafted.text)")
+            // Published; a retry with the same key gets the same answer, not a refused renewal.
+            let keyed = aoife.merging(["Idempotency-Key": "publish-bike"]) { $1 }
+            let published = try await http.post("/v1/marketplace/listings/\(bike)/publish", json: "{}", headers: keyed)
             #expect(published.status == 200 && published.json?["state"] == "active", "\(published.text)")
+            let retried = try await http.post("/v1/marketplace/listings/\(bike)/publish", json: "{}", headers: keyed)
+            #expect(retried.status == 200 && retried.json?["version"] == published.json?["version"], "\(retried.text)")
+            let corrected = try await http.get("/v1/marketplace/listings?q=road%20bicke", headers: brian)
+            #expect(Traders.titles(corrected) == ["Road bike"] && corrected.json?["searchedFor"] == "road bike", "\(corrected.text.suffix(300))")
             #expect(Traders.titles(try await http.get("/v1/marketplace/listings", headers: brian)) == ["Road bike"])
             let early = try await http.post("/v1/marketplace/listings/\(bike)/publish", json: "{}", headers: aoife)
             #expect(early.status == 409 && early.text.contains("last 7 days"), "\(early.text)")

@@ -12,13 +12,19 @@ extension MarketplaceStackTests {
 
     @Test func aBlockHidesEachFromTheOtherOnEveryRouteBothWaysUntilLifted() async throws {
         try await InProcessStack.with([.marketplaceChat]) { http in
-            let (aoife, brian, _) = try await traders.headers(http)
+            let (aoife, brian, carla) = try await traders.headers(http)
             let desk = try await Traders.list(http, aoife, title: "Desk", price: 4000, category: "furniture")
             let lamp = try await Traders.list(http, brian, title: "Desk lamp", price: 700, category: "furniture")
             let deskPhoto = try #require(Traders.items(try await http.get("/v1/marketplace/listings/\(desk)", headers: aoife), "photoIds").first)
             let lampPhoto = try #require(Traders.items(try await http.get("/v1/marketplace/listings/\(lamp)", headers: brian), "photoIds").first)
             guard case .string(let deskPhotoID) = deskPhoto, case .string(let lampPhotoID) = lampPhoto else { Issue.record("no photos"); return }
 
+            let aoifeID = traders.aoife.uuidString.lowercased()
+            #expect(try await http.send("PUT", "/v1/marketplace/following/\(aoifeID)", headers: brian).status == 200)
+            // Carla may block anyone, but learns no name of another network by it.
+            #expect(try await http.send("PUT", "/v1/marketplace/blocks/\(aoifeID)", headers: carla).status == 200)
+            let carlas = Traders.items(try await http.get("/v1/marketplace/blocks", headers: carla), "blocked")
+            #expect(carlas.count == 1 && carlas.first?["username"] == nil, "\(carlas)")
             let blocked = try await http.send("PUT", "/v1/marketplace/blocks/\(traders.brian.uuidString.lowercased())", headers: aoife)
             #expect(blocked.status == 200 && blocked.json?["blocked"] == true, "\(blocked.text)")
             #expect(Traders.items(try await http.get("/v1/marketplace/blocks", headers: aoife), "blocked").first?["username"] == "brian")
@@ -37,10 +43,14 @@ extension MarketplaceStackTests {
                 #expect(Traders.items(try await http.get("/v1/marketplace/traders?q=\(name)", headers: viewer), "traders").isEmpty)
             }
 
+            // Brian's list of those he follows does not name her while a block stands.
+            #expect(Traders.items(try await http.get("/v1/marketplace/following", headers: brian), "traders").isEmpty)
+
             let lifted = try await http.send("DELETE", "/v1/marketplace/blocks/\(traders.brian.uuidString.lowercased())", headers: aoife)
             #expect(lifted.status == 200 && lifted.json?["blocked"] == false, "\(lifted.text)")
             #expect(Set(Traders.titles(try await http.get("/v1/marketplace/listings?q=desk", headers: brian))) == ["Desk", "Desk lamp"])
             #expect(try await http.get("/v1/marketplace/listings/\(lamp)", headers: aoife).status == 200)
+            #expect(Traders.items(try await http.get("/v1/marketplace/following", headers: brian), "traders").first?["username"] == "aoife")
         }
     }
 

@@ -126,7 +126,7 @@ extension MarketplaceChat {
                     Publishes a draft, an expired listing again, or renews an active one in its last 7 days: to the top of the feed \
                     for 30 days from now
                     """)]
-            public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds it active and its 30 days just begun")
+            public static let idempotency: Idempotency? = .stored()
             public typealias Request = Reference
             public typealias Response = Listing
         }

@@ -15,6 +15,9 @@ struct FollowHandlers: Sendable {
     let traders: TraderStore
     let access: MarketAccess
 
+    /// Follows a trader starts an hour.
+    static let following = RateLimit("marketplace.follows", count: 100, per: .seconds(3_600), message: "too many follows this hour; try again later")
+
     static let noTrader = OperationError(
         .notFound, "data.accountId: there is no such trader in your network",
         fields: [.init(field: "data.accountId", message: "is not a trader of your network")])
@@ -30,6 +33,7 @@ struct FollowHandlers: Sendable {
                   try await traders.network(of: followee, on: connection) == caller.network.university,
                   try await !blocks.between(followee, caller.account, on: connection)
             else { throw Self.noTrader }
+            try await database.hit(Self.following, [.account(caller.account.uuidString)], at: database.now(), on: connection)
             try await follows.follow(followee, by: caller.account, on: connection)
             return .init(following: true)
         }
@@ -49,7 +53,7 @@ struct FollowHandlers: Sendable {
     func following(_ request: Empty, _ context: RequestContext) async throws -> MarketplaceChat.Following.List.Response {
         try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            return .init(traders: try await follows.followed(by: caller.account, on: connection))
+            return .init(traders: try await follows.followed(by: caller.account, in: caller.network.university, on: connection))
         }
     }
 
@@ -59,8 +63,8 @@ struct FollowHandlers: Sendable {
     {
         var validation = Validation()
         let q = FeedQuery.checkFilters(q: request.q, minPrice: request.minPrice, maxPrice: request.maxPrice, &validation)
-        let narrows = q != nil || request.category != nil || request.campus != nil || request.condition != nil || request.minPrice != nil
-            || request.maxPrice != nil || request.free == true
+        let narrows = q != nil || request.category != nil || request.campus != nil || request.condition != nil || (request.minPrice ?? 0) > 0
+            || (request.maxPrice ?? MarketplaceChat.Bounds.priceMinorUnits) < MarketplaceChat.Bounds.priceMinorUnits || request.free == true
         validation.check(narrows || !validation.isValid, "data", "must name words or a filter: a search of everything would push every listing")
         try validation.finish()
         return (q, request)

@@ -74,7 +74,8 @@ struct ListingHandlers: Sendable {
         return try await database.transaction { connection in
             let caller = try await access.caller(context, recording: true, on: connection)
             let old = try await sellers(request.listingId, caller, to: "change", on: connection)
-            guard [.draft, .active, .reserved, .expired].contains(old.view.state) else {
+            // A reserved listing is held at the agreed price: not changed under its buyer.
+            guard [.draft, .active, .expired].contains(old.view.state) else {
                 throw OperationError(.conflict, "a listing \(old.view.state.rawValue) can no longer be changed")
             }
             guard old.view.version == request.version else {
@@ -100,28 +101,28 @@ struct ListingHandlers: Sendable {
     }
 
     @Sendable
-    func publish(_ request: MarketplaceChat.Listings.Reference, _ context: RequestContext) async throws -> MarketplaceChat.Listing {
-        try await database.transaction { connection in
-            let caller = try await access.caller(context, recording: true, on: connection)
-            let old = try await sellers(request.listingId, caller, to: "publish", on: connection)
-            switch old.view.state {
-            case .draft, .expired:
-                break
-            case .active:
-                let from = (old.view.expiresAt ?? database.now()).adding(.zero - MarketplaceChat.Bounds.renewWithin)
-                guard database.now() >= from else {
-                    throw OperationError(.conflict, "an active listing is renewed in its last 7 days: from \(RFC3339.string(from: from))")
-                }
-            default:
-                throw OperationError(.conflict, "a listing \(old.view.state.rawValue) cannot be published")
+    func publish(_ request: MarketplaceChat.Listings.Reference, _ context: RequestContext, on connection: PostgresConnection) async throws
+        -> MarketplaceChat.Listing
+    {
+        let caller = try await access.caller(context, recording: true, on: connection)
+        let old = try await sellers(request.listingId, caller, to: "publish", on: connection)
+        switch old.view.state {
+        case .draft, .expired:
+            break
+        case .active:
+            let from = (old.view.expiresAt ?? database.now()).adding(.zero - MarketplaceChat.Bounds.renewWithin)
+            guard database.now() >= from else {
+                throw OperationError(.conflict, "an active listing is renewed in its last 7 days: from \(RFC3339.string(from: from))")
             }
-            guard !old.view.photoIds.isEmpty else { throw OperationError(.conflict, "add at least one photo before publishing") }
-            try await listings.publish(old.id, lifetime: MarketplaceChat.Bounds.listingLifetime, on: connection)
-            let listing = try await own(old.id, caller, on: connection)
-            // Its first publication is news; a renewal or a second life is not.
-            if old.view.publishedAt == nil { try await follows.announce(listing, on: connection) }
-            return listing.view
+        default:
+            throw OperationError(.conflict, "a listing \(old.view.state.rawValue) cannot be published")
         }
+        guard !old.view.photoIds.isEmpty else { throw OperationError(.conflict, "add at least one photo before publishing") }
+        try await listings.publish(old.id, title: old.values.title, in: old.university, lifetime: MarketplaceChat.Bounds.listingLifetime, on: connection)
+        let listing = try await own(old.id, caller, on: connection)
+        // Its first publication is news; a renewal or a second life is not.
+        if old.view.publishedAt == nil { try await follows.announce(listing, on: connection) }
+        return listing.view
     }
 
     @Sendable
@@ -165,6 +166,7 @@ struct ListingHandlers: Sendable {
     @Sendable
     func mine(_ request: MarketplaceChat.Listings.Mine.Request, _ context: RequestContext) async throws -> MarketplaceChat.Listings.Mine.Response {
         let limit = try request.page.checked()
+        guard request.state != .removed else { throw OperationError.invalid(field: "data.state", "removed listings are gone from every read") }
         return try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
             let rows = try await listings.mine(caller.account, state: request.state, limit: limit, before: request.before, on: connection)

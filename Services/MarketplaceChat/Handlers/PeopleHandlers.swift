@@ -14,6 +14,9 @@ struct PeopleHandlers: Sendable {
     let traders: TraderStore
     let access: MarketAccess
 
+    /// Blocks a trader sets an hour.
+    static let blocking = RateLimit("marketplace.blocks", count: 100, per: .seconds(3_600), message: "too many blocks this hour; try again later")
+
     static func account(_ text: String) throws(OperationError) -> UUID {
         guard let account = UUID(uuidString: text) else { throw OperationError.invalid(field: "data.accountId", "must be an account id") }
         return account
@@ -25,6 +28,7 @@ struct PeopleHandlers: Sendable {
         return try await database.transaction { connection in
             let caller = try await access.caller(context, recording: true, on: connection)
             guard account != caller.account else { throw OperationError.invalid(field: "data.accountId", "is your own account") }
+            try await database.hit(Self.blocking, [.account(caller.account.uuidString)], at: database.now(), on: connection)
             try await blocks.block(account, by: caller.account, on: connection)
             return .init(blocked: true)
         }
@@ -44,7 +48,7 @@ struct PeopleHandlers: Sendable {
     func listBlocks(_ request: Empty, _ context: RequestContext) async throws -> MarketplaceChat.Blocks.List.Response {
         try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            return .init(blocked: try await blocks.blocked(by: caller.account, on: connection))
+            return .init(blocked: try await blocks.blocked(by: caller.account, in: caller.network.university, on: connection))
         }
     }
 

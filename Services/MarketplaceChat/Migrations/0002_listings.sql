@@ -62,11 +62,14 @@ CREATE INDEX listings_words ON listings USING gin (search_doc) WHERE state = 'ac
 CREATE INDEX listings_seller ON listings (seller, number DESC);
 CREATE INDEX listings_expiring ON listings (expires_at) WHERE state = 'active';
 
--- The words of listings' titles, each once: a search whose words find nothing is corrected to the
--- closest of these (pg_trgm similarity over this small table), then searched as words. A word stays
--- after its listings go (a vocabulary, not an index of listings).
+-- The words of each network's published titles, each once: a search whose words find nothing is
+-- corrected to the closest of these (pg_trgm similarity over this small table), then searched as
+-- words. A listing's words join when it is published; the job words.rebuild makes the table again
+-- from the active listings, so words of listings gone (removed, expired, erased) leave within the hour.
 CREATE TABLE title_words (
-    word text PRIMARY KEY
+    university_id text NOT NULL,
+    word text NOT NULL,
+    PRIMARY KEY (university_id, word)
 );
 CREATE INDEX title_words_trigrams ON title_words USING gin (word extensions.gin_trgm_ops);
 

@@ -33,10 +33,13 @@ struct BlockStore: Sendable {
         try await connection.query("DELETE FROM blocks WHERE blocker = \(blocker) AND blocked = \(account)", logger: database.logger)
     }
 
-    func blocked(by blocker: UUID, on connection: PostgresConnection) async throws -> [MarketplaceChat.Blocked] {
+    /// Those `blocker` blocked, with the usernames of those who trade in `university` (another
+    /// network's are not the caller's to learn).
+    func blocked(by blocker: UUID, in university: String, on connection: PostgresConnection) async throws -> [MarketplaceChat.Blocked] {
         let rows = try await connection.query(
             """
-            SELECT b.blocked, t.username, b.created_at FROM blocks b LEFT JOIN traders t ON t.account_id = b.blocked
+            SELECT b.blocked, t.username, b.created_at FROM blocks b
+            LEFT JOIN traders t ON t.account_id = b.blocked AND t.university_id = \(university)
             WHERE b.blocker = \(blocker) ORDER BY b.created_at DESC, b.blocked LIMIT 1000
             """,
             logger: database.logger)

@@ -10,8 +10,8 @@ import PostgresSupport
 /// value), so a page never repeats or skips a listing that was there when the first page was read.
 ///
 /// Words are searched as words (the text search, ranked by `ts_rank`). When they find nothing, each
-/// is replaced by the closest word of the listings' titles (pg_trgm's similarity over the small table
-/// `title_words`) and those are searched instead (`searchedFor`). Matching the titles themselves by
+/// is replaced by the closest word of the network's published titles (pg_trgm's similarity over the
+/// small table `title_words`) and those are searched instead (`searchedFor`). Matching the titles themselves by
 /// trigrams cost every candidate a similarity check (70 ms for a word close to 7,000 of 100,000
 /// titles); the vocabulary holds each word once.
 struct FeedQuery: Sendable {
@@ -59,7 +59,7 @@ struct FeedQuery: Sendable {
             switch sort {
             case .newest: guard parts[1].isEmpty else { return nil }
             case .priceAscending, .priceDescending: guard Int64(parts[1]) != nil else { return nil }
-            case .relevance: guard let rank = Float(parts[1]), rank.isFinite else { return nil }
+            case .relevance: guard let rank = Float(parts[1]), rank.isFinite, rank >= 0 else { return nil }
             }
             self.init(sort: sort, key: parts[1], seq: seq)
             typos = parts.count == 4
@@ -139,7 +139,7 @@ struct FeedQuery: Sendable {
             case .newest: conditions.append("l.feed_seq < \(bind(after.seq))")
             case .priceAscending: conditions.append("(l.price_minor, l.feed_seq) > (\(bind(Int64(after.key) ?? 0)), \(bind(after.seq)))")
             case .priceDescending: conditions.append("(l.price_minor, l.feed_seq) < (\(bind(Int64(after.key) ?? 0)), \(bind(after.seq)))")
-            case .relevance: conditions.append("(l.rank, l.feed_seq) < (\(bind(after.key))::real, \(bind(after.seq)))")
+            case .relevance: conditions.append("(l.rank, l.feed_seq) < (\(bind(Float(after.key) ?? 0)), \(bind(after.seq)))")
             }
         }
         let sql = """
@@ -161,22 +161,26 @@ struct FeedQuery: Sendable {
             let found = try await run(on: connection, database: database)
             guard found.listings.isEmpty else { return found }
         }
-        guard let corrected = try await Self.correct(words, on: connection, database: database) else {
+        guard let corrected = try await Self.correct(words, in: university, on: connection, database: database) else {
             return .init(listings: [], nextAfter: nil)
         }
         var closer = self
         closer.correction = corrected
-        return try await closer.run(on: connection, database: database)
+        let found = try await closer.run(on: connection, database: database)
+        // The correction is said only with what it found: the vocabulary is the network's, and may
+        // hold words of listings this caller does not see (a blocked seller's).
+        return found.listings.isEmpty ? .init(listings: [], nextAfter: nil) : found
     }
 
-    /// The closest word of the titles to each of `words` (those with none left out), or nil when
-    /// that changes nothing.
-    static func correct(_ words: String, on connection: PostgresConnection, database: Database) async throws -> String? {
+    /// The closest word of the network's titles to each of `words`, in their order (those with none
+    /// left out), or nil when that changes nothing.
+    static func correct(_ words: String, in university: String, on connection: PostgresConnection, database: Database) async throws -> String? {
         let rows = try await connection.query(
             """
-            SELECT string_agg(fix.word, ' ' ORDER BY q.n) FROM unnest(tsvector_to_array(to_tsvector('simple'::regconfig, \(words)))) WITH ORDINALITY AS q(w, n)
+            SELECT string_agg(fix.word, ' ' ORDER BY q.n)
+            FROM unnest(regexp_split_to_array(lower(\(words)), '[^[:alnum:]]+')) WITH ORDINALITY AS q(w, n)
             CROSS JOIN LATERAL (
-                SELECT t.word FROM title_words t WHERE t.word OPERATOR(extensions.%) q.w
+                SELECT t.word FROM title_words t WHERE t.university_id = \(university) AND t.word OPERATOR(extensions.%) q.w
                 ORDER BY extensions.similarity(t.word, q.w) DESC, t.word LIMIT 1) fix
             """,
             logger: database.logger)

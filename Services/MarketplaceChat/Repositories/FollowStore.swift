@@ -23,14 +23,18 @@ struct FollowStore: Sendable {
         try await connection.query("DELETE FROM follows WHERE follower = \(follower) AND followee = \(followee)", logger: database.logger)
     }
 
-    func followed(by follower: UUID, on connection: PostgresConnection) async throws -> [MarketplaceChat.Trader] {
+    /// The traders `follower` follows in `university`, none blocked either way.
+    func followed(by follower: UUID, in university: String, on connection: PostgresConnection) async throws -> [MarketplaceChat.Trader] {
         let rows = try await connection.query(
             """
             SELECT t.account_id, t.username,
                 (SELECT count(*) FROM listings l WHERE l.seller = t.account_id AND l.state = 'active' AND l.expires_at > \(database.now())),
                 (SELECT count(*) FROM listings l WHERE l.seller = t.account_id AND l.state = 'sold')
             FROM follows f JOIN traders t ON t.account_id = f.followee
-            WHERE f.follower = \(follower) ORDER BY t.username LIMIT 1000
+            WHERE f.follower = \(follower) AND t.university_id = \(university)
+              AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker = \(follower) AND b.blocked = t.account_id)
+                                                         OR (b.blocker = t.account_id AND b.blocked = \(follower)))
+            ORDER BY t.username LIMIT 1000
             """,
             logger: database.logger)
         return try await rows.decode((UUID, String, Int, Int).self).reduce(into: []) { list, row in
@@ -99,6 +103,7 @@ struct FollowStore: Sendable {
                   AND (s.q IS NULL OR l.search_doc @@ websearch_to_tsquery('english'::regconfig, s.q) OR s.q OPERATOR(extensions.<%) l.title))
             SELECT account, bool_or(follows) FROM reached
             WHERE account <> \(listing.seller)
+              AND EXISTS (SELECT 1 FROM traders t, l WHERE t.account_id = account AND t.university_id = l.university_id)
               AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker = account AND b.blocked = \(listing.seller))
                                                          OR (b.blocker = \(listing.seller) AND b.blocked = account))
             GROUP BY account ORDER BY account

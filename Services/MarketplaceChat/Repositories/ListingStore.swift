@@ -74,7 +74,7 @@ struct ListingStore: Sendable {
     func create(_ values: Values, seller: UUID, network: TraderStore.Network, publish: Bool, lifetime: Duration,
                 on connection: PostgresConnection) async throws -> UUID {
         let id = UUID(), now = database.now()
-        try await learnWords(of: values.title, on: connection)
+        if publish { try await learnWords(of: values.title, in: network.university, on: connection) }
         try await connection.query(
             """
             INSERT INTO listings (id, seller, university_id, campus_id, category_id, title, description, price_minor, currency, condition, state,
@@ -88,18 +88,35 @@ struct ListingStore: Sendable {
         return id
     }
 
-    /// Keeps the words of `title` in the vocabulary misspelled searches are corrected against.
-    func learnWords(of title: String, on connection: PostgresConnection) async throws {
+    /// Keeps the words of a published `title` in its network's vocabulary, which misspelled searches
+    /// are corrected against.
+    func learnWords(of title: String, in university: String, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            INSERT INTO title_words (word) SELECT unnest(tsvector_to_array(to_tsvector('simple'::regconfig, \(title))))
-            ON CONFLICT DO NOTHING
+            INSERT INTO title_words (university_id, word)
+            SELECT \(university), unnest(tsvector_to_array(to_tsvector('simple'::regconfig, \(title)))) ON CONFLICT DO NOTHING
             """,
             logger: database.logger)
     }
 
+    /// Makes the vocabulary again from the active listings (words of listings gone leave); how many
+    /// words it holds.
+    func rebuildWords(on connection: PostgresConnection) async throws -> Int {
+        try await connection.query("DELETE FROM title_words", logger: database.logger)
+        let rows = try await connection.query(
+            """
+            WITH kept AS (
+                INSERT INTO title_words (university_id, word)
+                SELECT DISTINCT university_id, unnest(tsvector_to_array(to_tsvector('simple'::regconfig, title))) FROM listings
+                WHERE state = 'active' AND expires_at > \(database.now())
+                ON CONFLICT DO NOTHING RETURNING 1)
+            SELECT count(*) FROM kept
+            """,
+            logger: database.logger)
+        return try await rows.decode(Int.self).first { _ in true } ?? 0
+    }
+
     func update(_ id: UUID, to values: Values, on connection: PostgresConnection) async throws {
-        try await learnWords(of: values.title, on: connection)
         try await connection.query(
             """
             UPDATE listings SET title = \(values.title), description = \(values.description), price_minor = \(values.priceMinorUnits),
@@ -111,7 +128,8 @@ struct ListingStore: Sendable {
     }
 
     /// Active for `lifetime` from now, at the top of the feed.
-    func publish(_ id: UUID, lifetime: Duration, on connection: PostgresConnection) async throws {
+    func publish(_ id: UUID, title: String, in university: String, lifetime: Duration, on connection: PostgresConnection) async throws {
+        try await learnWords(of: title, in: university, on: connection)
         let now = database.now()
         try await connection.query(
             """

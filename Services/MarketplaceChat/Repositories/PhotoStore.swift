@@ -73,7 +73,10 @@ struct PhotoStore: Sendable {
     /// Deletes uploads no listing named within a day of their upload; how many.
     func pruneLoose(on connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query(
-            "SELECT media_id FROM photos WHERE listing_id IS NULL AND created_at < \(database.later(.seconds(-86_400))) LIMIT 500",
+            """
+            SELECT media_id FROM photos WHERE listing_id IS NULL AND created_at < \(database.later(.seconds(-86_400))) LIMIT 500
+            FOR UPDATE SKIP LOCKED
+            """,
             logger: database.logger)
         let ids = try await rows.decode(UUID.self).reduce(into: [UUID]()) { $0.append($1) }
         try await media.delete(ids, on: connection)
