@@ -44,22 +44,7 @@ extension Auth {
                 upload: .image)]
             public static let idempotency: Idempotency? = .repeatable(because: "it replaces the picture with the same image again")
 
-            public struct Request: Codable, Sendable, Equatable, FieldRules {
-                /// The body's Content-Type.
-                public var mediaType: String
-                /// The body (base64 on the bus).
-                public var content: Data
-
-                public init(mediaType: String, content: Data) {
-                    self.mediaType = mediaType
-                    self.content = content
-                }
-
-                public static let fieldRules: [String: FieldRule] = [
-                    "mediaType": .oneOf(ImageType.mediaTypes),
-                    "content": FieldRule.bytes(1...ImageType.maxUploadBytes).described("the image; its bytes must be what mediaType says"),
-                ]
-            }
+            public typealias Request = ImageUpload
 
             public typealias Response = PictureInfo
         }

@@ -282,20 +282,7 @@ extension MarketplaceChat {
                 upload: .image)]
             public static let idempotency: Idempotency? = .stored()
 
-            public struct Request: Codable, Sendable, Equatable, FieldRules {
-                public var mediaType: String
-                public var content: Data
-
-                public init(mediaType: String, content: Data) {
-                    self.mediaType = mediaType
-                    self.content = content
-                }
-
-                public static let fieldRules: [String: FieldRule] = [
-                    "mediaType": .oneOf(ImageType.mediaTypes),
-                    "content": FieldRule.bytes(1...ImageType.maxUploadBytes).described("the image; its bytes must be what mediaType says"),
-                ]
-            }
+            public typealias Request = ImageUpload
 
             public typealias Response = Photo
         }
