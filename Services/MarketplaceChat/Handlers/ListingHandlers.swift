@@ -50,7 +50,7 @@ struct ListingHandlers: Sendable {
             prepared.values, seller: caller.account, network: caller.network, publish: prepared.request.draft != true,
             lifetime: MarketplaceChat.Bounds.listingLifetime, on: connection)
         try await photos.attach(prepared.photos, to: id, seller: caller.account, field: "data.photoIds", on: connection)
-        let listing = try await own(id, caller, on: connection)
+        let listing = try await own(id, on: connection)
         if listing.view.state == .active { try await follows.announce(listing, on: connection) }
         return listing.view
     }
@@ -73,7 +73,7 @@ struct ListingHandlers: Sendable {
         try validation.finish()
         return try await database.transaction { connection in
             let caller = try await access.caller(context, recording: true, on: connection)
-            let old = try await sellers(request.listingId, caller, to: "change", on: connection)
+            let old = try await sellers(request.listingId, caller, on: connection)
             // A reserved listing is held at the agreed price: not changed under its buyer.
             guard [.draft, .active, .expired].contains(old.view.state) else {
                 throw OperationError(.conflict, "a listing \(old.view.state.rawValue) can no longer be changed")
@@ -96,7 +96,7 @@ struct ListingHandlers: Sendable {
                 try await photos.attach(photoIDs, to: old.id, seller: caller.account, field: "data.photoIds", on: connection)
             }
             try await listings.update(old.id, to: values, on: connection)
-            return try await own(old.id, caller, on: connection).view
+            return try await own(old.id, on: connection).view
         }
     }
 
@@ -105,7 +105,7 @@ struct ListingHandlers: Sendable {
         -> MarketplaceChat.Listing
     {
         let caller = try await access.caller(context, recording: true, on: connection)
-        let old = try await sellers(request.listingId, caller, to: "publish", on: connection)
+        let old = try await sellers(request.listingId, caller, on: connection)
         switch old.view.state {
         case .draft, .expired:
             break
@@ -119,7 +119,7 @@ struct ListingHandlers: Sendable {
         }
         guard !old.view.photoIds.isEmpty else { throw OperationError(.conflict, "add at least one photo before publishing") }
         try await listings.publish(old.id, title: old.values.title, in: old.university, lifetime: MarketplaceChat.Bounds.listingLifetime, on: connection)
-        let listing = try await own(old.id, caller, on: connection)
+        let listing = try await own(old.id, on: connection)
         // Its first publication is news; a renewal or a second life is not.
         if old.view.publishedAt == nil { try await follows.announce(listing, on: connection) }
         return listing.view
@@ -129,14 +129,14 @@ struct ListingHandlers: Sendable {
     func sell(_ request: MarketplaceChat.Listings.Reference, _ context: RequestContext) async throws -> MarketplaceChat.Listing {
         try await database.transaction { connection in
             let caller = try await access.caller(context, recording: true, on: connection)
-            let old = try await sellers(request.listingId, caller, to: "mark sold", on: connection)
+            let old = try await sellers(request.listingId, caller, on: connection)
             switch old.view.state {
             case .sold: return old.view
             case .active, .reserved: break
             default: throw OperationError(.conflict, "only a listing for sale can be marked sold; this one is \(old.view.state.rawValue)")
             }
             try await listings.move(old.id, to: .sold, on: connection)
-            return try await own(old.id, caller, on: connection).view
+            return try await own(old.id, on: connection).view
         }
     }
 
@@ -202,13 +202,13 @@ struct ListingHandlers: Sendable {
 
     /// The listing when the caller sells it; `not_found` for anyone else, as for an id that names
     /// nothing (what others may do with a listing they see goes through other routes).
-    private func sellers(_ id: String, _ caller: MarketAccess.Caller, to action: String, on connection: PostgresConnection) async throws -> ListingStore.Row {
+    private func sellers(_ id: String, _ caller: MarketAccess.Caller, on connection: PostgresConnection) async throws -> ListingStore.Row {
         guard let id = UUID(uuidString: id), let row = try await listings.listing(id, locking: true, on: connection), row.seller == caller.account
         else { throw Self.notFound }
         return row
     }
 
-    private func own(_ id: UUID, _ caller: MarketAccess.Caller, on connection: PostgresConnection) async throws -> ListingStore.Row {
+    private func own(_ id: UUID, on connection: PostgresConnection) async throws -> ListingStore.Row {
         guard let row = try await listings.listing(id, on: connection) else { throw Self.notFound }
         return row
     }

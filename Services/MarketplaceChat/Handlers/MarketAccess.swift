@@ -11,11 +11,10 @@ import PostgresNIO
 struct MarketAccess: Sendable {
     let traders: TraderStore
 
-    /// The caller as a trader: their account, network and username.
+    /// The caller as a trader: their account and network.
     struct Caller: Sendable {
         let account: UUID
         let network: TraderStore.Network
-        let username: String
     }
 
     static let notUniversity = OperationError(
@@ -34,8 +33,7 @@ struct MarketAccess: Sendable {
             throw Self.notUniversity
         }
         guard attributes.agreements.contains(MarketplaceChat.rulesPolicy) else { throw Self.notRules }
-        let username = attributes.username ?? "member"
-        if recording { try await traders.record(account, network: network.university, username: username, on: connection) }
-        return Caller(account: account, network: network, username: username)
+        if recording { try await traders.record(account, network: network.university, username: attributes.username ?? "member", on: connection) }
+        return Caller(account: account, network: network)
     }
 }
