@@ -218,12 +218,12 @@ let productServices: [ServicePackage] = [
             "Bus", "Contracts", "Envelope", "Media", "NotificationsContract", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Migrations")]),
-    // The closed university marketplace: listings, the feed and search (and, as it grows, its chat).
+    // The closed university marketplace (listings, the feed and search, its chat) and Nebula's private chat.
     service(
         "MarketplaceChat", product: "marketplace-chat", calls: ["Notifications"],
         dependencies: [
             "Bus", "Contracts", "Envelope", "Media", "NotificationsContract", "PostgresSupport", "ServiceSupport",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Migrations")]),
 ]
@@ -412,7 +412,8 @@ let tests: [Target] = [
     .testTarget(
         name: "ContractTests",
         dependencies: [
-            "AuthContract", "AuthService", "Bus", "Contracts", "Envelope", "Media", "MelonServices", "PdfEmailContract", "PdfEmailService", "PostgresSupport",
+            "AuthContract", "AuthService", "Bus", "Contracts", "Envelope", "MarketplaceChatContract", "MarketplaceChatService", "Media", "MelonServices",
+            "PdfEmailContract", "PdfEmailService", "PostgresSupport",
             "RefundCalculatorContract", "RefundCalculatorService", "ServiceCatalog", "ServiceKit", "ServiceSupport", "TestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),

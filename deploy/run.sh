@@ -56,6 +56,7 @@ service_role tax_form TAX_FORM_DATABASE_URL
 local_key TAX_FORM_KEY
 service_role household HOUSEHOLD_DATABASE_URL
 service_role marketplace_chat MARKETPLACE_CHAT_DATABASE_URL
+local_key MARKETPLACE_CHAT_KEY
 # end: services
 mail="written to $MAIL_SPOOL_DIR as .eml files"
 [ -z "${SMTP_URL:-}" ] || mail="sent over SMTP (SMTP_URL)"

@@ -7,20 +7,28 @@ import ServiceKit
 import ServiceSupport
 
 extension ServiceDefinition {
-    /// `marketplace-chat`: the closed university marketplace: listings, the feed and search.
+    /// `marketplace-chat`: the closed university marketplace (listings, the feed and search, its
+    /// chat) and Nebula's private chat.
     public static let marketplaceChat = ServiceDefinition(
-        contract: MarketplaceChat.self, schema: "marketplace_chat", settings: [],
-        deployment: ServiceDeployment(about: "The closed university marketplace: listings, the feed and typo-tolerant search"),
+        contract: MarketplaceChat.self, schema: "marketplace_chat", settings: [.marketplaceChatKey, .marketplaceChatKeyPrevious],
+        deployment: ServiceDeployment(
+            about: "The closed university marketplace (listings, the feed and typo-tolerant search, buyer-seller chat) and Nebula's private chat"),
         migrations: { try Migration.load(bundle: .module) }
     ) { environment in
         let database = environment.requireDatabase()
+        let ring = try environment.settings.keyRing(current: .marketplaceChatKey, previous: .marketplaceChatKeyPrevious)
         let traders = TraderStore(database: database), listingStore = ListingStore(database: database)
         let photoStore = PhotoStore(database: database, media: MediaLibrary(database: database))
         let access = MarketAccess(traders: traders), blockStore = BlockStore(database: database), followStore = FollowStore(database: database)
         let listings = ListingHandlers(
             database: database, listings: listingStore, photos: photoStore, traders: traders, blocks: blockStore, follows: followStore, access: access)
         let photos = PhotoHandlers(database: database, photos: photoStore, listings: listings, access: access)
-        let network = NetworkHandlers(database: database, traders: traders, photos: photoStore, blocks: blockStore, follows: followStore, access: access)
+        let conversationStore = ConversationStore(database: database), messageStore = MessageStore(database: database, keys: ring)
+        let network = NetworkHandlers(
+            database: database, traders: traders, photos: photoStore, blocks: blockStore, follows: followStore, conversations: conversationStore, access: access)
+        let chat = ChatHandlers(
+            database: database, conversations: conversationStore, messages: messageStore, listings: listingStore, blocks: blockStore,
+            access: ChatAccess(market: access, conversations: conversationStore))
         let following = FollowHandlers(database: database, follows: followStore, blocks: blockStore, traders: traders, access: access)
         let people = PeopleHandlers(database: database, blocks: blockStore, traders: traders, access: access)
 
@@ -47,10 +55,30 @@ extension ServiceDefinition {
         handlers.once(MarketplaceChat.SavedSearches.Create.self, prepare: following.prepareSave, apply: following.save)
         handlers.on(MarketplaceChat.SavedSearches.List.self, following.searches)
         handlers.on(MarketplaceChat.SavedSearches.Delete.self, following.deleteSearch)
+        handlers.on(MarketplaceChat.Conversations.Open.self, chat.open)
+        handlers.on(MarketplaceChat.Conversations.List.self, chat.list)
+        handlers.on(MarketplaceChat.Conversations.Get.self, chat.get)
+        handlers.on(MarketplaceChat.Conversations.Delete.self, chat.delete)
+        handlers.on(MarketplaceChat.Conversations.Timer.self, chat.setTimer)
+        handlers.once(MarketplaceChat.Messages.Send.self, prepare: chat.prepareSend, apply: chat.send)
+        handlers.on(MarketplaceChat.Messages.List.self, chat.history)
+        handlers.on(MarketplaceChat.Messages.Read.self, chat.read)
+        handlers.on(MarketplaceChat.Messages.Delete.self, chat.deleteMessage)
         handlers.on(MarketplaceChat.Account.Erase.self, network.erase)
         let expire = PeriodicJob("listings.expire", every: .seconds(60), database: database) { try await listingStore.expire(on: $0) }
         let loose = PeriodicJob("photos.prune", every: .seconds(3_600), database: database) { try await photoStore.pruneLoose(on: $0) }
         let words = PeriodicJob("words.rebuild", every: .seconds(3_600), database: database) { try await listingStore.rebuildWords(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [expire, loose, words])
+        // Disappearing messages leave the database within a minute of their last copy's expiry.
+        let purge = PeriodicJob("messages.purge", every: .seconds(20), database: database) { try await messageStore.purge(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [expire, loose, words, purge, .rewrappingAccountKeys(database: database, ring: ring)])
     }
+}
+
+extension Setting {
+    public static let marketplaceChatKey = Setting(
+        "marketplace.chat.key", default: nil,
+        help: "32 random bytes in base64 (openssl rand -base64 32): wraps each conversation's key, which seals its messages in the database.",
+        isSecret: true, provision: .required(.randomKey))
+
+    public static let marketplaceChatKeyPrevious = Setting.previousKeys(of: .marketplaceChatKey)
 }

@@ -49,7 +49,7 @@ extension Setting {
     public static let apnsTeamID = Setting("apns.team.id", default: nil, help: "The 10-character Apple developer team id.", provision: .perDeployment)
     public static let apnsTopics = Setting(
         "apns.topics", default: nil,
-        help: "Each app's bundle id: app=bundle-id pairs separated by commas (melon, refunds, household, marketplace, fundraising).", provision: .perDeployment)
+        help: "Each app's bundle id: app=bundle-id pairs separated by commas (melon, nebula, refunds, household, marketplace, fundraising).", provision: .perDeployment)
     public static let apnsProductionURL = Setting("apns.production.url", default: "https://api.push.apple.com", help: "APNs for production tokens.")
     public static let apnsSandboxURL = Setting("apns.sandbox.url", default: "https://api.sandbox.push.apple.com", help: "APNs for development tokens.")
     public static let apnsCAFile = Setting("apns.ca.file", default: nil, help: "PEM file of CA certificates to trust for APNs instead of the system's.")

@@ -5,6 +5,8 @@ import Envelope
 import AuthService
 import Crypto
 import Foundation
+import MarketplaceChatContract
+@testable import MarketplaceChatService
 import Media
 import MelonServices
 import PdfEmailContract
@@ -243,6 +245,18 @@ import TestSupport
                 "INSERT INTO follows (follower, followee, created_at) VALUES (\(exampleAccount), '7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e', \(today.now()))",
                 in: database)
         },
+        "marketplace-chat.conversations.open.v1/asked": { database, _ in
+            try await givenListing(in: database)
+            try await givenBlock(blocking: false, in: database)
+        },
+        "marketplace-chat.conversations.list.v1/one": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.conversations.get.v1/found": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.conversations.delete.v1/deleted": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.conversations.timer.v1/thirty-seconds": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.messages.send.v1/sent": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.messages.list.v1/first-page": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.messages.read.v1/read": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.messages.delete.v1/deleted": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.saved-searches.list.v1/one": { database, _ in try await givenSavedSearch(in: database) },
         "marketplace-chat.saved-searches.delete.v1/deleted": { database, _ in try await givenSavedSearch(in: database) },
         "notifications.account.erase.v1/erased": { database, _ in
@@ -445,6 +459,39 @@ import TestSupport
             "INSERT INTO traders (account_id, university_id, username, updated_at) VALUES (\(other), 'tcd', 'brian', \(today.now()))", in: database)
         if blocking {
             try await given("INSERT INTO blocks (blocker, blocked, created_at) VALUES (\(exampleAccount), \(other), \(today.now()))", in: database)
+        }
+    }
+
+    /// Brian's conversation 2c3d4e5f-…0001 about the example trader's listing: his question (message
+    /// 1) and her answer (message 3d4e5f6a-…0002), sealed as the service seals them.
+    static func givenConversation(in database: Database) async throws {
+        try await givenListing(in: database)
+        try await givenBlock(blocking: false, in: database)
+        let conversation = UUID(uuidString: "2c3d4e5f-0000-4e5f-8a9b-000000000001")!, brian = UUID(uuidString: "7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e")!
+        try await given(
+            """
+            INSERT INTO chatters (account_id, username, updated_at) VALUES (\(exampleAccount), 'aoife', \(today.now())), (\(brian), 'brian', \(today.now()))
+            """,
+            in: database)
+        let key = try #require(environment["MARKETPLACE_CHAT_KEY"].flatMap { Data(base64Encoded: $0) })
+        let messages = MessageStore(database: database, keys: KeyRing(current: SymmetricKey(data: key)))
+        try await database.transaction { connection in
+            try await connection.query(
+                """
+                INSERT INTO conversations (id, kind, listing_id, university_id, created_at)
+                VALUES (\(conversation), 'listing', '1a2b3c4d-0000-4e5f-8a9b-000000000001', 'tcd', \(today.now()))
+                """,
+                logger: database.logger)
+            try await connection.query(
+                "INSERT INTO conversation_members (conversation_id, side, account_id) VALUES (\(conversation), 0, \(brian)), (\(conversation), 1, \(exampleAccount))",
+                logger: database.logger)
+            try await connection.query(
+                "INSERT INTO conversation_keys (key, conversation_id) VALUES ('listing:1a2b3c4d-0000-4e5f-8a9b-000000000001:\(unescaped: brian.uuidString.lowercased())', \(conversation))",
+                logger: database.logger)
+            _ = try await messages.append(.init(text: "Is it still available?"), to: conversation, from: 0, timerSeconds: 0, flagged: false, on: connection)
+            _ = try await messages.append(.init(text: "It is, until Friday."), to: conversation, from: 1, timerSeconds: 0, flagged: false, on: connection)
+            try await connection.query(
+                "UPDATE messages SET id = '3d4e5f6a-0000-4e5f-8a9b-000000000002' WHERE conversation_id = \(conversation) AND seq = 2", logger: database.logger)
         }
     }
 

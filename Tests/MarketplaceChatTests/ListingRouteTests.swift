@@ -211,15 +211,8 @@ extension MarketplaceStackTests {
             _ = try await Traders.list(http, aoife, title: "Desk lamp", price: 700, category: "furniture")
             let loose = try await Traders.upload(http, aoife)
             let database = try #require(http.databases["marketplace-chat"])
-            let traderStore = TraderStore(database: database)
-            let erasure = NetworkHandlers(
-                database: database, traders: traderStore, photos: PhotoStore(database: database, media: MediaLibrary(database: database)),
-                blocks: BlockStore(database: database), follows: FollowStore(database: database), access: MarketAccess(traders: traderStore))
-            let context = RequestContext(attributes: .init(source: "urn:melon:auth", type: MarketplaceChat.Account.Erase.type), logger: .init(label: "erase"), bus: nil)
-            let erased = try await erasure.erase(AccountErasure(account: traders.aoife.uuidString.lowercased(), email: "aoife@tcd.ie"), context)
-            #expect(erased == .init(listingsDeleted: 1, photosDeleted: 2))
-            #expect(try await erasure.erase(AccountErasure(account: traders.aoife.uuidString.lowercased(), email: "aoife@tcd.ie"), context)
-                == .init(listingsDeleted: 0, photosDeleted: 0))
+            #expect(try await Traders.erase(traders.aoife, in: database) == .init(listingsDeleted: 1, photosDeleted: 2))
+            #expect(try await Traders.erase(traders.aoife, in: database) == .init(listingsDeleted: 0, photosDeleted: 0))
             #expect(Traders.titles(try await http.get("/v1/marketplace/listings", headers: brian)) == [])
             #expect(try await http.get("/v1/marketplace/traders?q=aoife", headers: brian).json?["traders"] == .array([]))
             #expect(try await http.get("/v1/marketplace/photos/\(loose)", headers: aoife).status == 404)

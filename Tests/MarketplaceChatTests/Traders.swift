@@ -1,5 +1,11 @@
+import Bus
+import Contracts
 import Envelope
 import Foundation
+import MarketplaceChatContract
+@testable import MarketplaceChatService
+import Media
+import PostgresSupport
 import Testing
 import TestSupport
 
@@ -63,5 +69,16 @@ struct Traders {
 
     static func patch(_ http: InProcessHTTP, _ path: String, _ json: String, _ headers: [String: String]) async throws -> HTTPTestClient.Reply {
         try await http.send("PATCH", path, body: Array(json.utf8), headers: headers)
+    }
+
+    /// Erases `account` as auth's outbox would have it erased; the reply.
+    static func erase(_ account: UUID, in database: Database) async throws -> MarketplaceChat.Account.Erase.Response {
+        let traderStore = TraderStore(database: database)
+        let erasure = NetworkHandlers(
+            database: database, traders: traderStore, photos: PhotoStore(database: database, media: MediaLibrary(database: database)),
+            blocks: BlockStore(database: database), follows: FollowStore(database: database),
+            conversations: ConversationStore(database: database), access: MarketAccess(traders: traderStore))
+        let context = RequestContext(attributes: .init(source: "urn:melon:auth", type: MarketplaceChat.Account.Erase.type), logger: .init(label: "erase"), bus: nil)
+        return try await erasure.erase(AccountErasure(account: account.uuidString.lowercased(), email: "someone@tcd.ie"), context)
     }
 }

@@ -8,7 +8,7 @@ import ServiceSupport
 extension ServiceDefinition {
     /// The service's handlers as its process builds them, configured by `environment` (settings by
     /// their environment names) on `database` (migrated here), with `clock` for today: the provider
-    /// side of the contract tests.
+    /// side of the contract tests. Required settings not in `environment` take their local values.
     public func provider(on database: Database?, environment: [String: String] = [:], clock: ServiceClock = .system) async throws
         -> OperationRegistry
     {
@@ -19,7 +19,8 @@ extension ServiceDefinition {
     /// `database` (migrated here), for tests that run a job's round or a queue's round themselves.
     public func parts(on database: Database?, environment: [String: String] = [:], clock: ServiceClock = .system) async throws -> ServiceParts {
         if let database { try await database.migrate(migrations()) }
-        let settings = ProcessSettings(process: name, settings: processSettings, arguments: [], environment: environment)
+        // A required setting not given takes its local value (a random key is a new one each time).
+        let settings = ProcessSettings(process: name, settings: processSettings, arguments: [], environment: localEnvironment().merging(environment) { $1 })
         return try make(ServiceEnvironment(settings: settings, database: database, bus: nil, logger: BusHarness.logger(name), clock: clock))
     }
 }

@@ -4,11 +4,12 @@ import Foundation
 import NotificationsContract
 
 /// The `marketplace-chat` service: the closed university marketplace (listings, the feed and
-/// search) and, as they arrive, its chat, the private chat, reviews and reports.
+/// search, its chat) and Nebula's private chat; reviews and reports as they arrive.
 public enum MarketplaceChat: ServiceContract {
     public static let name = "marketplace-chat"
     public static let summary =
-        "The closed university marketplace: listings with photos, a network's feed and typo-tolerant search, sellers' histories."
+        "The closed university marketplace (listings with photos, a network's feed and typo-tolerant search, sellers' histories, "
+        + "buyer-seller chat) and Nebula's private chat with disappearing messages."
     public static let operations: [any OperationDeclaration.Type] = [
         Network.Get.self, Traders.Search.self,
         Listings.Create.self, Listings.Get.self, Listings.Update.self, Listings.Publish.self, Listings.Sell.self, Listings.Remove.self,
@@ -16,10 +17,12 @@ public enum MarketplaceChat: ServiceContract {
         Photos.Upload.self, Photos.Get.self,
         Spots.List.self, Blocks.Set.self, Blocks.Remove.self, Blocks.List.self,
         Following.Set.self, Following.Remove.self, Following.List.self, SavedSearches.Create.self, SavedSearches.List.self, SavedSearches.Delete.self,
+        Conversations.Open.self, Conversations.List.self, Conversations.Get.self, Conversations.Delete.self, Conversations.Timer.self,
+        Messages.Send.self, Messages.List.self, Messages.Read.self, Messages.Delete.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
-    /// Pushes of new listings to followers and saved searches (through the outbox).
+    /// Pushes of new listings to followers and saved searches, and of messages (through the outbox).
     public static let calls: [any OperationDeclaration.Type] = [Notifications.Push.Send.self]
 
     /// The policy an account signs (with auth) before it uses the marketplace.
@@ -36,6 +39,8 @@ public enum MarketplaceChat: ServiceContract {
         public static let priceMinorUnits: Int64 = 10_000_000
         /// A search's words.
         public static let query = 1...200
+        /// A message's text, in Unicode scalars.
+        public static let messageText = 1...4_000
         /// How long a published listing stays in the feed unless renewed.
         public static let listingLifetime = Duration.seconds(30 * 86_400)
         /// An active listing may be renewed in its last days only (no bumping to the top every hour).

@@ -18,13 +18,14 @@ extension Notifications {
         public static let settlementRecorded = EventType(name: "household.settlement.recorded", app: .household, category: "bills")
         public static let taxDeadline = EventType(name: "tax.deadline.reminder", app: .melon, category: "deadlines")
         public static let chatMessage = EventType(name: "marketplace.chat.message", app: .marketplace, category: "messages")
+        public static let privateChatMessage = EventType(name: "nebula.chat.message", app: .nebula, category: "messages")
         public static let wishlistMatch = EventType(name: "marketplace.wishlist.match", app: .marketplace, category: "wishlist")
         public static let followedUserPosted = EventType(name: "marketplace.followed.posted", app: .marketplace, category: "following")
         public static let campaignProgress = EventType(name: "fundraising.campaign.progress", app: .fundraising, category: "campaigns")
 
         public static let all: [EventType] = [
             boardPosted, communalGroceryAdded, goingShopping, choreAssigned, choreDone, choreDue, billCreated, debtReminder, settlementRecorded, taxDeadline, chatMessage,
-            wishlistMatch, followedUserPosted, campaignProgress,
+            privateChatMessage, wishlistMatch, followedUserPosted, campaignProgress,
         ]
     }
 }

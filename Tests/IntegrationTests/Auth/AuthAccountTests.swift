@@ -192,7 +192,7 @@ extension ServiceStackTests.AuthAccountTests {
 
             let nameless = try await http.post("/v1/auth/login", ["email": .string(email), "password": .string(password)])
             #expect(nameless.status == 400 && Journey.fields(nameless) == ["app"], "a login names its app: \(nameless.text)")
-            let unknown = try await http.post("/v1/auth/login", ["app": "nebula", "email": .string(email), "password": .string(password)])
+            let unknown = try await http.post("/v1/auth/login", ["app": "orbit", "email": .string(email), "password": .string(password)])
             #expect(unknown.status == 400 && Journey.fields(unknown) == ["app"], "\(unknown.text)")
             let login = try await http.post("/v1/auth/login", ["app": "marketplace", "email": .string(email), "password": .string(password)])
             let market = try #require(Journey.string(login, "accessToken")), marketRefresh = try #require(Journey.string(login, "refreshToken"))

@@ -1,0 +1,253 @@
+import Bus
+import Contracts
+import Envelope
+import Foundation
+import MarketplaceChatContract
+import NotificationsContract
+import PostgresNIO
+import PostgresSupport
+
+/// `marketplace-chat.conversations.*` and `marketplace-chat.messages.*`: the chat of both apps.
+/// A conversation another cannot see (not theirs, of the other app, across a block) answers as if it
+/// did not exist.
+struct ChatHandlers: Sendable {
+    let database: Database
+    let conversations: ConversationStore
+    let messages: MessageStore
+    let listings: ListingStore
+    let blocks: BlockStore
+    let access: ChatAccess
+
+    /// New conversations an account opens an hour, and messages it sends.
+    static let opening = RateLimit("chat.conversations", count: 60, per: .seconds(3_600), message: "too many new conversations this hour; try again later")
+    static let sending = RateLimit("chat.messages", count: 600, per: .seconds(3_600), message: "too many messages this hour; try again later")
+
+    static let noConversation = OperationError(
+        .notFound, "data.conversationId: you have no such conversation", fields: [.init(field: "data.conversationId", message: "is not one of your conversations")])
+    static let noMessage = OperationError(
+        .notFound, "data.messageId: you sent no such message here", fields: [.init(field: "data.messageId", message: "is not one of your messages here")])
+    static let noListing = OperationError(
+        .notFound, "data.listingId: there is no such listing in your network", fields: [.init(field: "data.listingId", message: "is not a listing of your network")])
+    static let noUser = OperationError(
+        .notFound, "data.username: no one chats under that name", fields: [.init(field: "data.username", message: "is not a Nebula user")])
+    static let otherGone = OperationError(.conflict, "the other side deleted their account: the conversation can be read, not answered")
+
+    @Sendable
+    func open(_ request: MarketplaceChat.Conversations.Open.Request, _ context: RequestContext) async throws -> MarketplaceChat.Conversation {
+        try await database.transaction { connection in
+            let caller = try await access.caller(context, recording: true, on: connection)
+            let opened: (id: UUID, made: Bool)
+            switch caller.kind {
+            case .listing:
+                guard request.username == nil else { throw OperationError.invalid(field: "data.username", "is for Nebula's private chats: name a listingId") }
+                guard let text = request.listingId else { throw OperationError.invalid(field: "data.listingId", "must name the listing asked about") }
+                guard let id = UUID(uuidString: text), let listing = try await listings.listing(id, on: connection),
+                      listing.university == caller.university, try await !blocks.between(listing.seller, caller.account, on: connection)
+                else { throw Self.noListing }
+                guard listing.seller != caller.account else { throw OperationError.invalid(field: "data.listingId", "is your own listing") }
+                let key = "listing:\(ListingStore.text(id)):\(ListingStore.text(caller.account))"
+                let askable = [.active, .reserved].contains(listing.view.state)
+                if !askable, try await !conversations.exists(key: key, on: connection) { throw Self.noListing }
+                try await conversations.recordSeller(listing.seller, on: connection)
+                opened = try await conversations.open(
+                    key: key, kind: .listing, listing: id, university: caller.university, opener: caller.account, other: listing.seller, on: connection)
+            case .private:
+                guard request.listingId == nil else { throw OperationError.invalid(field: "data.listingId", "is for the marketplace app: name a username") }
+                guard let username = request.username else { throw OperationError.invalid(field: "data.username", "must name whom to chat with") }
+                guard let other = try await conversations.chatter(named: username, on: connection), other != caller.account,
+                      try await !blocks.between(other, caller.account, on: connection)
+                else { throw Self.noUser }
+                let pair = [caller.account, other].map(ListingStore.text).sorted()
+                opened = try await conversations.open(
+                    key: "private:\(pair[0]):\(pair[1])", kind: .private, listing: nil, university: nil, opener: caller.account, other: other, on: connection)
+            }
+            if opened.made { try await database.hit(Self.opening, [.account(caller.account.uuidString)], at: database.now(), on: connection) }
+            return try await view(opened.id, for: caller, on: connection)
+        }
+    }
+
+    @Sendable
+    func list(_ request: PageRequest, _ context: RequestContext) async throws -> MarketplaceChat.Conversations.List.Response {
+        let limit = try request.checked()
+        return try await database.transaction { connection in
+            // The chat tab is where an app starts: its user becomes someone others can find.
+            let caller = try await access.caller(context, recording: true, on: connection)
+            let lines = try await conversations.lines(
+                of: caller.account, kind: caller.kind, university: caller.university, before: request.before, limit: limit, on: connection)
+            let last = try await messages.latest(in: lines.map(\.id), of: caller.account, on: connection)
+            let views = lines.map { line in
+                var view = line.view
+                view.lastMessage = last[view.id]
+                return view
+            }
+            return .init(conversations: views, nextBefore: lines.count == limit ? lines.last?.view.activity : nil)
+        }
+    }
+
+    @Sendable
+    func get(_ request: MarketplaceChat.Conversations.Reference, _ context: RequestContext) async throws -> MarketplaceChat.Conversation {
+        try await database.transaction { connection in
+            let (caller, membership) = try await member(request.conversationId, context, on: connection)
+            return try await view(membership.conversation, for: caller, on: connection)
+        }
+    }
+
+    @Sendable
+    func delete(_ request: MarketplaceChat.Conversations.Reference, _ context: RequestContext) async throws
+        -> MarketplaceChat.Conversations.Delete.Response
+    {
+        try await database.transaction { connection in
+            let (_, membership) = try await member(request.conversationId, context, locking: true, on: connection)
+            try await conversations.clear(membership.conversation, side: membership.side, on: connection)
+            return .init(deleted: true)
+        }
+    }
+
+    @Sendable
+    func setTimer(_ request: MarketplaceChat.Conversations.Timer.Request, _ context: RequestContext) async throws -> MarketplaceChat.Conversation {
+        guard MarketplaceChat.timers.contains(request.seconds) else {
+            throw OperationError.invalid(field: "data.seconds", "must be one of \(MarketplaceChat.timers.map(String.init).joined(separator: ", "))")
+        }
+        return try await database.transaction { connection in
+            let (caller, membership) = try await member(request.conversationId, context, recording: true, locking: true, on: connection)
+            guard membership.other != nil else { throw Self.otherGone }
+            if try await conversations.setTimer(request.seconds, of: membership.conversation, on: connection) {
+                _ = try await messages.append(
+                    .init(timer: .init(seconds: request.seconds)), to: membership.conversation, from: membership.side, timerSeconds: 0, flagged: false,
+                    on: connection)
+            }
+            return try await view(membership.conversation, for: caller, on: connection)
+        }
+    }
+
+    @Sendable
+    func prepareSend(_ request: MarketplaceChat.Messages.Send.Request, _ context: RequestContext) async throws
+        -> (conversationId: String, content: MessageStore.Content)
+    {
+        var validation = Validation()
+        let given = [request.text != nil, request.meeting != nil, request.location != nil].filter { $0 }.count
+        validation.check(given == 1, "data", "must carry exactly one of text, meeting and location")
+        var content = MessageStore.Content()
+        if let raw = request.text {
+            content.text = Self.checkMessage(raw, "data.text", &validation)
+        }
+        if let meeting = request.meeting {
+            var checked = meeting
+            checked.name = meeting.name.flatMap { validation.checkText($0, "data.meeting.name", 1...200) }
+            validation.check((meeting.spotId != nil) != (meeting.point != nil), "data.meeting", "must name a spotId or a point of your own (with a name)")
+            if meeting.point != nil { validation.check(checked.name != nil, "data.meeting.name", "must say the place in words") }
+            if let point = meeting.point { Self.check(point, "data.meeting.point", &validation) }
+            content.meeting = checked
+        }
+        if let point = request.location {
+            Self.check(point, "data.location", &validation)
+            content.location = point
+        }
+        try validation.finish()
+        return (request.conversationId, content)
+    }
+
+    @Sendable
+    func send(_ prepared: (conversationId: String, content: MessageStore.Content), _ context: RequestContext, on connection: PostgresConnection)
+        async throws -> MarketplaceChat.Messages.Send.Response
+    {
+        let (caller, membership) = try await member(prepared.conversationId, context, recording: true, locking: true, on: connection)
+        guard let other = membership.other else { throw Self.otherGone }
+        try await database.hit(Self.sending, [.account(caller.account.uuidString)], at: database.now(), on: connection)
+        var content = prepared.content
+        if var meeting = content.meeting, let spotId = meeting.spotId {
+            guard let university = caller.university,
+                  let spot = try await blocks.spots(of: university, campus: nil, on: connection).first(where: { $0.id == spotId })
+            else { throw OperationError.invalid(field: "data.meeting.spotId", "is not a safe spot of your network") }
+            meeting.name = spot.name
+            meeting.point = .init(latitude: spot.latitude, longitude: spot.longitude)
+            content.meeting = meeting
+        }
+        let scanned = [content.text, content.meeting?.name].compactMap { $0 }
+        let flagged = caller.kind == .listing && scanned.contains(where: ContactScan.looksLikeContact)
+        let sent = try await messages.append(
+            content, to: membership.conversation, from: membership.side, timerSeconds: membership.timerSeconds, flagged: flagged, on: connection)
+        try await push(to: other, in: membership.conversation, kind: caller.kind, from: context.attributes.username ?? "Someone", on: connection)
+        return sent
+    }
+
+    @Sendable
+    func history(_ request: MarketplaceChat.Messages.List.Request, _ context: RequestContext) async throws -> MarketplaceChat.Messages.List.Response {
+        let limit = try request.page.checked()
+        return try await database.transaction { connection in
+            let (caller, membership) = try await member(request.conversationId, context, on: connection)
+            let page = try await messages.messages(in: membership.conversation, of: caller.account, before: request.before, limit: limit, on: connection)
+            return .init(messages: page, nextBefore: page.count == limit ? page.last?.seq : nil)
+        }
+    }
+
+    @Sendable
+    func read(_ request: MarketplaceChat.Messages.Read.Request, _ context: RequestContext) async throws -> MarketplaceChat.Messages.Read.Response {
+        try await database.transaction { connection in
+            let (_, membership) = try await member(request.conversationId, context, on: connection)
+            return .init(readThrough: try await messages.read(membership.conversation, side: membership.side, through: request.throughSeq, on: connection))
+        }
+    }
+
+    @Sendable
+    func deleteMessage(_ request: MarketplaceChat.Messages.Delete.Request, _ context: RequestContext) async throws
+        -> MarketplaceChat.Messages.Delete.Response
+    {
+        try await database.transaction { connection in
+            let (_, membership) = try await member(request.conversationId, context, on: connection)
+            guard let id = UUID(uuidString: request.messageId), try await messages.delete(id, in: membership.conversation, side: membership.side, on: connection)
+            else { throw Self.noMessage }
+            return .init(deleted: true)
+        }
+    }
+
+    // MARK: - Parts
+
+    /// The caller and their side of conversation `reference`, or `noConversation`.
+    private func member(_ reference: String, _ context: RequestContext, recording: Bool = false, locking: Bool = false,
+                        on connection: PostgresConnection) async throws -> (ChatAccess.Caller, ConversationStore.Membership) {
+        let caller = try await access.caller(context, recording: recording, on: connection)
+        guard let id = UUID(uuidString: reference),
+              let membership = try await conversations.membership(
+                  id, of: caller.account, kind: caller.kind, university: caller.university, locking: locking, on: connection)
+        else { throw Self.noConversation }
+        return (caller, membership)
+    }
+
+    private func view(_ id: UUID, for caller: ChatAccess.Caller, on connection: PostgresConnection) async throws -> MarketplaceChat.Conversation {
+        guard var view = try await conversations.lines(
+            of: caller.account, kind: caller.kind, university: caller.university, only: id, before: nil, limit: 1, on: connection).first?.view
+        else { throw Self.noConversation }
+        view.lastMessage = try await messages.latest(in: [id], of: caller.account, on: connection)[view.id]
+        return view
+    }
+
+    /// Tells the other side a message came, without its content (through notifications' outbox).
+    private func push(to account: UUID, in conversation: UUID, kind: MarketplaceChat.ConversationKind, from username: String,
+                      on connection: PostgresConnection) async throws {
+        let event = kind == .listing ? Notifications.EventType.chatMessage : .privateChatMessage
+        let thread = "conversation-\(ListingStore.text(conversation))"
+        let content = Notifications.Content(
+            app: event.app, eventType: event.name, category: event.category, alert: .init(title: username, body: "New message"),
+            data: ["conversationId": ListingStore.text(conversation)], collapseKey: thread, threadID: thread)
+        try await database.enqueue(Notifications.Push.Send.self, .init(recipients: [ListingStore.text(account)], content: content), on: connection)
+    }
+
+    /// A message's text: kept as typed (newlines and emoji included), without control characters or
+    /// the invisible direction overrides that disguise links.
+    static func checkMessage(_ raw: String, _ field: String, _ validation: inout Validation) -> String? {
+        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let hidden = text.unicodeScalars.contains { scalar in
+            (scalar.properties.generalCategory == .control && scalar != "\n" && scalar != "\t")
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+        }
+        let fits = MarketplaceChat.Bounds.messageText.contains(text.unicodeScalars.count)
+        validation.check(fits && !hidden, field, "must be 1 to \(MarketplaceChat.Bounds.messageText.upperBound) characters without control characters")
+        return text.isEmpty ? nil : text
+    }
+
+    static func check(_ point: MarketplaceChat.Point, _ field: String, _ validation: inout Validation) {
+        validation.check((-90...90).contains(point.latitude) && (-180...180).contains(point.longitude), field,
+                         "must be WGS 84 degrees: latitude -90 to 90, longitude -180 to 180")
+    }
+}
