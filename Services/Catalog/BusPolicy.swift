@@ -5,15 +5,16 @@ import Contracts
 /// What each bus member may do, by the name BUS_MEMBERS gives its key; the broker enforces it when
 /// CurveZMQ is on.
 ///
-/// - `gateway` serves nothing; it may call the operations clients reach over HTTP, plus the two it
-///   needs to check tokens (the signing keys and the ended sessions), and it alone sends requests on
-///   behalf of a signed-in user.
+/// - `gateway` serves nothing; it may call the operations clients reach over HTTP, the live streams'
+///   catch-ups (their WebSockets), and the two it needs to check tokens (the signing keys and the
+///   ended sessions), and it alone sends requests on behalf of a signed-in user.
 /// - A service of the catalog may serve only its own name and call only what its contract declares
 ///   (`ServiceContract.calls`), plus, for `auth` alone, every account erasure; it never speaks for a
 ///   user.
 /// - Any other name (a test's or a benchmark's member) may serve its own name and call only
 ///   operations outside the catalog (fixtures such as `echo`), never a product's.
-/// - Only `auth` may publish live events (its session revocations).
+/// - Only the services whose contracts say so may publish live events (auth's session revocations,
+///   the live streams).
 public enum BusPolicy {
     public static let gateway = "gateway"
     /// The services that publish live events: those whose contract says so.
@@ -38,5 +39,6 @@ public enum BusPolicy {
     static let erasureTypes = Set(ServiceCatalog.erasures.map { $0.type })
     static let productTypes = Set(ServiceCatalog.operations.map { $0.type })
     static let gatewayCalls = Set(ServiceCatalog.operations.filter { !$0.http.isEmpty }.map { $0.type })
+        .union(ServiceCatalog.services.flatMap { $0.liveStreams.map { $0.sync.type } })
         .union([Auth.Keys.Jwks.type, Auth.Sessions.Revoked.type])
 }

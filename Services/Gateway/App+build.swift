@@ -4,28 +4,35 @@ import Envelope
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceSupport
 
-/// Builds the gateway: the platform endpoints, one forwarder per HTTP route of `services`, and the
-/// middleware every request passes (CORS, then ids, errors as problems, logs and metrics). The
-/// `gateway` and `melon` executables and the tests all call this.
+/// Builds the gateway: the platform endpoints, one forwarder per HTTP route of `services`, the live
+/// streams' WebSockets (fed by `live`'s subscriber, when given), and the middleware every request
+/// passes (CORS, then ids, errors as problems, logs and metrics). The `gateway` and `melon`
+/// executables and the tests all call this.
 public func buildApplication(
     configuration: GatewayConfiguration,
     services: [any ServiceContract.Type],
     bus: BusClient,
     authenticator: (any RequestAuthenticator)? = nil,
+    live: LiveSockets? = nil,
     readinessChecks: [(name: String, check: HealthServer.Check)] = [],
     version: String = "1.0.0",
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let routes = BusRoute.all(services.flatMap { $0.operations })
+    // The live streams the document shows are always served; without a feed of live events (`live`
+    // from the process's settings) a socket catches up on its renewals only.
+    let live = live ?? LiveSockets(services: services, bus: bus, subscriber: nil, authenticator: authenticator, logger: logger)
     let availability = ServiceAvailability(bus: bus, ttl: configuration.availabilityCacheTTL)
     let router = Router(context: GatewayRequestContext.self)
     router.add(middleware: CORSPolicy(allowedOrigins: configuration.corsAllowedOrigins))
-    router.add(middleware: EdgeMiddleware(routes: routes, probes: configuration.probesOnPublicPort))
+    router.add(middleware: EdgeMiddleware(routes: routes, probes: configuration.probesOnPublicPort, liveStreams: live.streams.keys.sorted()))
 
     let document = OpenAPIDocument.make(
         services: services, routes: routes, version: version, deadlines: configuration.minDeadline...configuration.maxDeadline
@@ -49,11 +56,20 @@ public func buildApplication(
             route: route, bus: bus, availability: availability, authenticator: authenticator, configuration: configuration))
     }
 
+    let http1 = HTTP1Channel.Configuration(idleTimeout: .milliseconds(configuration.idleTimeout.milliseconds))
+    var server = HTTPServerBuilder.http1(configuration: http1)
+    if !live.streams.isEmpty {
+        // A stream's path that is not upgraded is answered with why (no token, a bad cursor, no Upgrade).
+        router.get("/v1/live/{stream}") { request, _ in try await live.answer(request) }
+        server = .http1WebSocketUpgrade(configuration: .init(http1: http1, ws: .init(maxFrameSize: 1 << 16))) { head, _, logger in
+            await live.shouldUpgrade(head, logger: logger)
+        }
+    }
     return Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: .milliseconds(configuration.idleTimeout.milliseconds))),
+        server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-        services: [bus] + (authenticator?.services ?? []),
+        services: [bus] + (authenticator?.services ?? []) + [live],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }

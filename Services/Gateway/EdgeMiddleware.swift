@@ -17,9 +17,9 @@ struct EdgeMiddleware: RouterMiddleware {
     /// Each route's path segments and method, to tell "no such path" (404) from "not this method" (405).
     private let templates: [(segments: [Substring], method: HTTPRequest.Method)]
 
-    init(routes: [BusRoute], probes: Bool) {
+    init(routes: [BusRoute], probes: Bool, liveStreams: [String] = []) {
         templates = routes.map { ($0.path.split(separator: "/"), $0.method) }
-            + OpenAPIDocument.platformPaths(probes: probes).map { ($0.split(separator: "/"), .get) }
+            + (OpenAPIDocument.platformPaths(probes: probes) + liveStreams.map { "/v1/live/\($0)" }).map { ($0.split(separator: "/"), .get) }
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

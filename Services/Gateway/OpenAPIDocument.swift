@@ -17,6 +17,9 @@ enum OpenAPIDocument {
         for route in routes {
             paths[route.path, default: [:]][route.method.rawValue.lowercased()] = operation(route, deadlines: deadlines, schemas: &schemas)
         }
+        for stream in services.flatMap({ $0.liveStreams }) {
+            paths["/v1/live/\(stream.name)"] = ["get": liveOperation(stream, schemas: &schemas)]
+        }
         paths["/openapi.json"] = ["get": [
             "operationId": "platformOpenAPI", "summary": "This document", "tags": ["platform"],
             "responses": ["200": ["description": "OpenAPI 3.1", "content": ["application/json": ["schema": ["type": "object"]]]]],
@@ -125,6 +128,37 @@ enum OpenAPIDocument {
         }
         if route.access.needsToken { operation["security"] = [["bearer": []]] }
         return .object(operation)
+    }
+
+    /// A live stream's WebSocket: its events' `data` schemas are in `x-live-events`.
+    private static func liveOperation(_ stream: LiveStream, schemas: inout [String: JSONValue]) -> JSONValue {
+        let events: [JSONValue] = stream.events.map { event in
+            ["type": .string(event.type), "summary": .string(event.summary), "data": SchemaReflection.schema(of: event.data).json(hoisting: &schemas)]
+        }
+        let frames = stream.events.map { "`\($0.type)`: \($0.summary)" }.joined(separator: "; ")
+        return [
+            "operationId": .string("live" + stream.name.prefix(1).uppercased() + stream.name.dropFirst()),
+            "summary": .string("A WebSocket of \(stream.summary.prefix(1).lowercased() + stream.summary.dropFirst())"),
+            "description": .string("""
+                Upgrade to a WebSocket (HTTP/1.1 `Connection: Upgrade`, `Upgrade: websocket`) with a bearer token. Every frame is a JSON text: \
+                first the items after `after` (or none without it), then `{"type":"ready","cursor":N}`, then each item as it happens, \
+                `{"cursor":N,"type":...,"data":{...}}`, in cursor order. Reconnect with the last cursor received as `after` to get what \
+                was missed; `{"type":"reset","cursor":N}` says it is no longer kept: reload through the routes, then resume from N. \
+                Code 4001 closes a socket whose session ended or token expired. Events: \(frames). Published by \(stream.service).
+                """),
+            "tags": [.string(stream.service)],
+            "parameters": [[
+                "name": "after", "in": "query", "required": false, "description": "the last cursor received",
+                "schema": ["type": "integer", "format": "int64", "minimum": 0],
+            ]],
+            "responses": [
+                "101": ["description": "Switching Protocols: the WebSocket"],
+                "400": ["$ref": .string("#/components/responses/\(responseName(.invalid))")],
+                "401": ["$ref": .string("#/components/responses/\(responseName(.unauthenticated))")],
+            ],
+            "security": [["bearer": []]],
+            "x-live-events": .array(events),
+        ]
     }
 
     private static func commonRequestHeaders(mutating: Bool, deadlines: ClosedRange<Duration>) -> [JSONValue] {

@@ -1,5 +1,6 @@
 import AuthContract
 import Bus
+import Contracts
 import Foundation
 import Logging
 import ServiceSupport
@@ -51,6 +52,16 @@ extension ProcessSettings {
         return JWKSAuthenticator(
             bus: bus, revocations: revocations, audience: try requiredString(.authAudience), issuer: try requiredString(.authIssuer), logger: logger,
             maxKeyAge: try milliseconds(.authKeysMaxAge), clock: clock)
+    }
+
+    /// The live streams' sockets of `services`, fed by the broker's proxy (EVENTS_ENDPOINT; without
+    /// it, sockets catch up on each renewal only). Run it in the process's ServiceGroup.
+    public func liveSockets(services: [any ServiceContract.Type], bus: BusClient, authenticator: (any RequestAuthenticator)?, context: ZMQContext? = nil,
+                            logger: Logger) throws -> LiveSockets {
+        let topics = LiveSockets.topics(of: services)
+        return LiveSockets(
+            services: services, bus: bus, subscriber: topics.isEmpty ? nil : try eventSubscriber(topics: topics, context: context, logger: logger),
+            authenticator: authenticator, logger: logger)
     }
 
     /// The gateway's configuration from its settings.

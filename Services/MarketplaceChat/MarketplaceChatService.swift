@@ -20,15 +20,22 @@ extension ServiceDefinition {
         let traders = TraderStore(database: database), listingStore = ListingStore(database: database)
         let photoStore = PhotoStore(database: database, media: MediaLibrary(database: database))
         let access = MarketAccess(traders: traders), blockStore = BlockStore(database: database), followStore = FollowStore(database: database)
-        let listings = ListingHandlers(
-            database: database, listings: listingStore, photos: photoStore, traders: traders, blocks: blockStore, follows: followStore, access: access)
-        let photos = PhotoHandlers(database: database, photos: photoStore, listings: listings, access: access)
         let conversationStore = ConversationStore(database: database), messageStore = MessageStore(database: database, keys: ring)
+        let reviewStore = ReviewStore(database: database), offerStore = OfferStore(database: database)
+        let listings = ListingHandlers(
+            database: database, listings: listingStore, photos: photoStore, traders: traders, blocks: blockStore, follows: followStore,
+            conversations: conversationStore, offers: offerStore, access: access)
+        let photos = PhotoHandlers(database: database, photos: photoStore, listings: listings, access: access)
         let network = NetworkHandlers(
-            database: database, traders: traders, photos: photoStore, blocks: blockStore, follows: followStore, conversations: conversationStore, access: access)
+            database: database, traders: traders, photos: photoStore, blocks: blockStore, follows: followStore, conversations: conversationStore,
+            reviews: reviewStore, offers: offerStore, access: access)
+        let offers = OfferHandlers(database: database, offers: offerStore, listings: listingStore, blocks: blockStore, access: access)
+        let reviews = ReviewHandlers(database: database, reviews: reviewStore, traders: traders, blocks: blockStore, access: access)
+        let live = ChatLive.log(database: database, conversations: conversationStore, messages: messageStore)
+        live.relay(through: environment.events)
         let chat = ChatHandlers(
             database: database, conversations: conversationStore, messages: messageStore, listings: listingStore, blocks: blockStore,
-            access: ChatAccess(market: access, conversations: conversationStore))
+            access: ChatAccess(market: access, conversations: conversationStore), live: live)
         let following = FollowHandlers(database: database, follows: followStore, blocks: blockStore, traders: traders, access: access)
         let people = PeopleHandlers(database: database, blocks: blockStore, traders: traders, access: access)
 
@@ -64,13 +71,22 @@ extension ServiceDefinition {
         handlers.on(MarketplaceChat.Messages.List.self, chat.history)
         handlers.on(MarketplaceChat.Messages.Read.self, chat.read)
         handlers.on(MarketplaceChat.Messages.Delete.self, chat.deleteMessage)
+        handlers.on(MarketplaceChat.Live.Sync.self, chat.sync)
+        handlers.once(MarketplaceChat.Reviews.Create.self, prepare: reviews.prepareCreate, apply: reviews.create)
+        handlers.on(MarketplaceChat.Reviews.List.self, reviews.list)
+        handlers.once(MarketplaceChat.Offers.Create.self, prepare: offers.prepareCreate, apply: offers.create)
+        handlers.on(MarketplaceChat.Offers.List.self, offers.list)
+        handlers.on(MarketplaceChat.Offers.Accept.self, offers.accept)
+        handlers.on(MarketplaceChat.Offers.Decline.self, offers.decline)
+        handlers.on(MarketplaceChat.Offers.Counter.self, offers.counter)
         handlers.on(MarketplaceChat.Account.Erase.self, network.erase)
         let expire = PeriodicJob("listings.expire", every: .seconds(60), database: database) { try await listingStore.expire(on: $0) }
         let loose = PeriodicJob("photos.prune", every: .seconds(3_600), database: database) { try await photoStore.pruneLoose(on: $0) }
         let words = PeriodicJob("words.rebuild", every: .seconds(3_600), database: database) { try await listingStore.rebuildWords(on: $0) }
         // Disappearing messages leave the database within a minute of their last copy's expiry.
         let purge = PeriodicJob("messages.purge", every: .seconds(20), database: database) { try await messageStore.purge(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [expire, loose, words, purge, .rewrappingAccountKeys(database: database, ring: ring)])
+        let lapse = PeriodicJob("offers.expire", every: .seconds(60), database: database) { try await offerStore.expire(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [expire, loose, words, purge, lapse, live.pruneJob, .rewrappingAccountKeys(database: database, ring: ring)])
     }
 }
 

@@ -14,14 +14,18 @@ public protocol ServiceContract: SendableMetatype {
     /// The operations of other services it calls, over the bus or through its outbox: its call
     /// rights on the bus (`BusPolicy`), and all its own bus client lets it call.
     static var calls: [any OperationDeclaration.Type] { get }
-    /// Whether it publishes live events on the broker's proxy (its right on the bus).
+    /// Whether it publishes live events on the broker's proxy (its right on the bus): it does when
+    /// it has live streams.
     static var publishesEvents: Bool { get }
+    /// The live streams it pushes to signed-in clients through the gateway's WebSocket.
+    static var liveStreams: [LiveStream] { get }
 }
 
 extension ServiceContract {
     public static var erase: (any AccountEraseOperation.Type)? { nil }
     public static var calls: [any OperationDeclaration.Type] { [] }
-    public static var publishesEvents: Bool { false }
+    public static var publishesEvents: Bool { !liveStreams.isEmpty }
+    public static var liveStreams: [LiveStream] { [] }
 }
 
 /// Which account was deleted: every service that keeps personal data erases what it holds of it.

@@ -126,6 +126,24 @@ extension Database {
                     key text PRIMARY KEY,
                     content bytea NOT NULL
                 );
+                CREATE TABLE IF NOT EXISTS live_cursors (
+                    account_id uuid NOT NULL,
+                    stream text NOT NULL,
+                    cursor bigint NOT NULL DEFAULT 0,
+                    present_until timestamptz,
+                    PRIMARY KEY (account_id, stream)
+                );
+                CREATE TABLE IF NOT EXISTS live_items (
+                    account_id uuid NOT NULL,
+                    stream text NOT NULL,
+                    cursor bigint NOT NULL,
+                    type text NOT NULL,
+                    ref bytea NOT NULL,
+                    published boolean NOT NULL DEFAULT false,
+                    created_at timestamptz NOT NULL,
+                    PRIMARY KEY (account_id, stream, cursor)
+                );
+                CREATE INDEX IF NOT EXISTS live_items_age ON live_items (created_at);
                 """, on: connection)
             var applied = Set<Int>()
             for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {

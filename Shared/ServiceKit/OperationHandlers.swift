@@ -42,7 +42,10 @@ public struct OperationHandlers: Sendable {
                     try await database.forgetIdempotency(caller: erased.account, on: connection)
                     try await database.forgetRateLimits(.account(erased.account), on: connection)
                     try await database.forgetBackoffs(.account(erased.account), on: connection)
-                    if let account = UUID(uuidString: erased.account) { try await database.forgetMedia(of: account, on: connection) }
+                    if let account = UUID(uuidString: erased.account) {
+                        try await database.forgetMedia(of: account, on: connection)
+                        try await database.forgetLive(account, on: connection)
+                    }
                 }
             }
             return response

@@ -257,6 +257,28 @@ import TestSupport
         "marketplace-chat.messages.list.v1/first-page": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.read.v1/read": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.delete.v1/deleted": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.reviews.create.v1/five-stars": { database, _ in try await givenSale(in: database) },
+        "marketplace-chat.reviews.list.v1/rated": { database, _ in
+            try await givenSale(in: database)
+            try await given(
+                """
+                INSERT INTO reviews (listing_id, author_role, author, subject, university_id, listing_title, stars, text, created_at, shown_at)
+                VALUES ('1a2b3c4d-0000-4e5f-8a9b-000000000001', 'buyer', '7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e', \(exampleAccount), 'tcd',
+                        'Calculus textbook', 5, 'On time and as described.', \(today.now()), \(today.now().addingTimeInterval(14 * 86_400))),
+                       ('1a2b3c4d-0000-4e5f-8a9b-000000000001', 'seller', \(exampleAccount), '7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e', 'tcd',
+                        'Calculus textbook', 5, 'Friendly and quick.', \(today.now()), \(today.now().addingTimeInterval(14 * 86_400)))
+                """,
+                in: database)
+        },
+        "marketplace-chat.offers.create.v1/open": { database, _ in
+            try await givenListing(in: database)
+            try await givenBlock(blocking: false, in: database)
+        },
+        "marketplace-chat.offers.list.v1/seller": { database, _ in try await givenOffer(in: database) },
+        "marketplace-chat.offers.accept.v1/accepted": { database, _ in try await givenOffer(in: database) },
+        "marketplace-chat.offers.decline.v1/declined": { database, _ in try await givenOffer(in: database) },
+        "marketplace-chat.offers.counter.v1/countered": { database, _ in try await givenOffer(in: database) },
+        "marketplace-chat.live-chat.sync.v1/caught-up": { database, _ in try await givenLiveMessage(in: database) },
         "marketplace-chat.saved-searches.list.v1/one": { database, _ in try await givenSavedSearch(in: database) },
         "marketplace-chat.saved-searches.delete.v1/deleted": { database, _ in try await givenSavedSearch(in: database) },
         "notifications.account.erase.v1/erased": { database, _ in
@@ -493,6 +515,42 @@ import TestSupport
             try await connection.query(
                 "UPDATE messages SET id = '3d4e5f6a-0000-4e5f-8a9b-000000000002' WHERE conversation_id = \(conversation) AND seq = 2", logger: database.logger)
         }
+    }
+
+    /// Brian's question in the example conversation as an item of the example trader's chat log.
+    static func givenLiveMessage(in database: Database) async throws {
+        try await givenConversation(in: database)
+        let key = try #require(environment["MARKETPLACE_CHAT_KEY"].flatMap { Data(base64Encoded: $0) })
+        let conversations = ConversationStore(database: database)
+        let live = ChatLive.log(database: database, conversations: conversations, messages: MessageStore(database: database, keys: KeyRing(current: SymmetricKey(data: key))))
+        try await database.transaction { connection in
+            try await live.append(
+                "message", ChatLive.MessageRef(c: UUID(uuidString: "2c3d4e5f-0000-4e5f-8a9b-000000000001")!, s: 1), for: [exampleAccount], on: connection)
+        }
+    }
+
+    /// The example trader's listing sold to Brian from their conversation.
+    static func givenSale(in database: Database) async throws {
+        try await givenConversation(in: database)
+        try await given(
+            """
+            UPDATE listings SET state = 'sold', sold_at = \(today.now()), buyer = '7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e', feed_seq = NULL
+            WHERE id = '1a2b3c4d-0000-4e5f-8a9b-000000000001'
+            """,
+            in: database)
+    }
+
+    /// Brian's open offer 4f5a6b7c-…0001 of 20.00 on the example trader's listing.
+    static func givenOffer(in database: Database) async throws {
+        try await givenListing(in: database)
+        try await givenBlock(blocking: false, in: database)
+        try await given(
+            """
+            INSERT INTO offers (id, listing_id, buyer, amount_minor, currency, state, created_at, expires_at)
+            VALUES ('4f5a6b7c-0000-4e5f-8a9b-000000000001', '1a2b3c4d-0000-4e5f-8a9b-000000000001', '7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e', 2000, 'EUR',
+                    'open', \(today.now()), \(today.now().addingTimeInterval(48 * 3_600)))
+            """,
+            in: database)
     }
 
     /// The example trader's saved search 5e6f7a8b-…0001: "calculus" up to 30.00.

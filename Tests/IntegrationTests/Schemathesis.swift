@@ -17,8 +17,13 @@ enum Schemathesis {
             "--seed", "1", "--request-timeout", "\(requestTimeout)", "--generation-codec", "utf-8",
         ] + headers.flatMap { ["--header", "\($0.key): \($0.value)"] }, environment: ["SCHEMATHESIS_HOOKS": "", "NO_COLOR": "1"], name: "schemathesis")
         let status = await run.wait(timeout: .seconds(900))
-        // The report ends with a summary; failing cases can quote long generated inputs, so cut lines.
-        let report = run.output.split(separator: "\n").map { $0.prefix(300) }.suffix(150).joined(separator: "\n")
+        // The failures (each case with the request that reproduces it) and the summary: the warnings
+        // between them list every operation and would push the failures out. Failing cases can quote
+        // long generated inputs, so cut lines.
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map { $0.prefix(300) }
+        let failures = lines.drop { !$0.contains("= FAILURES =") }.prefix { !$0.contains("= WARNINGS =") && !$0.contains("= SUMMARY =") }.filter { !$0.isEmpty }
+        let summary = lines.drop { !$0.contains("= SUMMARY =") }
+        let report = (failures.prefix(120) + summary).joined(separator: "\n")
         #expect(status == 0, "schemathesis found problems:\n\(report)", sourceLocation: sourceLocation)
     }
 }

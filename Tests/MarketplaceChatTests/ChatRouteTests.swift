@@ -180,5 +180,60 @@ extension MarketplaceStackTests {
             #expect(try await http.post("/v1/conversations/\(id)/messages", json: #"{"text":"Bye"}"#, headers: aoife).status == 409)
         }
     }
+
+    /// The chat's live log as the gateway's sockets use it, called as the gateway calls it.
+    static func sync(_ registry: OperationRegistry, as account: UUID, username: String, after: Int64?, presence: String) async throws -> JSONValue? {
+        let claims = #"{\"app\":\"nebula\",\"roles\":[\"user\"],\"sid\":\"\#(UUID().uuidString.lowercased())\",\"username\":\"\#(username)\"}"#
+        let data = after.map { #"{"after":\#($0),"presence":"\#(presence)"}"# } ?? #"{"presence":"\#(presence)"}"#
+        let request = """
+            {"specversion":"1.0","id":"\(UUID().uuidString.lowercased())","source":"urn:melon:gateway","type":"marketplace-chat.live-chat.sync.v1",
+             "time":"2026-11-21T14:00:00.000Z","datacontenttype":"application/json","expirytime":"2099-01-01T00:00:00.000Z","authtype":"app_user",
+             "authid":"\(account.uuidString.lowercased())","authclaims":"\(claims)","data":\(data)}
+            """
+        let reply = try JSONValue.parse(await registry.handle(Array(request.utf8), logger: .init(label: "sync"), bus: nil))
+        #expect(reply["outcome"] == "ok", "\(reply)")
+        return reply["data"]
+    }
+
+    @Test func aSocketsCatchUpAndPresenceComeFromTheLiveLogAndAnOpenSocketTakesThePlaceOfAPush() async throws {
+        let clock = MovableClock(stopped: true)
+        // The stack and the parts below open the same sealed messages.
+        let key = ["MARKETPLACE_CHAT_KEY": Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()]
+        try await InProcessStack.with([.marketplaceChat], environment: key, clock: clock.clock) { http in
+            let database = try #require(http.databases["marketplace-chat"])
+            let parts = try await ServiceDefinition.marketplaceChat.parts(on: database, environment: key, clock: clock.clock)
+            let registry = parts.handlers.finished()
+            let prune = try #require(parts.jobs.first { $0.name.hasSuffix("live.chat.prune") })
+            let (dana, eoin) = (try await http.signedIn(self.dana, as: Self.nebula("dana")), try await http.signedIn(self.eoin, as: Self.nebula("eoin")))
+            _ = try await http.get("/v1/conversations", headers: eoin)
+            let id = try #require(Traders.string(try await http.post("/v1/conversations", json: #"{"username":"eoin"}"#, headers: dana), "id"))
+            let pushes = { @Sendable in try await database.sentRequests("notifications.push.send.v1").count }
+
+            // Eoin's socket is open: the message reaches it, not his phone's lock screen.
+            let opened = try await Self.sync(registry, as: self.eoin, username: "eoin", after: nil, presence: "open")
+            #expect(opened?["cursor"] == 0 && opened?["items"] == .array([]), "\(String(describing: opened))")
+            #expect(try await http.post("/v1/conversations/\(id)/messages", json: #"{"text":"hello"}"#, headers: dana).status == 201)
+            #expect(try await pushes() == 0)
+            let caught = try await Self.sync(registry, as: self.eoin, username: "eoin", after: 0, presence: "open")
+            guard case .array(let items)? = caught?["items"], let item = items.first else { Issue.record("no items: \(String(describing: caught))"); return }
+            #expect(item["cursor"] == 1 && item["type"] == "message" && item["data"]?["message"]?["text"] == "hello" && item["data"]?["message"]?["mine"] == false,
+                    "\(item)")
+
+            // Closed: the next message is pushed; his read reaches Dana's log as a receipt.
+            _ = try await Self.sync(registry, as: self.eoin, username: "eoin", after: 1, presence: "closed")
+            #expect(try await http.post("/v1/conversations/\(id)/messages", json: #"{"text":"are you there?"}"#, headers: dana).status == 201)
+            #expect(try await pushes() == 1)
+            #expect(try await http.post("/v1/conversations/\(id)/read", json: #"{"throughSeq":2}"#, headers: eoin).status == 200)
+            let danas = try await Self.sync(registry, as: self.dana, username: "dana", after: 0, presence: "open")
+            let receipt = danas.map { String(decoding: $0.encoded(), as: UTF8.self) } ?? ""
+            #expect(receipt.contains(#""type":"read""#) && receipt.contains(#""readThrough":2"#) && danas?["cursor"] == 3, "her two messages and his receipt: \(receipt)")
+
+            // Away longer than the log keeps: told to reload.
+            clock.advance(.seconds(2 * 3_600))
+            #expect(await prune.round() ?? 0 >= 5)
+            let late = try await Self.sync(registry, as: self.eoin, username: "eoin", after: 1, presence: "open")
+            #expect(late?["reset"] == true && late?["cursor"] == 2, "\(String(describing: late))")
+        }
+    }
 }
 }

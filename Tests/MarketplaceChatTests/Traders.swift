@@ -77,7 +77,8 @@ struct Traders {
         let erasure = NetworkHandlers(
             database: database, traders: traderStore, photos: PhotoStore(database: database, media: MediaLibrary(database: database)),
             blocks: BlockStore(database: database), follows: FollowStore(database: database),
-            conversations: ConversationStore(database: database), access: MarketAccess(traders: traderStore))
+            conversations: ConversationStore(database: database), reviews: ReviewStore(database: database), offers: OfferStore(database: database),
+            access: MarketAccess(traders: traderStore))
         let context = RequestContext(attributes: .init(source: "urn:melon:auth", type: MarketplaceChat.Account.Erase.type), logger: .init(label: "erase"), bus: nil)
         return try await erasure.erase(AccountErasure(account: account.uuidString.lowercased(), email: "someone@tcd.ie"), context)
     }

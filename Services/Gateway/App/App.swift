@@ -17,7 +17,10 @@ struct GatewayApp {
         let checks = gatewayReadinessChecks(services: ServiceCatalog.services, bus: bus, configuration: configuration)
         let health = ProcessBootstrap.require({ try settings.healthServer(checks: checks, logger: logger) }, process: "gateway")
         configuration.probesOnPublicPort = health == nil
-        let app = buildApplication(configuration: configuration, services: ServiceCatalog.services, bus: bus, authenticator: authenticator, logger: logger)
+        let live = ProcessBootstrap.require(
+            { try settings.liveSockets(services: ServiceCatalog.services, bus: bus, authenticator: authenticator, logger: logger) }, process: "gateway")
+        let app = buildApplication(
+            configuration: configuration, services: ServiceCatalog.services, bus: bus, authenticator: authenticator, live: live, logger: logger)
         try await ProcessBootstrap.run([app] + [health].compactMap { $0 }, logger: logger)
     }
 }

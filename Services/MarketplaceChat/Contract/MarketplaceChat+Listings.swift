@@ -138,9 +138,28 @@ extension MarketplaceChat {
             public static let http = [HTTPBinding(
                 .post, "/v1/marketplace/listings/{listingId}/sold", name: "marketplaceListingSold", access: .owner,
                 errors: [.notFound, .forbidden, .conflict],
-                summary: "The seller marks an active or reserved listing sold: it leaves the feed for the seller's history")]
+                summary: """
+                    The seller marks an active or reserved listing sold: it leaves the feed for the seller's history; sold to the buyer of \
+                    one of its conversations (conversationId), each may review the other for 14 days
+                    """,
+                example: #"{"conversationId":"2c3d4e5f-0000-4e5f-8a9b-000000000001"}"#)]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds it sold")
-            public typealias Request = Reference
+
+            public struct Request: Codable, Sendable, Equatable, FieldRules {
+                public var listingId: String
+                public var conversationId: String?
+
+                public init(listingId: String, conversationId: String? = nil) {
+                    self.listingId = listingId
+                    self.conversationId = conversationId
+                }
+
+                public static let fieldRules: [String: FieldRule] = [
+                    "listingId": FieldRule.uuid.described("the listing id"),
+                    "conversationId": FieldRule.uuid.described("the conversation about this listing whose buyer bought it; left out: sold elsewhere"),
+                ]
+            }
+
             public typealias Response = Listing
         }
 

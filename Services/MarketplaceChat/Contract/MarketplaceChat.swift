@@ -19,6 +19,8 @@ public enum MarketplaceChat: ServiceContract {
         Following.Set.self, Following.Remove.self, Following.List.self, SavedSearches.Create.self, SavedSearches.List.self, SavedSearches.Delete.self,
         Conversations.Open.self, Conversations.List.self, Conversations.Get.self, Conversations.Delete.self, Conversations.Timer.self,
         Messages.Send.self, Messages.List.self, Messages.Read.self, Messages.Delete.self,
+        Reviews.Create.self, Reviews.List.self,
+        Offers.Create.self, Offers.List.self, Offers.Accept.self, Offers.Decline.self, Offers.Counter.self, Live.Sync.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
@@ -41,6 +43,10 @@ public enum MarketplaceChat: ServiceContract {
         public static let query = 1...200
         /// A message's text, in Unicode scalars.
         public static let messageText = 1...4_000
+        /// A review's text.
+        public static let reviewText = 0...1_000
+        /// How long after a sale its two sides may review each other; their reviews are shown then at the latest.
+        public static let reviewWindow = Duration.seconds(14 * 86_400)
         /// How long a published listing stays in the feed unless renewed.
         public static let listingLifetime = Duration.seconds(30 * 86_400)
         /// An active listing may be renewed in its last days only (no bumping to the top every hour).

@@ -6,6 +6,7 @@ import MarketplaceChatContract
 import NotificationsContract
 import PostgresNIO
 import PostgresSupport
+import ServiceKit
 
 /// `marketplace-chat.conversations.*` and `marketplace-chat.messages.*`: the chat of both apps.
 /// A conversation another cannot see (not theirs, of the other app, across a block) answers as if it
@@ -17,6 +18,8 @@ struct ChatHandlers: Sendable {
     let listings: ListingStore
     let blocks: BlockStore
     let access: ChatAccess
+    /// The chat's live stream: each change is an item of the accounts it concerns.
+    let live: LiveLog
 
     /// New conversations an account opens an hour, and messages it sends.
     static let opening = RateLimit("chat.conversations", count: 60, per: .seconds(3_600), message: "too many new conversations this hour; try again later")
@@ -112,8 +115,11 @@ struct ChatHandlers: Sendable {
             let (caller, membership) = try await member(request.conversationId, context, recording: true, locking: true, on: connection)
             guard membership.other != nil else { throw Self.otherGone }
             if try await conversations.setTimer(request.seconds, of: membership.conversation, on: connection) {
-                _ = try await messages.append(
+                let announced = try await messages.append(
                     .init(timer: .init(seconds: request.seconds)), to: membership.conversation, from: membership.side, timerSeconds: 0, flagged: false,
+                    on: connection)
+                try await live.append(
+                    "message", ChatLive.MessageRef(c: membership.conversation, s: announced.seq), for: [caller.account] + [membership.other].compactMap { $0 },
                     on: connection)
             }
             return try await view(membership.conversation, for: caller, on: connection)
@@ -167,7 +173,11 @@ struct ChatHandlers: Sendable {
         let flagged = caller.kind == .listing && scanned.contains(where: ContactScan.looksLikeContact)
         let sent = try await messages.append(
             content, to: membership.conversation, from: membership.side, timerSeconds: membership.timerSeconds, flagged: flagged, on: connection)
-        try await push(to: other, in: membership.conversation, kind: caller.kind, from: context.attributes.username ?? "Someone", on: connection)
+        try await live.append("message", ChatLive.MessageRef(c: membership.conversation, s: sent.seq), for: [caller.account, other], on: connection)
+        // A recipient with a socket open gets it there; a push tells the others.
+        if try await !live.isPresent(other, on: connection) {
+            try await push(to: other, in: membership.conversation, kind: caller.kind, from: context.attributes.username ?? "Someone", on: connection)
+        }
         return sent
     }
 
@@ -185,7 +195,11 @@ struct ChatHandlers: Sendable {
     func read(_ request: MarketplaceChat.Messages.Read.Request, _ context: RequestContext) async throws -> MarketplaceChat.Messages.Read.Response {
         try await database.transaction { connection in
             let (_, membership) = try await member(request.conversationId, context, on: connection)
-            return .init(readThrough: try await messages.read(membership.conversation, side: membership.side, through: request.throughSeq, on: connection))
+            let read = try await messages.read(membership.conversation, side: membership.side, through: request.throughSeq, on: connection)
+            if let other = membership.other, read.now > read.before {
+                try await live.append("read", ChatLive.ReadRef(c: membership.conversation, t: read.now), for: [other], on: connection)
+            }
+            return .init(readThrough: read.now)
         }
     }
 
@@ -194,10 +208,21 @@ struct ChatHandlers: Sendable {
         -> MarketplaceChat.Messages.Delete.Response
     {
         try await database.transaction { connection in
-            let (_, membership) = try await member(request.conversationId, context, on: connection)
+            let (caller, membership) = try await member(request.conversationId, context, on: connection)
             guard let id = UUID(uuidString: request.messageId), try await messages.delete(id, in: membership.conversation, side: membership.side, on: connection)
             else { throw Self.noMessage }
+            try await live.append(
+                "deleted", ChatLive.DeletedRef(c: membership.conversation, m: id), for: [caller.account] + [membership.other].compactMap { $0 }, on: connection)
             return .init(deleted: true)
+        }
+    }
+
+    /// The gateway's catch-up of a chat socket, which also says whether the caller has one open.
+    @Sendable
+    func sync(_ request: LiveSync.Request, _ context: RequestContext) async throws -> LiveSync.Response {
+        try await database.transaction { connection in
+            let caller = try await access.caller(context, on: connection)
+            return try await live.sync(caller.account, request, on: connection)
         }
     }
 

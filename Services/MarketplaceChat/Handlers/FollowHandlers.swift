@@ -53,7 +53,7 @@ struct FollowHandlers: Sendable {
     func following(_ request: Empty, _ context: RequestContext) async throws -> MarketplaceChat.Following.List.Response {
         try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            return .init(traders: try await follows.followed(by: caller.account, in: caller.network.university, on: connection))
+            return .init(traders: try await follows.followed(by: caller.account, in: caller.network.university, traders: traders, on: connection))
         }
     }
 

@@ -16,6 +16,8 @@ struct ListingHandlers: Sendable {
     let traders: TraderStore
     let blocks: BlockStore
     let follows: FollowStore
+    let conversations: ConversationStore
+    let offers: OfferStore
     let access: MarketAccess
 
     /// A seller lists at most this many an hour.
@@ -126,7 +128,7 @@ struct ListingHandlers: Sendable {
     }
 
     @Sendable
-    func sell(_ request: MarketplaceChat.Listings.Reference, _ context: RequestContext) async throws -> MarketplaceChat.Listing {
+    func sell(_ request: MarketplaceChat.Listings.Sell.Request, _ context: RequestContext) async throws -> MarketplaceChat.Listing {
         try await database.transaction { connection in
             let caller = try await access.caller(context, recording: true, on: connection)
             let old = try await sellers(request.listingId, caller, on: connection)
@@ -135,7 +137,19 @@ struct ListingHandlers: Sendable {
             case .active, .reserved: break
             default: throw OperationError(.conflict, "only a listing for sale can be marked sold; this one is \(old.view.state.rawValue)")
             }
+            var buyer: UUID?
+            if let conversation = request.conversationId {
+                // The buyer of one of this listing's conversations, still a member.
+                guard let id = UUID(uuidString: conversation), let found = try await conversations.buyer(in: id, about: old.id, on: connection) else {
+                    throw OperationError.invalid(field: "data.conversationId", "is not a conversation about this listing with a buyer")
+                }
+                buyer = found
+            }
+            // A listing reserved by an accepted offer is sold to its buyer unless a conversation says otherwise.
+            if buyer == nil { buyer = try await offers.reservedBuyer(of: old.id, on: connection) }
             try await listings.move(old.id, to: .sold, on: connection)
+            if let buyer { try await listings.sold(old.id, to: buyer, on: connection) }
+            try await offers.settle(old.id, soldTo: buyer, on: connection)
             return try await own(old.id, on: connection).view
         }
     }

@@ -15,6 +15,8 @@ struct NetworkHandlers: Sendable {
     let blocks: BlockStore
     let follows: FollowStore
     let conversations: ConversationStore
+    let reviews: ReviewStore
+    let offers: OfferStore
     let access: MarketAccess
 
     @Sendable
@@ -46,7 +48,8 @@ struct NetworkHandlers: Sendable {
 
     /// Deletes the account's photos, listings and name; its side of each conversation is left
     /// without an account (its messages stay, from "a deleted user"), and a conversation left with
-    /// no one goes with its key. A repeat finds nothing.
+    /// no one goes with its key. Its reviews stay without its name; the reviews of it go. A repeat
+    /// finds nothing.
     @Sendable
     func erase(_ request: AccountErasure, _ context: RequestContext) async throws -> MarketplaceChat.Account.Erase.Response {
         guard let account = UUID(uuidString: request.account) else { throw OperationError.invalid(field: "data.account", "must be an account id") }
@@ -57,6 +60,8 @@ struct NetworkHandlers: Sendable {
             let listingsDeleted = try await rows.decode(Int.self).first { _ in true } ?? 0
             try await blocks.forget(account, on: connection)
             try await follows.forget(account, on: connection)
+            try await reviews.erase(account, on: connection)
+            try await offers.erase(account, on: connection)
             let conversationsDeleted = try await conversations.erase(account, on: connection)
             for conversation in conversationsDeleted { try await database.forgetAccountKey(conversation, on: connection) }
             try await connection.query("DELETE FROM traders WHERE account_id = \(account)", logger: database.logger)

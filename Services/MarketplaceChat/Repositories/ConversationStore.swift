@@ -102,6 +102,22 @@ struct ConversationStore: Sendable {
         return nil
     }
 
+    /// The buyer of conversation `id` about `listing`, unless they deleted their account.
+    func buyer(in id: UUID, about listing: UUID, on connection: PostgresConnection) async throws -> UUID? {
+        let rows = try await connection.query(
+            """
+            SELECT m.account_id FROM conversations c JOIN conversation_members m ON m.conversation_id = c.id AND m.side = 0
+            WHERE c.id = \(id) AND c.listing_id = \(listing) AND m.account_id IS NOT NULL
+            """,
+            logger: database.logger)
+        return try await rows.decode(UUID.self).first { _ in true }
+    }
+
+    func kind(of conversation: UUID, on connection: PostgresConnection) async throws -> MarketplaceChat.ConversationKind? {
+        let rows = try await connection.query("SELECT kind FROM conversations WHERE id = \(conversation)", logger: database.logger)
+        return try await rows.decode(String.self).first { _ in true }.flatMap(MarketplaceChat.ConversationKind.init(rawValue:))
+    }
+
     /// One line of the chat tab, without its last message.
     struct Line: Sendable {
         let id: UUID

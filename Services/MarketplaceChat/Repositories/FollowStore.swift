@@ -24,22 +24,17 @@ struct FollowStore: Sendable {
     }
 
     /// The traders `follower` follows in `university`, none blocked either way.
-    func followed(by follower: UUID, in university: String, on connection: PostgresConnection) async throws -> [MarketplaceChat.Trader] {
+    func followed(by follower: UUID, in university: String, traders: TraderStore, on connection: PostgresConnection) async throws -> [MarketplaceChat.Trader] {
         let rows = try await connection.query(
             """
-            SELECT t.account_id, t.username,
-                (SELECT count(*) FROM listings l WHERE l.seller = t.account_id AND l.state = 'active' AND l.expires_at > \(database.now())),
-                (SELECT count(*) FROM listings l WHERE l.seller = t.account_id AND l.state = 'sold')
-            FROM follows f JOIN traders t ON t.account_id = f.followee
+            SELECT t.account_id FROM follows f JOIN traders t ON t.account_id = f.followee
             WHERE f.follower = \(follower) AND t.university_id = \(university)
               AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker = \(follower) AND b.blocked = t.account_id)
                                                          OR (b.blocker = t.account_id AND b.blocked = \(follower)))
             ORDER BY t.username LIMIT 1000
             """,
             logger: database.logger)
-        return try await rows.decode((UUID, String, Int, Int).self).reduce(into: []) { list, row in
-            list.append(.init(id: ListingStore.text(row.0), username: row.1, activeListings: row.2, sold: row.3))
-        }
+        return try await traders.traders(try await rows.decode(UUID.self).reduce(into: []) { $0.append($1) }, on: connection)
     }
 
     func save(_ search: MarketplaceChat.SavedSearches.Create.Request, q: String?, by account: UUID, in university: String,

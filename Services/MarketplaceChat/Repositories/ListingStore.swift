@@ -151,6 +151,11 @@ struct ListingStore: Sendable {
             logger: database.logger)
     }
 
+    /// Records who bought a listing sold through the marketplace.
+    func sold(_ id: UUID, to buyer: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("UPDATE listings SET buyer = \(buyer) WHERE id = \(id)", logger: database.logger)
+    }
+
     /// The seller's listings (of one state, or all but removed), newest first.
     func mine(_ seller: UUID, state: MarketplaceChat.ListingState?, limit: Int, before: Int64?, on connection: PostgresConnection) async throws -> [Row] {
         let condition: PostgresQuery = state.map { state in

@@ -75,15 +75,17 @@ struct MessageStore: Sendable {
         FROM messages m JOIN conversation_members me ON me.conversation_id = m.conversation_id
         """
 
-    /// The messages of `conversation` that `account`'s side may read now, the latest first, below `before`.
-    func messages(in conversation: UUID, of account: UUID, before: Int64?, limit: Int, on connection: PostgresConnection) async throws
-        -> [MarketplaceChat.Message]
+    /// The messages of `conversation` that `account`'s side may read now, the latest first, below
+    /// `before` (or the one numbered `only`).
+    func messages(in conversation: UUID, of account: UUID, before: Int64?, only: Int64? = nil, limit: Int, on connection: PostgresConnection)
+        async throws -> [MarketplaceChat.Message]
     {
         let rows = try await connection.query(
             """
             SELECT \(unescaped: Self.columns)
             WHERE m.conversation_id = \(conversation) AND me.account_id = \(account) AND \(unescaped: Self.uncleared)
               AND \(unescaped: Self.expiry) > \(database.now()) AND (\(before)::bigint IS NULL OR m.seq < \(before))
+              AND (\(only)::bigint IS NULL OR m.seq = \(only))
             ORDER BY m.seq DESC LIMIT \(limit)
             """,
             logger: database.logger)
@@ -128,8 +130,8 @@ struct MessageStore: Sendable {
 
     /// Marks the other side's messages read up to `through` for `side`: their receipts, and each
     /// disappearing one's clock for this side (from now, never past its cap). Returns the number
-    /// read through.
-    func read(_ conversation: UUID, side: Int16, through: Int64, on connection: PostgresConnection) async throws -> Int64 {
+    /// read through, now and before.
+    func read(_ conversation: UUID, side: Int16, through: Int64, on connection: PostgresConnection) async throws -> (now: Int64, before: Int64) {
         let now = database.now()
         try await connection.query(
             """
@@ -144,11 +146,14 @@ struct MessageStore: Sendable {
             logger: database.logger)
         let rows = try await connection.query(
             """
-            UPDATE conversation_members me SET read_seq = GREATEST(me.read_seq, LEAST(\(through), c.last_seq)) FROM conversations c
-            WHERE c.id = me.conversation_id AND me.conversation_id = \(conversation) AND me.side = \(side) RETURNING me.read_seq
+            UPDATE conversation_members me SET read_seq = GREATEST(me.read_seq, LEAST(\(through), c.last_seq))
+            FROM conversations c, conversation_members old
+            WHERE c.id = me.conversation_id AND me.conversation_id = \(conversation) AND me.side = \(side)
+              AND old.conversation_id = me.conversation_id AND old.side = me.side
+            RETURNING me.read_seq, old.read_seq
             """,
             logger: database.logger)
-        return try await rows.decode(Int64.self).first { _ in true } ?? 0
+        return try await rows.decode((Int64, Int64).self).first { _ in true }.map { (now: $0.0, before: $0.1) } ?? (0, 0)
     }
 
     /// Deletes `side`'s message `id` for both: its content goes; false when it is not theirs to delete

@@ -70,10 +70,7 @@ struct TraderStore: Sendable {
             .replacingOccurrences(of: "_", with: "\\_") + "%"
         let rows = try await connection.query(
             """
-            SELECT t.account_id, t.username,
-                (SELECT count(*) FROM listings l WHERE l.seller = t.account_id AND l.state = 'active' AND l.expires_at > \(database.now())),
-                (SELECT count(*) FROM listings l WHERE l.seller = t.account_id AND l.state = 'sold')
-            FROM traders t
+            SELECT t.account_id FROM traders t
             WHERE t.university_id = \(university)
               AND (lower(t.username) LIKE \(prefix) OR \(query) OPERATOR(extensions.<%) t.username)
               AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker = \(viewer) AND b.blocked = t.account_id)
@@ -82,8 +79,23 @@ struct TraderStore: Sendable {
             LIMIT \(limit)
             """,
             logger: database.logger)
-        return try await rows.decode((UUID, String, Int, Int).self).reduce(into: []) { traders, row in
-            traders.append(.init(id: row.0.uuidString.lowercased(), username: row.1, activeListings: row.2, sold: row.3))
+        return try await traders(try await rows.decode(UUID.self).reduce(into: []) { $0.append($1) }, on: connection)
+    }
+
+    /// The traders `accounts` names, in that order, with their counts of listings for sale and sold.
+    func traders(_ accounts: [UUID], on connection: PostgresConnection) async throws -> [MarketplaceChat.Trader] {
+        guard !accounts.isEmpty else { return [] }
+        let rows = try await connection.query(
+            """
+            SELECT t.account_id, t.username,
+                (SELECT count(*) FROM listings l WHERE l.seller = t.account_id AND l.state = 'active' AND l.expires_at > \(database.now())),
+                (SELECT count(*) FROM listings l WHERE l.seller = t.account_id AND l.state = 'sold')
+            FROM traders t WHERE t.account_id = ANY(\(accounts))
+            """,
+            logger: database.logger)
+        let found = try await rows.decode((UUID, String, Int, Int).self).reduce(into: [UUID: MarketplaceChat.Trader]()) { found, row in
+            found[row.0] = .init(id: ListingStore.text(row.0), username: row.1, activeListings: row.2, sold: row.3)
         }
+        return accounts.compactMap { found[$0] }
     }
 }

@@ -41,10 +41,11 @@ struct MelonApp {
             require { try RunningService(definition, settings: process, logger: logger, maximumConnections: 5, context: context) }
         }
         let bus = require { try BusClient(configuration: process.clientConfiguration(), context: context, logger: logger) }
+        let authenticator = require { try process.tokenAuthenticator(bus: bus, context: context, logger: logger) }
         let gateway = buildApplication(
             configuration: require(process.gatewayConfiguration),
-            services: ServiceCatalog.services, bus: bus,
-            authenticator: require { try process.tokenAuthenticator(bus: bus, context: context, logger: logger) },
+            services: ServiceCatalog.services, bus: bus, authenticator: authenticator,
+            live: require { try process.liveSockets(services: ServiceCatalog.services, bus: bus, authenticator: authenticator, context: context, logger: logger) },
             readinessChecks: running.flatMap { service in service.readiness.map { ("\(service.definition.name).\($0.name)", $0.check) } },
             logger: logger)
         try await ProcessBootstrap.run([broker] + running.flatMap(\.services) + [gateway], logger: logger)

@@ -19,13 +19,14 @@ extension Notifications {
         public static let taxDeadline = EventType(name: "tax.deadline.reminder", app: .melon, category: "deadlines")
         public static let chatMessage = EventType(name: "marketplace.chat.message", app: .marketplace, category: "messages")
         public static let privateChatMessage = EventType(name: "nebula.chat.message", app: .nebula, category: "messages")
+        public static let offerUpdate = EventType(name: "marketplace.offer.update", app: .marketplace, category: "offers")
         public static let wishlistMatch = EventType(name: "marketplace.wishlist.match", app: .marketplace, category: "wishlist")
         public static let followedUserPosted = EventType(name: "marketplace.followed.posted", app: .marketplace, category: "following")
         public static let campaignProgress = EventType(name: "fundraising.campaign.progress", app: .fundraising, category: "campaigns")
 
         public static let all: [EventType] = [
             boardPosted, communalGroceryAdded, goingShopping, choreAssigned, choreDone, choreDue, billCreated, debtReminder, settlementRecorded, taxDeadline, chatMessage,
-            privateChatMessage, wishlistMatch, followedUserPosted, campaignProgress,
+            privateChatMessage, offerUpdate, wishlistMatch, followedUserPosted, campaignProgress,
         ]
     }
 }

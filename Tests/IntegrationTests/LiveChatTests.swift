@@ -1,0 +1,114 @@
+import Envelope
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import MelonServices
+import Synchronization
+import Testing
+import TestSupport
+
+/// A client's socket: every text frame it got, parsed, in order.
+final class LiveSocket: Sendable {
+    final class Frames: Sendable {
+        let value = Mutex<[JSONValue]>([])
+    }
+
+    let frames = Frames()
+    let task: Task<Void, any Error>
+
+    init(_ url: String, token: String) {
+        let frames = frames
+        task = Task {
+            try await WebSocketClient.connect(
+                url: url, configuration: .init(additionalHeaders: [.authorization: "Bearer \(token)"]), logger: Logger(label: "socket")
+            ) { inbound, _, _ in
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    if case .text(let text) = message, let value = try? JSONValue.parse(Array(text.utf8)) { frames.value.withLock { $0.append(value) } }
+                }
+            }
+        }
+    }
+
+    var received: [JSONValue] { frames.value.withLock { $0 } }
+
+    /// The frames so far once one of `type` has come (nil after 10 s).
+    func until(_ type: String) async -> [JSONValue]? {
+        let frames = frames
+        guard await eventually(timeout: .seconds(10), { frames.value.withLock { $0.contains { $0["type"] == .string(type) } } }) else { return nil }
+        return received
+    }
+
+    func close() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+}
+
+/// The gateway's WebSocket for a live stream, in `melon` as run.sh runs it: a Nebula user's message
+/// reaches the other's open socket through the broker's live-event proxy, and a reconnect with the
+/// last cursor gets what was sent meanwhile.
+extension ServiceStackTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveChatTests {
+    /// Signs up `username` through the gateway, reading the code from melon's mail spool, and signs in to Nebula.
+    static func nebulaUser(_ melon: MelonProcess, _ username: String) async throws -> String {
+        let email = "\(username)@example.org", password = "a long walk by the Liffey \(username)"
+        let spool = melon.spool
+        let spooled = { @Sendable in
+            Set(((try? FileManager.default.contentsOfDirectory(at: spool, includingPropertiesForKeys: nil)) ?? []).filter { $0.pathExtension == "eml" })
+        }
+        let before = spooled()
+        let registered = try await melon.http.post(
+            "/v1/auth/register", json: #"{"email":"\#(email)","password":"\#(password)","displayName":"\#(username)","username":"\#(username)"}"#)
+        try #require(registered.status == 202, "\(registered.text)")
+        try #require(await eventually(timeout: .seconds(20)) { spooled().count > before.count })
+        let mail = try #require(spooled().subtracting(before).first)
+        let subject = try #require(try await SMTPSink.inspect(mail)["subject"] as? String)
+        let code = try #require(subject.split(separator: " ").last.map(String.init))
+        let attempt = try #require(registered.json?["registration"].flatMap { if case .string(let text) = $0 { text } else { nil } })
+        let verified = try await melon.http.post("/v1/auth/verify-email", json: #"{"email":"\#(email)","code":"\#(code)","registration":"\#(attempt)"}"#)
+        try #require(verified.status == 200, "\(verified.text)")
+        let login = try await melon.http.post("/v1/auth/login", json: #"{"app":"nebula","email":"\#(email)","password":"\#(password)"}"#)
+        return try #require(login.json?["accessToken"].flatMap { if case .string(let text) = $0 { text } else { nil } }, "\(login.text)")
+    }
+
+    @Test func aMessageReachesTheOpenSocketAndAReconnectGetsWhatItMissed() async throws {
+        let melon = try await MelonProcess.start(required: MelonServices.localEnvironment())
+        let (dana, eoin) = (try await Self.nebulaUser(melon, "dana"), try await Self.nebulaUser(melon, "eoin"))
+        let (danaHeaders, eoinHeaders) = (["Authorization": "Bearer \(dana)"], ["Authorization": "Bearer \(eoin)"])
+        _ = try await melon.http.get("/v1/conversations", headers: eoinHeaders)
+        let opened = try await melon.http.post("/v1/conversations", json: #"{"username":"eoin"}"#, headers: danaHeaders)
+        let id = try #require(opened.json?["id"].flatMap { if case .string(let text) = $0 { text } else { nil } }, "\(opened.text)")
+        let base = melon.http.base.absoluteString.replacingOccurrences(of: "http://", with: "ws://")
+
+        // Without a token or with a cursor that is no number, no socket: the problem says why.
+        #expect(try await melon.http.get("/v1/live/chat").status == 401)
+        #expect(try await melon.http.get("/v1/live/chat?after=soon", headers: eoinHeaders).status == 400)
+
+        let socket = LiveSocket("\(base)/v1/live/chat", token: eoin)
+        guard let ready = await socket.until("ready") else {
+            let outcome = await socket.task.result
+            let plain = try await melon.http.get("/v1/live/chat", headers: eoinHeaders)
+            Issue.record("no ready frame: \(outcome); GET: \(plain.status) \(plain.text)")
+            return
+        }
+        #expect(ready.first?["cursor"] == 0, "\(ready)")
+        #expect(try await melon.http.post("/v1/conversations/\(id)/messages", json: #"{"text":"hello"}"#, headers: danaHeaders).status == 201)
+        let live = try #require(await socket.until("message"), "\(socket.received)")
+        let item = try #require(live.last)
+        #expect(item["cursor"] == 1 && item["data"]?["message"]?["text"] == "hello" && item["data"]?["conversationId"] == .string(id), "\(item)")
+        await socket.close()
+
+        // Two messages while away; back with the last cursor, in order, then ready.
+        for text in ["one", "two"] {
+            #expect(try await melon.http.post("/v1/conversations/\(id)/messages", json: #"{"text":"\#(text)"}"#, headers: danaHeaders).status == 201)
+        }
+        let again = LiveSocket("\(base)/v1/live/chat?after=1", token: eoin)
+        let caught = try #require(await again.until("ready"))
+        #expect(caught.map { $0["data"]?["message"]?["text"] } == [.string("one"), .string("two"), nil], "\(caught)")
+        #expect(caught.last?["cursor"] == 3)
+        await again.close()
+        #expect(await melon.process.terminate() == 0)
+    }
+}
+}
