@@ -102,8 +102,10 @@ class Melon:
                            MAIL_FROM="Melon <no-reply@melon.example>", REFUND_CONTACT_EMAIL="refunds@melon.example",
                            AUTH_KEY_ENCRYPTION_KEY=base64.b64encode(os.urandom(32)).decode(),
                            TAX_FORM_KEY=base64.b64encode(os.urandom(32)).decode(),
+                           MARKETPLACE_CHAT_KEY=base64.b64encode(os.urandom(32)).decode(),
                            # Every request comes from this one address: the per-network limits would stop it.
-                           AUTH_ATTEMPTS_PER_IP="100000", LOG_LEVEL="warning", **(extra or {}))
+                           AUTH_ATTEMPTS_PER_IP="100000", LOG_LEVEL="warning")
+        environment.update(extra or {})
         self.process = subprocess.Popen([executable], env=environment, stdout=subprocess.DEVNULL, stderr=open(os.environ.get("MELON_BENCH_LOG", os.devnull), "w"))
         self.base = f"http://127.0.0.1:{http_port}"
 

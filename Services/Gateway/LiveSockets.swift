@@ -40,6 +40,8 @@ public final class LiveSockets: Service, Sendable {
     /// Each open socket's input, by stream and account.
     private let sockets = Mutex<[String: [UUID: AsyncStream<Input>.Continuation]]>([:])
     private let open = Gauge(label: "melon_gateway_live_sockets")
+    /// Sockets of one stream an account may hold open on one gateway.
+    static let socketsPerAccount = 10
     private let sent = Counter(label: "melon_gateway_live_items_sent_total")
 
     /// - Parameters:
@@ -121,6 +123,8 @@ public final class LiveSockets: Service, Sendable {
         let after: Int64?
         do { after = try Self.after(request.uri) } catch { return .dontUpgrade }
         guard let authenticator, let caller = try? await authenticator.authenticate(request) else { return .dontUpgrade }
+        // An account's phones and tablets, not a flood of sockets from one token.
+        guard sockets.withLock({ $0[Self.key(stream.name, caller.id)]?.count ?? 0 }) < Self.socketsPerAccount else { return .dontUpgrade }
         return .upgrade([:]) { [self] inbound, outbound, _ in
             await session(stream, caller: caller, request: request, after: after, inbound: inbound, outbound: outbound)
         }
@@ -133,7 +137,7 @@ public final class LiveSockets: Service, Sendable {
             throw OperationError(.unauthenticated, "a live stream needs a signed-in caller: send Authorization: Bearer <access token>")
         }
         _ = try Self.after(request.uri)
-        throw OperationError(.invalid, "open a WebSocket here (Connection: Upgrade, Upgrade: websocket)")
+        throw OperationError(.invalid, "open a WebSocket here (Connection: Upgrade, Upgrade: websocket), at most \(Self.socketsPerAccount) at once")
     }
 
     // MARK: - A socket

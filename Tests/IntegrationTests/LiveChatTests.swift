@@ -12,6 +12,8 @@ import TestSupport
 final class LiveSocket: Sendable {
     final class Frames: Sendable {
         let value = Mutex<[JSONValue]>([])
+        /// Whether the connection ended (refused, or closed).
+        let ended = Mutex(false)
     }
 
     let frames = Frames()
@@ -20,6 +22,7 @@ final class LiveSocket: Sendable {
     init(_ url: String, token: String) {
         let frames = frames
         task = Task {
+            defer { frames.ended.withLock { $0 = true } }
             try await WebSocketClient.connect(
                 url: url, configuration: .init(additionalHeaders: [.authorization: "Bearer \(token)"]), logger: Logger(label: "socket")
             ) { inbound, _, _ in
@@ -107,7 +110,15 @@ extension ServiceStackTests {
         let caught = try #require(await again.until("ready"))
         #expect(caught.map { $0["data"]?["message"]?["text"] } == [.string("one"), .string("two"), nil], "\(caught)")
         #expect(caught.last?["cursor"] == 3)
-        await again.close()
+
+        // Ten sockets of one account at once, not an eleventh.
+        var many = [again]
+        for _ in 1..<10 { many.append(LiveSocket("\(base)/v1/live/chat", token: eoin)) }
+        for socket in many { #expect(await socket.until("ready") != nil) }
+        let eleventh = LiveSocket("\(base)/v1/live/chat", token: eoin)
+        #expect(await eventually { eleventh.frames.ended.withLock { $0 } } && eleventh.received.isEmpty, "an eleventh socket: \(eleventh.received)")
+        await eleventh.close()
+        for socket in many { await socket.close() }
         #expect(await melon.process.terminate() == 0)
     }
 }
