@@ -45,19 +45,36 @@ swift build --build-tests "$@"
 # checks every operation generated and runs its journey against melon. Built under .build/client.
 swift build --package-path Tests/Client --scratch-path .build/client
 
-# A hung test must not use up CI's time without a word: after 20 minutes (the tests take about 3), print
-# every thread of the test process, demangled, and stop the run.
-swift test --skip-build "$@" &
+# A hung test must not use up CI's time without a word. The tests run verbosely into .build/tests.log
+# (Swift Testing then says when each test starts); the console gets the usual lines. After
+# MELON_TEST_MINUTES (20; the tests take about 7), the watchdog saves every thread of the test process to
+# .build/tests-threads.txt and prints, last, the suites and tests that started and never ended: an
+# awaited hang leaves no frame in any thread, only this list names it.
+log=.build/tests.log
+minutes=${MELON_TEST_MINUTES:-20}
+swift test --skip-build --verbose "$@" >"$log" 2>&1 &
 tests=$!
+tail -n +1 -f --pid="$tests" "$log" | grep --line-buffered -v -E \
+    '^(◇ Test .* started\.|✔ Test case .* passed after .*|info: .* is represented by similar locations .*|Planning build|Build complete.*)$|TemporaryDirectory\.|^ *"/usr/bin/ld|^/opt/swift/|^(Found|Selected|Candidate|Target|Thread model|InstalledDir|Swift version|clang version|warning: .*swift-frontend)' &
+console=$!
 (
-    for _ in $(seq 1200); do sleep 1; kill -0 "$tests" 2>/dev/null || exit 0; done
-    echo "The tests still run after 20 minutes. Their threads:" >&2
-    children=$(pgrep -P "$tests" || true)
-    for pid in $children; do gdb -p "$pid" -batch -ex "thread apply all bt 40" 2>&1 | swift demangle --simplified >&2; done
-    kill -KILL "$tests" $children
+    for _ in $(seq $((minutes * 60))); do sleep 1; kill -0 "$tests" 2>/dev/null || exit 0; done
+    for pid in $(pgrep -P "$tests" || true); do
+        gdb -p "$pid" -batch -ex "thread apply all bt 40" 2>&1 | swift demangle --simplified
+    done >.build/tests-threads.txt
+    kill -KILL "$tests" $(pgrep -P "$tests" || true)
+    sleep 3 # the console's last lines first
+    {
+        echo "The tests still ran after $minutes minutes and were stopped (threads: .build/tests-threads.txt)."
+        echo "Frames in Melon's code:"
+        grep -E ' at /.*/(Tests|Services|Shared)/' .build/tests-threads.txt | sed -E 's/^#[0-9]+ +(0x[0-9a-f]+ in )?//' | sort | uniq -c | head -30 || true
+        echo "Started and never ended:"
+        python3 deploy/unfinished-tests.py "$log"
+    } >&2
 ) &
 watchdog=$!
 status=0
 wait "$tests" || status=$?
 kill "$watchdog" 2>/dev/null || true
+wait "$console" 2>/dev/null || true
 exit "$status"

@@ -23,6 +23,11 @@ public final class RawPeer {
 
     public var endpoint: String { socket.lastEndpoint }
 
+    /// How long a receive waits by default: a bound on a hang, not a wait for an event. A peer's first
+    /// frames can take seconds while the whole suite starts on two cores (every golden-frame test
+    /// once missed a READY within 5 s then); a check that nothing comes passes its own short timeout.
+    public static let patience = Duration.seconds(30)
+
     public func send(_ frames: [Frame]) throws {
         try socket.send(frames, dontWait: false)
     }
@@ -33,7 +38,7 @@ public final class RawPeer {
 
     /// The next message, or nil after `timeout`. Waits with short sleeps rather than a blocking poll,
     /// so a test never holds one of the few cooperative threads the parts under test also need.
-    public func receive(timeout: Duration = .seconds(5)) async throws -> [Frame]? {
+    public func receive(timeout: Duration = patience) async throws -> [Frame]? {
         let end = ContinuousClock.now + timeout
         while true {
             if let frames = try socket.receive() { return frames }
@@ -43,7 +48,7 @@ public final class RawPeer {
     }
 
     /// The next message that `matches`, skipping others (heartbeats, say), or nil after `timeout`.
-    public func receive(timeout: Duration = .seconds(5), where matches: ([Frame]) -> Bool) async throws -> [Frame]? {
+    public func receive(timeout: Duration = patience, where matches: ([Frame]) -> Bool) async throws -> [Frame]? {
         let end = ContinuousClock.now + timeout
         while ContinuousClock.now < end {
             guard let frames = try await receive(timeout: ContinuousClock.now.duration(to: end)) else { return nil }
