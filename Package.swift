@@ -371,7 +371,7 @@ let tests: [Target] = [
         name: "MarketplaceChatTests",
         dependencies: [
             "MarketplaceChatContract", "MarketplaceChatService", "Bus", "Contracts", "Envelope", "Media", "PostgresSupport", "ServiceKit", "TestSupport",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
         ],
         swiftSettings: swiftSettings),
     .testTarget(

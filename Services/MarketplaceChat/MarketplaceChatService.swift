@@ -19,7 +19,8 @@ extension ServiceDefinition {
         let ring = try environment.settings.keyRing(current: .marketplaceChatKey, previous: .marketplaceChatKeyPrevious)
         let traders = TraderStore(database: database), listingStore = ListingStore(database: database)
         let photoStore = PhotoStore(database: database, media: MediaLibrary(database: database))
-        let access = MarketAccess(traders: traders), blockStore = BlockStore(database: database), followStore = FollowStore(database: database)
+        let moderationStore = ModerationStore(database: database, keys: ring)
+        let access = MarketAccess(traders: traders, moderation: moderationStore), blockStore = BlockStore(database: database), followStore = FollowStore(database: database)
         let conversationStore = ConversationStore(database: database), messageStore = MessageStore(database: database, keys: ring)
         let reviewStore = ReviewStore(database: database), offerStore = OfferStore(database: database)
         let listings = ListingHandlers(
@@ -28,14 +29,18 @@ extension ServiceDefinition {
         let photos = PhotoHandlers(database: database, photos: photoStore, listings: listings, access: access)
         let network = NetworkHandlers(
             database: database, traders: traders, photos: photoStore, blocks: blockStore, follows: followStore, conversations: conversationStore,
-            reviews: reviewStore, offers: offerStore, access: access)
+            reviews: reviewStore, offers: offerStore, moderation: moderationStore, access: access)
         let offers = OfferHandlers(database: database, offers: offerStore, listings: listingStore, blocks: blockStore, access: access)
         let reviews = ReviewHandlers(database: database, reviews: reviewStore, traders: traders, blocks: blockStore, access: access)
         let live = ChatLive.log(database: database, conversations: conversationStore, messages: messageStore)
         live.relay(through: environment.events)
+        let chatAccess = ChatAccess(market: access, conversations: conversationStore)
         let chat = ChatHandlers(
             database: database, conversations: conversationStore, messages: messageStore, listings: listingStore, blocks: blockStore,
-            access: ChatAccess(market: access, conversations: conversationStore), live: live)
+            access: chatAccess, live: live)
+        let moderation = ModerationHandlers(
+            database: database, moderation: moderationStore, listings: listings, messages: messageStore, conversations: conversationStore,
+            traders: traders, market: access, chat: chatAccess, live: live)
         let following = FollowHandlers(database: database, follows: followStore, blocks: blockStore, traders: traders, access: access)
         let people = PeopleHandlers(database: database, blocks: blockStore, traders: traders, access: access)
 
@@ -79,6 +84,16 @@ extension ServiceDefinition {
         handlers.on(MarketplaceChat.Offers.Accept.self, offers.accept)
         handlers.on(MarketplaceChat.Offers.Decline.self, offers.decline)
         handlers.on(MarketplaceChat.Offers.Counter.self, offers.counter)
+        handlers.once(MarketplaceChat.Reports.Create.self, prepare: moderation.prepareReport, apply: moderation.report)
+        handlers.on(MarketplaceChat.Moderation.ListCases.self, moderation.cases)
+        handlers.on(MarketplaceChat.Moderation.GetCase.self, moderation.getCase)
+        handlers.once(MarketplaceChat.Moderation.Decide.self, prepare: moderation.prepareDecision, apply: moderation.decide)
+        handlers.once(MarketplaceChat.Moderation.Lift.self, prepare: moderation.prepareLift, apply: moderation.lift)
+        handlers.on(MarketplaceChat.Moderation.ListAppeals.self, moderation.appeals)
+        handlers.once(MarketplaceChat.Moderation.Answer.self, prepare: moderation.prepareAnswer, apply: moderation.answer)
+        handlers.on(MarketplaceChat.Moderation.Log.self, moderation.log)
+        handlers.on(MarketplaceChat.Standing.Get.self, moderation.standing)
+        handlers.once(MarketplaceChat.Standing.Appeal.self, prepare: moderation.prepareAppeal, apply: moderation.appeal)
         handlers.on(MarketplaceChat.Account.Erase.self, network.erase)
         let expire = PeriodicJob("listings.expire", every: .seconds(60), database: database) { try await listingStore.expire(on: $0) }
         let loose = PeriodicJob("photos.prune", every: .seconds(3_600), database: database) { try await photoStore.pruneLoose(on: $0) }

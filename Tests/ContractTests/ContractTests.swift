@@ -279,6 +279,19 @@ import TestSupport
         "marketplace-chat.offers.decline.v1/declined": { database, _ in try await givenOffer(in: database) },
         "marketplace-chat.offers.counter.v1/countered": { database, _ in try await givenOffer(in: database) },
         "marketplace-chat.live-chat.sync.v1/caught-up": { database, _ in try await givenLiveMessage(in: database) },
+        "marketplace-chat.reports.create.v1/scam": { database, _ in
+            try await givenListing(in: database)
+            try await givenBlock(blocking: false, in: database)
+        },
+        "marketplace-chat.cases.list.v1/open": { database, _ in try await givenCase(in: database) },
+        "marketplace-chat.cases.get.v1/found": { database, _ in try await givenCase(in: database) },
+        "marketplace-chat.cases.decide.v1/suspended": { database, _ in try await givenCase(in: database) },
+        "marketplace-chat.suspensions.lift.v1/lifted": { database, _ in try await givenSuspension(in: database) },
+        "marketplace-chat.decisions.list.v1/first-page": { database, _ in try await givenSuspension(in: database) },
+        "marketplace-chat.standing.get.v1/suspended": { database, _ in try await givenSuspension(in: database) },
+        "marketplace-chat.appeals.create.v1/appealed": { database, _ in try await givenSuspension(in: database) },
+        "marketplace-chat.appeals.list.v1/one": { database, _ in try await givenSuspension(appealed: true, in: database) },
+        "marketplace-chat.appeals.decide.v1/overturned": { database, _ in try await givenSuspension(appealed: true, in: database) },
         "marketplace-chat.saved-searches.list.v1/one": { database, _ in try await givenSavedSearch(in: database) },
         "marketplace-chat.saved-searches.delete.v1/deleted": { database, _ in try await givenSavedSearch(in: database) },
         "notifications.account.erase.v1/erased": { database, _ in
@@ -538,6 +551,49 @@ import TestSupport
             WHERE id = '1a2b3c4d-0000-4e5f-8a9b-000000000001'
             """,
             in: database)
+    }
+
+    /// Case 6a7b8c9d-…0001: Brian reported the example trader's listing as a scam, its snapshot sealed
+    /// as the service seals it.
+    static func givenCase(in database: Database) async throws {
+        try await givenListing(in: database)
+        try await givenBlock(blocking: false, in: database)
+        let key = try #require(environment["MARKETPLACE_CHAT_KEY"].flatMap { Data(base64Encoded: $0) })
+        let store = ModerationStore(database: database, keys: KeyRing(current: SymmetricKey(data: key)))
+        let reported = ModerationStore.Reported(
+            kind: .listing, id: UUID(uuidString: "1a2b3c4d-0000-4e5f-8a9b-000000000001")!, account: exampleAccount, university: "tcd",
+            snapshot: .init(title: "Calculus textbook", description: "Stewart, 8th edition", price: Money(minorUnits: 2500, currency: .eur), username: "aoife"))
+        _ = try await database.transaction { connection in
+            try await store.report(
+                reported, by: UUID(uuidString: "7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e")!, reason: .scam, details: "Asks for payment by gift card.",
+                newCase: UUID(uuidString: "6a7b8c9d-0000-4e5f-8a9b-000000000001")!, on: connection)
+        }
+    }
+
+    /// Decision 5a6b7c8d-…0001: moderator Maeve suspended the example trader until lifted (after case
+    /// 6a7b8c9d-…0001); `appealed`, the trader appealed it.
+    static func givenSuspension(appealed: Bool = false, in database: Database) async throws {
+        try await givenListing(in: database)
+        let decision = UUID(uuidString: "5a6b7c8d-0000-4e5f-8a9b-000000000001")!, now = today.now()
+        try await given(
+            """
+            INSERT INTO moderation_cases (id, subject_kind, subject_id, account_id, university_id, reporters, open, opened_at, closed_at)
+            VALUES ('6a7b8c9d-0000-4e5f-8a9b-000000000001', 'account', \(exampleAccount), \(exampleAccount), 'tcd', 1, false, \(now), \(now))
+            """,
+            in: database)
+        try await given(
+            """
+            INSERT INTO moderation_decisions (id, action, case_id, account_id, account_username, moderator_id, moderator_username, note, decided_at)
+            VALUES (\(decision), 'suspend', '6a7b8c9d-0000-4e5f-8a9b-000000000001', \(exampleAccount), 'aoife', '9f8e7d6c-0000-4b5a-8c9d-000000000001',
+                    'maeve', 'Third scam listing this month.', \(now))
+            """,
+            in: database)
+        try await given("INSERT INTO suspensions (account_id, decision_id) VALUES (\(exampleAccount), \(decision))", in: database)
+        if appealed {
+            try await given(
+                "INSERT INTO appeals (decision_id, account_id, text, created_at) VALUES (\(decision), \(exampleAccount), 'The textbook is mine.', \(now))",
+                in: database)
+        }
     }
 
     /// Brian's open offer 4f5a6b7c-…0001 of 20.00 on the example trader's listing.

@@ -1,5 +1,6 @@
 import Bus
 import Contracts
+import Crypto
 import Envelope
 import Foundation
 import MarketplaceChatContract
@@ -74,11 +75,13 @@ struct Traders {
     /// Erases `account` as auth's outbox would have it erased; the reply.
     static func erase(_ account: UUID, in database: Database) async throws -> MarketplaceChat.Account.Erase.Response {
         let traderStore = TraderStore(database: database)
+        // Erasure opens no sealed box: any key does.
+        let moderation = ModerationStore(database: database, keys: KeyRing(current: SymmetricKey(size: .bits256)))
         let erasure = NetworkHandlers(
             database: database, traders: traderStore, photos: PhotoStore(database: database, media: MediaLibrary(database: database)),
             blocks: BlockStore(database: database), follows: FollowStore(database: database),
             conversations: ConversationStore(database: database), reviews: ReviewStore(database: database), offers: OfferStore(database: database),
-            access: MarketAccess(traders: traderStore))
+            moderation: moderation, access: MarketAccess(traders: traderStore, moderation: moderation))
         let context = RequestContext(attributes: .init(source: "urn:melon:auth", type: MarketplaceChat.Account.Erase.type), logger: .init(label: "erase"), bus: nil)
         return try await erasure.erase(AccountErasure(account: account.uuidString.lowercased(), email: "someone@tcd.ie"), context)
     }

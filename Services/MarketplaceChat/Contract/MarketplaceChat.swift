@@ -4,7 +4,7 @@ import Foundation
 import NotificationsContract
 
 /// The `marketplace-chat` service: the closed university marketplace (listings, the feed and
-/// search, its chat) and Nebula's private chat; reviews and reports as they arrive.
+/// search, its chat) and Nebula's private chat; reviews, reports and their moderation.
 public enum MarketplaceChat: ServiceContract {
     public static let name = "marketplace-chat"
     public static let summary =
@@ -21,6 +21,8 @@ public enum MarketplaceChat: ServiceContract {
         Messages.Send.self, Messages.List.self, Messages.Read.self, Messages.Delete.self,
         Reviews.Create.self, Reviews.List.self,
         Offers.Create.self, Offers.List.self, Offers.Accept.self, Offers.Decline.self, Offers.Counter.self, Live.Sync.self,
+        Reports.Create.self, Moderation.ListCases.self, Moderation.GetCase.self, Moderation.Decide.self, Moderation.Lift.self,
+        Moderation.ListAppeals.self, Moderation.Answer.self, Moderation.Log.self, Standing.Get.self, Standing.Appeal.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
@@ -51,6 +53,16 @@ public enum MarketplaceChat: ServiceContract {
         public static let listingLifetime = Duration.seconds(30 * 86_400)
         /// An active listing may be renewed in its last days only (no bumping to the top every hour).
         public static let renewWithin = Duration.seconds(7 * 86_400)
+        /// What a reporter may add, a moderator's note and an appeal, in Unicode scalars.
+        public static let reportDetails = 0...1_000
+        public static let moderationNote = 1...2_000
+        public static let appealText = 1...2_000
+        /// A suspension's days, when it is not until lifted.
+        public static let suspensionDays = 1...365
+        /// How many distinct reporters hide a listing (or an account's listings) until a moderator decides.
+        public static let hidingReporters = 3
+        /// How long after a decision its account may appeal it.
+        public static let appealWindow = Duration.seconds(30 * 86_400)
     }
 
     /// How worn an item is.

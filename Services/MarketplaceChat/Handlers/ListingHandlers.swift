@@ -200,11 +200,12 @@ struct ListingHandlers: Sendable {
         }
     }
 
-    /// `sees`, and no block between the caller and the seller.
+    /// `sees`, no block between the caller and the seller, and the seller not out of sight by moderation.
     func sees(_ row: ListingStore.Row, _ caller: MarketAccess.Caller, on connection: PostgresConnection) async throws -> Bool {
         guard Self.sees(row, caller, now: database.now()) else { return false }
         if row.seller == caller.account { return true }
-        return try await !blocks.between(row.seller, caller.account, on: connection)
+        guard try await !blocks.between(row.seller, caller.account, on: connection) else { return false }
+        return try await !access.moderation.isOutOfSight(row.seller, on: connection)
     }
 
     func visible(_ id: String, _ caller: MarketAccess.Caller, locking: Bool = false, on connection: PostgresConnection) async throws -> ListingStore.Row {

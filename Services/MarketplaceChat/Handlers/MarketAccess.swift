@@ -7,9 +7,10 @@ import PostgresNIO
 
 /// Who may use the marketplace: a signed-in account of a university network the marketplace
 /// serves, in a session of the marketplace app, that signed the marketplace rules. Each sees its
-/// own network only.
+/// own network only. A suspended account may not, until its suspension ends.
 struct MarketAccess: Sendable {
     let traders: TraderStore
+    let moderation: ModerationStore
 
     /// The caller as a trader: their account and network.
     struct Caller: Sendable {
@@ -33,6 +34,11 @@ struct MarketAccess: Sendable {
             throw Self.notUniversity
         }
         guard attributes.agreements.contains(MarketplaceChat.rulesPolicy) else { throw Self.notRules }
+        if let suspension = try await moderation.suspension(of: account, on: connection) {
+            let until = suspension.until.map { "until \(RFC3339.string(from: $0))" } ?? "until a moderator lifts it"
+            throw OperationError(
+                .forbidden, "your use of the marketplace is suspended \(until): GET /v1/marketplace/standing says why, POST /v1/marketplace/appeals appeals it")
+        }
         if recording { try await traders.record(account, network: network.university, username: attributes.username ?? "member", on: connection) }
         return Caller(account: account, network: network)
     }

@@ -17,6 +17,7 @@ struct NetworkHandlers: Sendable {
     let conversations: ConversationStore
     let reviews: ReviewStore
     let offers: OfferStore
+    let moderation: ModerationStore
     let access: MarketAccess
 
     @Sendable
@@ -62,6 +63,7 @@ struct NetworkHandlers: Sendable {
             try await follows.forget(account, on: connection)
             try await reviews.erase(account, on: connection)
             try await offers.erase(account, on: connection)
+            try await moderation.erase(account, on: connection)
             let conversationsDeleted = try await conversations.erase(account, on: connection)
             for conversation in conversationsDeleted { try await database.forgetAccountKey(conversation, on: connection) }
             try await connection.query("DELETE FROM traders WHERE account_id = \(account)", logger: database.logger)

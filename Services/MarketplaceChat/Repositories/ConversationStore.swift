@@ -102,6 +102,27 @@ struct ConversationStore: Sendable {
         return nil
     }
 
+    /// Whether the two have a conversation together.
+    func share(_ one: UUID, _ other: UUID, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            """
+            SELECT 1 FROM conversation_members a JOIN conversation_members b ON b.conversation_id = a.conversation_id AND b.account_id = \(other)
+            WHERE a.account_id = \(one) LIMIT 1
+            """,
+            logger: database.logger)
+        return try await rows.decode(Int.self).first { _ in true } != nil
+    }
+
+    /// The name `account` is known by here: as a trader, else as a chatter.
+    func username(of account: UUID, on connection: PostgresConnection) async throws -> String? {
+        let rows = try await connection.query(
+            """
+            SELECT COALESCE((SELECT username FROM traders WHERE account_id = \(account)), (SELECT username FROM chatters WHERE account_id = \(account)))
+            """,
+            logger: database.logger)
+        return try await rows.decode(String?.self).first { _ in true } ?? nil
+    }
+
     /// The buyer of conversation `id` about `listing`, unless they deleted their account.
     func buyer(in id: UUID, about listing: UUID, on connection: PostgresConnection) async throws -> UUID? {
         let rows = try await connection.query(

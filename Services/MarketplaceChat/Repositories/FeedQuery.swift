@@ -112,6 +112,7 @@ struct FeedQuery: Sendable {
         var conditions = [
             "l.university_id = \(bind(university))", "l.state = 'active'", "l.expires_at > \(bind(now))",
             BlockStore.unblocked("l.seller", viewerPlaceholder: bind(viewer)),
+            "NOT \(ModerationStore.outOfSight("l.seller", now: bind(now)))",
         ]
         if let category = request.category { conditions.append("l.category_id = \(bind(category))") }
         if let campus = request.campus { conditions.append("l.campus_id = \(bind(campus))") }

@@ -106,6 +106,25 @@ struct MessageStore: Sendable {
         return Dictionary(try await decode(rows, on: connection)) { first, _ in first }
     }
 
+    /// Where message `id` is, when `account` received it in a conversation of `kind` (in `university`)
+    /// and may still read it: its conversation, number and sender. Blocks do not matter (one blocks
+    /// and reports); a deleted message or a timer's announcement is not found.
+    func received(_ id: UUID, by account: UUID, kind: MarketplaceChat.ConversationKind, university: String?, on connection: PostgresConnection)
+        async throws -> (conversation: UUID, seq: Int64, sender: UUID)?
+    {
+        let rows = try await connection.query(
+            """
+            SELECT m.conversation_id, m.seq, sender.account_id FROM messages m
+            JOIN conversations c ON c.id = m.conversation_id
+            JOIN conversation_members me ON me.conversation_id = m.conversation_id AND me.account_id = \(account) AND me.side <> m.sender_side
+            JOIN conversation_members sender ON sender.conversation_id = m.conversation_id AND sender.side = m.sender_side
+            WHERE m.id = \(id) AND c.kind = \(kind.rawValue) AND c.university_id IS NOT DISTINCT FROM \(university) AND m.kind <> 'timer'
+              AND m.deleted_at IS NULL AND sender.account_id IS NOT NULL AND \(unescaped: Self.uncleared) AND \(unescaped: Self.expiry) > \(database.now())
+            """,
+            logger: database.logger)
+        return try await rows.decode((UUID, Int64, UUID).self).first { _ in true }.map { (conversation: $0.0, seq: $0.1, sender: $0.2) }
+    }
+
     /// The messages of `rows` (`columns`), opened, with their conversations' ids.
     private func decode(_ rows: PostgresRowSequence, on connection: PostgresConnection) async throws -> [(String, MarketplaceChat.Message)] {
         // Every row first: the keys are read on the same connection.

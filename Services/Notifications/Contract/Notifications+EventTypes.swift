@@ -22,11 +22,12 @@ extension Notifications {
         public static let offerUpdate = EventType(name: "marketplace.offer.update", app: .marketplace, category: "offers")
         public static let wishlistMatch = EventType(name: "marketplace.wishlist.match", app: .marketplace, category: "wishlist")
         public static let followedUserPosted = EventType(name: "marketplace.followed.posted", app: .marketplace, category: "following")
+        public static let moderationNotice = EventType(name: "marketplace.moderation.notice", app: .marketplace, category: "account")
         public static let campaignProgress = EventType(name: "fundraising.campaign.progress", app: .fundraising, category: "campaigns")
 
         public static let all: [EventType] = [
             boardPosted, communalGroceryAdded, goingShopping, choreAssigned, choreDone, choreDue, billCreated, debtReminder, settlementRecorded, taxDeadline, chatMessage,
-            privateChatMessage, offerUpdate, wishlistMatch, followedUserPosted, campaignProgress,
+            privateChatMessage, offerUpdate, wishlistMatch, followedUserPosted, moderationNotice, campaignProgress,
         ]
     }
 }
