@@ -57,8 +57,11 @@ tests=$!
 tail -n +1 -f --pid="$tests" "$log" | grep --line-buffered -v -E \
     '^(◇ Test .* started\.|✔ Test case .* passed after .*|info: .* is represented by similar locations .*|Planning build|Build complete.*)$|TemporaryDirectory\.|^ *"/usr/bin/ld|^/opt/swift/|^(Found|Selected|Candidate|Target|Thread model|InstalledDir|Swift version|clang version|warning: .*swift-frontend)' &
 console=$!
+stopped=.build/tests-stopped
+rm -f "$stopped"
 (
     for _ in $(seq $((minutes * 60))); do sleep 1; kill -0 "$tests" 2>/dev/null || exit 0; done
+    touch "$stopped" # the run waits for what follows
     for pid in $(pgrep -P "$tests" || true); do
         gdb -p "$pid" -batch -ex "thread apply all bt 40" 2>&1 | swift demangle --simplified
     done >.build/tests-threads.txt
@@ -75,6 +78,6 @@ console=$!
 watchdog=$!
 status=0
 wait "$tests" || status=$?
-kill "$watchdog" 2>/dev/null || true
+if [ -e "$stopped" ]; then wait "$watchdog" || true; else kill "$watchdog" 2>/dev/null || true; fi
 wait "$console" 2>/dev/null || true
 exit "$status"
