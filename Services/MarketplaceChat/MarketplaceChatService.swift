@@ -68,6 +68,7 @@ extension ServiceDefinition {
         handlers.on(MarketplaceChat.SavedSearches.List.self, following.searches)
         handlers.on(MarketplaceChat.SavedSearches.Delete.self, following.deleteSearch)
         handlers.on(MarketplaceChat.Conversations.Open.self, chat.open)
+        handlers.once(MarketplaceChat.Conversations.Ask.self, prepare: chat.prepareAsk, apply: chat.ask)
         handlers.on(MarketplaceChat.Conversations.List.self, chat.list)
         handlers.on(MarketplaceChat.Conversations.Get.self, chat.get)
         handlers.on(MarketplaceChat.Conversations.Delete.self, chat.delete)

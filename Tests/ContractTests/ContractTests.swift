@@ -249,6 +249,10 @@ import TestSupport
             try await givenListing(in: database)
             try await givenBlock(blocking: false, in: database)
         },
+        "marketplace-chat.conversations.ask.v1/asked": { database, _ in
+            try await givenListing(in: database)
+            try await givenBlock(blocking: false, in: database)
+        },
         "marketplace-chat.conversations.list.v1/one": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.conversations.get.v1/found": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.conversations.delete.v1/deleted": { database, _ in try await givenConversation(in: database) },

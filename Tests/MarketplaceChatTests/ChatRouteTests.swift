@@ -98,6 +98,33 @@ extension MarketplaceStackTests {
         }
     }
 
+    /// MC-52: a buyer inquires in one call.
+    @Test func aBuyerAsksAboutAListingInOneCall() async throws {
+        try await InProcessStack.with([.marketplaceChat]) { http in
+            let (aoife, brian, carla) = try await traders.headers(http)
+            let desk = try await Traders.list(http, aoife, title: "Desk", price: 4000, category: "furniture")
+            let ask = { @Sendable (listing: String, headers: [String: String]) in
+                try await http.post("/v1/marketplace/listings/\(listing)/ask", json: #"{"text":"Is it still available?"}"#, headers: headers)
+            }
+            let asked = try await ask(desk, brian)
+            #expect(asked.status == 201 && asked.json?["with"]?["username"] == "aoife", "\(asked.text)")
+            #expect(asked.json?["lastMessage"]?["text"] == "Is it still available?" && asked.json?["lastMessage"]?["mine"] == true, "\(asked.text)")
+            // Asking again is the same conversation, one more message.
+            let again = try await ask(desk, brian)
+            #expect(again.status == 201 && Traders.string(again, "id") == Traders.string(asked, "id"), "\(again.text)")
+            let tab = Traders.items(try await http.get("/v1/conversations", headers: aoife), "conversations")
+            #expect(tab.count == 1 && tab.first?["unread"] == 2, "\(tab)")
+
+            let foreign = try await ask(desk, carla), nothing = try await ask(UUID().uuidString, carla)
+            #expect(foreign.status == 404 && foreign.json?["detail"] == nothing.json?["detail"], "\(foreign.text)")
+            let own = try await ask(desk, aoife)
+            #expect(own.status == 400 && Traders.errorFields(own) == ["listingId"], "\(own.text)")
+            #expect(try await ask(desk, try await http.signedIn(dana, as: Self.nebula("dana"))).status == 403, "the marketplace app's")
+            let empty = try await http.post("/v1/marketplace/listings/\(desk)/ask", json: #"{"text":"  "}"#, headers: brian)
+            #expect(empty.status == 400 && Traders.errorFields(empty) == ["text"], "\(empty.text)")
+        }
+    }
+
     @Test func aPrivateChatWithAThirtySecondTimerWaitsForItsOfflineReaderThenVanishes() async throws {
         let clock = MovableClock(stopped: true)
         try await InProcessStack.with([.marketplaceChat], clock: clock.clock) { http in

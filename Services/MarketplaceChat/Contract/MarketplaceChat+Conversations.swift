@@ -45,6 +45,35 @@ extension MarketplaceChat {
             public typealias Response = Conversation
         }
 
+        /// `marketplace-chat.conversations.ask.v1`
+        public enum Ask: OperationDeclaration {
+            public static let service = MarketplaceChat.name
+            public static let type = "marketplace-chat.conversations.ask.v1"
+            public static let http = [HTTPBinding(
+                .post, "/v1/marketplace/listings/{listingId}/ask", name: "marketplaceListingAsk", access: .signedIn, status: .created,
+                errors: [.notFound, .forbidden, .conflict, .rateLimited],
+                summary: "A buyer asks about a listing in one call: the conversation about it opens (or is found) with the question as its next message",
+                example: #"{"text":"Is it still available? I could collect on Friday."}"#)]
+            public static let idempotency: Idempotency? = .stored()
+
+            public struct Request: Codable, Sendable, Equatable, FieldRules {
+                public var listingId: String
+                public var text: String
+
+                public init(listingId: String, text: String) {
+                    self.listingId = listingId
+                    self.text = text
+                }
+
+                public static let fieldRules: [String: FieldRule] = [
+                    "listingId": FieldRule.uuid.described("the listing asked about (not one's own)"),
+                    "text": FieldRule.text(MarketplaceChat.Bounds.messageText).described("the question"),
+                ]
+            }
+
+            public typealias Response = Conversation
+        }
+
         /// `marketplace-chat.conversations.list.v1`
         public enum List: OperationDeclaration {
             public static let service = MarketplaceChat.name

@@ -142,6 +142,7 @@ extension MarketplaceChat {
 
                 public static let fieldRules: [String: FieldRule] = [
                     "caseId": .uuid, "note": FieldRule.text(Bounds.moderationNote).described("why, for the log and the account"),
+                    "action": FieldRule.oneOf(["dismiss", "remove", "warn", "suspend"]).described("what is done"),
                     "days": FieldRule.range(Bounds.suspensionDays).described("a suspension's days; until lifted when left out"),
                 ]
             }

@@ -44,16 +44,7 @@ struct ChatHandlers: Sendable {
             case .listing:
                 guard request.username == nil else { throw OperationError.invalid(field: "data.username", "is for Nebula's private chats: name a listingId") }
                 guard let text = request.listingId else { throw OperationError.invalid(field: "data.listingId", "must name the listing asked about") }
-                guard let id = UUID(uuidString: text), let listing = try await listings.listing(id, on: connection),
-                      listing.university == caller.university, try await !blocks.between(listing.seller, caller.account, on: connection)
-                else { throw Self.noListing }
-                guard listing.seller != caller.account else { throw OperationError.invalid(field: "data.listingId", "is your own listing") }
-                let key = "listing:\(ListingStore.text(id)):\(ListingStore.text(caller.account))"
-                let askable = [.active, .reserved].contains(listing.view.state)
-                if !askable, try await !conversations.exists(key: key, on: connection) { throw Self.noListing }
-                try await conversations.recordSeller(listing.seller, on: connection)
-                opened = try await conversations.open(
-                    key: key, kind: .listing, listing: id, university: caller.university, opener: caller.account, other: listing.seller, on: connection)
+                opened = try await open(about: text, caller, on: connection)
             case .private:
                 guard request.listingId == nil else { throw OperationError.invalid(field: "data.listingId", "is for the marketplace app: name a username") }
                 guard let username = request.username else { throw OperationError.invalid(field: "data.username", "must name whom to chat with") }
@@ -67,6 +58,48 @@ struct ChatHandlers: Sendable {
             if opened.made { try await database.hit(Self.opening, [.account(caller.account.uuidString)], at: database.now(), on: connection) }
             return try await view(opened.id, for: caller, on: connection)
         }
+    }
+
+    /// The caller's conversation about listing `text` (of their network, active or reserved, not their
+    /// own), opened unless it was; whether it was made now.
+    private func open(about text: String, _ caller: ChatAccess.Caller, on connection: PostgresConnection) async throws -> (id: UUID, made: Bool) {
+        guard let id = UUID(uuidString: text), let listing = try await listings.listing(id, on: connection),
+              listing.university == caller.university, try await !blocks.between(listing.seller, caller.account, on: connection)
+        else { throw Self.noListing }
+        guard listing.seller != caller.account else { throw OperationError.invalid(field: "data.listingId", "is your own listing") }
+        let key = "listing:\(ListingStore.text(id)):\(ListingStore.text(caller.account))"
+        let askable = [.active, .reserved].contains(listing.view.state)
+        if !askable, try await !conversations.exists(key: key, on: connection) { throw Self.noListing }
+        try await conversations.recordSeller(listing.seller, on: connection)
+        return try await conversations.open(
+            key: key, kind: .listing, listing: id, university: caller.university, opener: caller.account, other: listing.seller, on: connection)
+    }
+
+    @Sendable
+    func prepareAsk(_ request: MarketplaceChat.Conversations.Ask.Request, _ context: RequestContext) async throws
+        -> (listingId: String, content: MessageStore.Content)
+    {
+        var validation = Validation()
+        let text = Self.checkMessage(request.text, "data.text", &validation)
+        try validation.finish()
+        return (request.listingId, MessageStore.Content(text: text))
+    }
+
+    /// A buyer's question in one call: the conversation about the listing, opened or found, with the
+    /// question as its next message.
+    @Sendable
+    func ask(_ prepared: (listingId: String, content: MessageStore.Content), _ context: RequestContext, on connection: PostgresConnection) async throws
+        -> MarketplaceChat.Conversation
+    {
+        let caller = try await access.caller(context, recording: true, on: connection)
+        guard caller.kind == .listing else { throw OperationError(.forbidden, "asking about a listing is for the marketplace app") }
+        let opened = try await open(about: prepared.listingId, caller, on: connection)
+        if opened.made { try await database.hit(Self.opening, [.account(caller.account.uuidString)], at: database.now(), on: connection) }
+        guard let membership = try await conversations.membership(
+            opened.id, of: caller.account, kind: .listing, university: caller.university, locking: true, on: connection)
+        else { throw Self.noListing }
+        _ = try await deliver(prepared.content, from: caller, in: membership, context, on: connection)
+        return try await view(opened.id, for: caller, on: connection)
     }
 
     @Sendable
@@ -158,9 +191,16 @@ struct ChatHandlers: Sendable {
         async throws -> MarketplaceChat.Messages.Send.Response
     {
         let (caller, membership) = try await member(prepared.conversationId, context, recording: true, locking: true, on: connection)
+        return try await deliver(prepared.content, from: caller, in: membership, context, on: connection)
+    }
+
+    /// Sends `content` from the caller's side of `membership` (its conversation's row held): sealed,
+    /// scanned in listing conversations, live to both sides, pushed to a recipient without a socket.
+    private func deliver(_ content: MessageStore.Content, from caller: ChatAccess.Caller, in membership: ConversationStore.Membership,
+                         _ context: RequestContext, on connection: PostgresConnection) async throws -> MarketplaceChat.Messages.Send.Response {
         guard let other = membership.other else { throw Self.otherGone }
         try await database.hit(Self.sending, [.account(caller.account.uuidString)], at: database.now(), on: connection)
-        var content = prepared.content
+        var content = content
         if var meeting = content.meeting, let spotId = meeting.spotId {
             guard let university = caller.university,
                   let spot = try await blocks.spots(of: university, campus: nil, on: connection).first(where: { $0.id == spotId })
