@@ -65,12 +65,17 @@ rm -f "$stopped"
     for pid in $(pgrep -P "$tests" || true); do
         gdb -p "$pid" -batch -ex "thread apply all bt 40" 2>&1 | swift demangle --simplified
     done >.build/tests-threads.txt
-    kill -KILL "$tests" $(pgrep -P "$tests" || true)
-    sleep 3 # the console's last lines first
+    # The test process first: swift test holds back what it printed until it ends (a pipe between
+    # them), and hands it over once it has; then swift test itself if it is still there.
+    kill -KILL $(pgrep -P "$tests" || true) 2>/dev/null || true
+    for _ in $(seq 10); do sleep 1; kill -0 "$tests" 2>/dev/null || break; done
+    kill -KILL "$tests" 2>/dev/null || true
+    sleep 2 # the console's last lines first
     {
         echo "The tests still ran after $minutes minutes and were stopped (threads: .build/tests-threads.txt)."
         echo "Frames in Melon's code:"
         grep -E ' at /.*/(Tests|Services|Shared)/' .build/tests-threads.txt | sed -E 's/^#[0-9]+ +(0x[0-9a-f]+ in )?//' | sort | uniq -c | head -30 || true
+        grep -E '^BusHarness: ' "$log" | tail -5 || true
         echo "Started and never ended:"
         python3 deploy/unfinished-tests.py "$log"
     } >&2

@@ -98,7 +98,7 @@ extension MarketplaceStackTests {
         }
     }
 
-    /// MC-52: a buyer inquires in one call.
+    /// MC-52: a buyer inquires in one call; MC-19: the seller sees how many did.
     @Test func aBuyerAsksAboutAListingInOneCall() async throws {
         try await InProcessStack.with([.marketplaceChat]) { http in
             let (aoife, brian, carla) = try await traders.headers(http)
@@ -114,6 +114,10 @@ extension MarketplaceStackTests {
             #expect(again.status == 201 && Traders.string(again, "id") == Traders.string(asked, "id"), "\(again.text)")
             let tab = Traders.items(try await http.get("/v1/conversations", headers: aoife), "conversations")
             #expect(tab.count == 1 && tab.first?["unread"] == 2, "\(tab)")
+            // MC-19: the seller sees how many asked; no one else does.
+            #expect(try await http.get("/v1/marketplace/listings/\(desk)", headers: aoife).json?["interested"] == 1)
+            #expect(Traders.items(try await http.get("/v1/marketplace/me/listings", headers: aoife), "listings").first?["interested"] == 1)
+            #expect(try await http.get("/v1/marketplace/listings/\(desk)", headers: brian).json?["interested"] == nil)
 
             let foreign = try await ask(desk, carla), nothing = try await ask(UUID().uuidString, carla)
             #expect(foreign.status == 404 && foreign.json?["detail"] == nothing.json?["detail"], "\(foreign.text)")

@@ -97,6 +97,12 @@ extension MarketplaceStackTests {
             #expect(Traders.items(standing, "notices").first?["appealable"] == true)
             #expect(try await Self.pushes(database, to: traders.aoife).count == 1)
 
+            // Closed cases, the latest first; open ones page forward only.
+            let closed = Traders.items(try await http.get("/v1/moderation/cases?closed=true", headers: maeve), "cases")
+            #expect(closed.compactMap { if case .string(let id)? = $0["id"] { id } else { nil } } == [second, caseID], "\(closed)")
+            #expect(closed.first?["decision"] == nil && closed.allSatisfy { $0["open"] == false })
+            #expect(try await http.get("/v1/moderation/cases?closed=true&after=1", headers: maeve).status == 400)
+
             // The audit log: both decisions, the latest first, with their moderator.
             let log = Traders.items(try await http.get("/v1/moderation/log", headers: maeve), "decisions")
             #expect(log.map { $0["action"] } == ["remove", "dismiss"] && log.allSatisfy { $0["moderator"]?["username"] == "maeve" }, "\(log)")

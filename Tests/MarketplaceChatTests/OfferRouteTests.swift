@@ -55,6 +55,10 @@ extension MarketplaceStackTests {
             #expect(try await ReviewRouteTests.review(http, bike, 5, brian).status == 201, "the sale opened reviews")
             let daras = Traders.items(try await http.get("/v1/marketplace/listings/\(bike)/offers", headers: dara), "offers")
             #expect(daras.first?["state"] == "declined", "\(daras)")
+            let told = try await database.sentRequests("notifications.push.send.v1").filter {
+                $0["recipients"] == [.string(self.dara.uuidString.lowercased())] && $0["content"]?["alert"]?["title"] == "Sold to someone else"
+            }
+            #expect(told.count == 1 && told.first?["content"]?["data"]?["offerId"] == .string(daraOffer), "\(told)")
 
             // An unanswered offer lapses after 48 hours; a reservation without a sale after 72.
             let lamp = try await Traders.list(http, aoife, title: "Lamp", price: 1_000, category: "furniture")

@@ -38,38 +38,56 @@ public enum BusHarness {
         return try WorkerRuntime(registry: EchoService.registry(), configuration: configuration, logger: logger("echo \(endpoint)"))
     }
 
-    /// Runs `services` in a task group while `body` runs, then cancels them and waits for them to end.
-    /// A service still running 30 s after the cancellation is named on standard error, so a teardown
-    /// that hangs says which part ignores its cancellation.
+    /// Runs `services` while `body` runs, then cancels them and waits for them to end. A service
+    /// still running 30 s after the cancellation is named on standard error; one still running after
+    /// `stopLimit` is left behind and the call throws `ServicesDidNotStop` naming it, so a teardown
+    /// that hangs fails its test, saying which part ignored its cancellation, instead of holding the
+    /// whole run until CI's limit (a stack's in-process service once did, and CI saw only idle threads).
     public static func with<T: Sendable>(
         _ services: [any Service], body: () async throws -> T
     ) async throws -> T {
         let running = StillRunning(services)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, service) in services.enumerated() {
-                group.addTask {
-                    defer { running.ended(index) }
-                    try await service.run()
-                }
-            }
-            func stop() async throws {
-                group.cancelAll()
-                let watchdog = Task {
-                    try await Task.sleep(for: .seconds(30))
-                    FileHandle.standardError.write(Data("BusHarness: still running 30 s after cancellation: \(running.names)\n".utf8))
-                }
-                defer { watchdog.cancel() }
-                try await group.waitForAll()
-            }
-            do {
-                let result = try await body()
-                try await stop()
-                return result
-            } catch {
-                try? await stop()
-                throw error
+        let tasks = services.enumerated().map { index, service in
+            Task {
+                defer { running.ended(index) }
+                try await service.run()
             }
         }
+        func stop() async throws {
+            for task in tasks { task.cancel() }
+            let start = ContinuousClock.now
+            var named = false
+            while !running.isEmpty {
+                let waited = start.duration(to: .now)
+                if waited > .seconds(30), !named {
+                    FileHandle.standardError.write(Data("BusHarness: still running 30 s after cancellation: \(running.names)\n".utf8))
+                    named = true
+                }
+                if waited > stopLimit { throw ServicesDidNotStop(names: running.names, after: stopLimit) }
+                // A pause of its own: the caller may be cancelled (its time limit), which ends its sleeps at once.
+                await Task { try? await Task.sleep(for: .milliseconds(20)) }.value
+            }
+            for task in tasks { try await task.value }
+        }
+        do {
+            let result = try await body()
+            try await stop()
+            return result
+        } catch {
+            do { try await stop() } catch let stuck as ServicesDidNotStop {
+                FileHandle.standardError.write(Data("BusHarness: \(stuck)\n".utf8))
+            } catch {}
+            throw error
+        }
+    }
+
+    /// How long `with` waits for its services to end once cancelled.
+    public static let stopLimit = Duration.seconds(60)
+
+    public struct ServicesDidNotStop: Error, CustomStringConvertible {
+        public let names: [String]
+        public let after: Duration
+        public var description: String { "still running \(after) after cancellation, left behind: \(names)" }
     }
 
     /// Waits until the broker at `client`'s endpoint reports a worker of `service`.
@@ -96,6 +114,8 @@ private final class StillRunning: Sendable {
     }
 
     func ended(_ index: Int) { _ = running.withLock { $0.remove(index) } }
+
+    var isEmpty: Bool { running.withLock { $0.isEmpty } }
 
     var names: [String] { running.withLock { $0 }.sorted().map { String(describing: type(of: services[$0])) } }
 }

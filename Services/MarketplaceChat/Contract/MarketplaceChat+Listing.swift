@@ -27,10 +27,12 @@ extension MarketplaceChat {
         public var soldAt: Date?
         /// Increases with every change: an update names the version it read.
         public var version: Int
+        /// How many buyers asked about it (opened a conversation): its seller's list and reads only.
+        public var interested: Int?
 
         public init(id: String, sellerId: String, sellerUsername: String, title: String, description: String, price: Money, category: String,
                     condition: Condition, campus: String, photoIds: [String], state: ListingState, createdAt: Date, updatedAt: Date,
-                    publishedAt: Date?, expiresAt: Date?, soldAt: Date?, version: Int) {
+                    publishedAt: Date?, expiresAt: Date?, soldAt: Date?, version: Int, interested: Int? = nil) {
             self.id = id
             self.sellerId = sellerId
             self.sellerUsername = sellerUsername
@@ -48,6 +50,7 @@ extension MarketplaceChat {
             self.expiresAt = expiresAt
             self.soldAt = soldAt
             self.version = version
+            self.interested = interested
         }
 
         public static let fieldRules: [String: FieldRule] = ["id": .uuid, "sellerId": .uuid, "photoIds": FieldRule.each(.uuid)]

@@ -61,7 +61,18 @@ struct ListingHandlers: Sendable {
     func get(_ request: MarketplaceChat.Listings.Reference, _ context: RequestContext) async throws -> MarketplaceChat.Listing {
         try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            return try await visible(request.listingId, caller, on: connection).view
+            let row = try await visible(request.listingId, caller, on: connection)
+            return row.seller == caller.account ? try await withInterest([row], on: connection)[0] : row.view
+        }
+    }
+
+    /// The seller's views of `rows`, each with how many buyers asked about it (MC-19).
+    private func withInterest(_ rows: [ListingStore.Row], on connection: PostgresConnection) async throws -> [MarketplaceChat.Listing] {
+        let interest = try await conversations.interest(in: rows.map(\.id), on: connection)
+        return rows.map { row in
+            var view = row.view
+            view.interested = interest[row.id] ?? 0
+            return view
         }
     }
 
@@ -149,7 +160,10 @@ struct ListingHandlers: Sendable {
             if buyer == nil { buyer = try await offers.reservedBuyer(of: old.id, on: connection) }
             try await listings.move(old.id, to: .sold, on: connection)
             if let buyer { try await listings.sold(old.id, to: buyer, on: connection) }
-            try await offers.settle(old.id, soldTo: buyer, on: connection)
+            // The buyers whose offers the sale declined hear of it.
+            for declined in try await offers.settle(old.id, soldTo: buyer, on: connection) {
+                try await offers.tell(declined.buyer, "Sold to someone else", offer: declined.offer, listing: old.id, title: old.view.title, on: connection)
+            }
             return try await own(old.id, on: connection).view
         }
     }
@@ -184,7 +198,7 @@ struct ListingHandlers: Sendable {
         return try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
             let rows = try await listings.mine(caller.account, state: request.state, limit: limit, before: request.before, on: connection)
-            return .init(listings: rows.map(\.view), nextBefore: rows.count == limit ? rows.last?.number : nil)
+            return .init(listings: try await withInterest(rows, on: connection), nextBefore: rows.count == limit ? rows.last?.number : nil)
         }
     }
 

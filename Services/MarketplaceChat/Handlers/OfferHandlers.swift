@@ -3,7 +3,6 @@ import Contracts
 import Envelope
 import Foundation
 import MarketplaceChatContract
-import NotificationsContract
 import PostgresNIO
 import PostgresSupport
 
@@ -139,10 +138,6 @@ struct OfferHandlers: Sendable {
 
     /// Pushes the news of an offer to the other side (through notifications' outbox).
     private func tell(_ account: UUID, _ title: String, _ offer: OfferStore.Row, on connection: PostgresConnection) async throws {
-        let event = Notifications.EventType.offerUpdate
-        let content = Notifications.Content(
-            app: event.app, eventType: event.name, category: event.category, alert: .init(title: title, body: offer.title),
-            data: ["listingId": ListingStore.text(offer.listing), "offerId": ListingStore.text(offer.id)], threadID: "listing-\(ListingStore.text(offer.listing))")
-        try await database.enqueue(Notifications.Push.Send.self, .init(recipients: [ListingStore.text(account)], content: content), on: connection)
+        try await offers.tell(account, title, offer: offer.id, listing: offer.listing, title: offer.title, on: connection)
     }
 }

@@ -102,6 +102,16 @@ struct ConversationStore: Sendable {
         return nil
     }
 
+    /// How many buyers opened a conversation about each of `listings` (those with none are left out).
+    func interest(in listings: [UUID], on connection: PostgresConnection) async throws -> [UUID: Int] {
+        guard !listings.isEmpty else { return [:] }
+        let rows = try await connection.query(
+            "SELECT listing_id, count(*)::int FROM conversations WHERE listing_id = ANY(\(listings)) GROUP BY listing_id", logger: database.logger)
+        var counts: [UUID: Int] = [:]
+        for try await (listing, count) in rows.decode((UUID, Int).self) { counts[listing] = count }
+        return counts
+    }
+
     /// Whether the two have a conversation together.
     func share(_ one: UUID, _ other: UUID, on connection: PostgresConnection) async throws -> Bool {
         let rows = try await connection.query(

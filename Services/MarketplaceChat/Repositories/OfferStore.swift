@@ -2,6 +2,7 @@ import Contracts
 import Envelope
 import Foundation
 import MarketplaceChatContract
+import NotificationsContract
 import PostgresNIO
 import PostgresSupport
 
@@ -128,15 +129,29 @@ struct OfferStore: Sendable {
         return try await rows.decode(UUID?.self).first { _ in true } ?? nil
     }
 
-    /// On a sale: every offer still in play is declined but the buyer's accepted one.
-    func settle(_ listing: UUID, soldTo buyer: UUID?, on connection: PostgresConnection) async throws {
-        try await connection.query(
+    /// On a sale: every offer still in play is declined but the buyer's accepted one; the declined
+    /// offers and their buyers.
+    func settle(_ listing: UUID, soldTo buyer: UUID?, on connection: PostgresConnection) async throws -> [(offer: UUID, buyer: UUID)] {
+        let rows = try await connection.query(
             """
             UPDATE offers SET state = 'declined'
             WHERE listing_id = \(listing) AND state IN ('open', 'countered', 'accepted') AND (state <> 'accepted' OR buyer IS DISTINCT FROM \(buyer))
+            RETURNING id, buyer
             """,
             logger: database.logger)
+        let declined = try await rows.decode((UUID, UUID).self).reduce(into: []) { $0.append((offer: $1.0, buyer: $1.1)) }
         try await connection.query("UPDATE listings SET reserved_for = NULL, reserved_until = NULL WHERE id = \(listing)", logger: database.logger)
+        return declined
+    }
+
+    /// Pushes the news of offer `offer` on `listing` (titled `title`) to `account`, through
+    /// notifications' outbox.
+    func tell(_ account: UUID, _ news: String, offer: UUID, listing: UUID, title: String, on connection: PostgresConnection) async throws {
+        let event = Notifications.EventType.offerUpdate
+        let content = Notifications.Content(
+            app: event.app, eventType: event.name, category: event.category, alert: .init(title: news, body: title),
+            data: ["listingId": ListingStore.text(listing), "offerId": ListingStore.text(offer)], threadID: "listing-\(ListingStore.text(listing))")
+        try await database.enqueue(Notifications.Push.Send.self, .init(recipients: [ListingStore.text(account)], content: content), on: connection)
     }
 
     /// Lapses what ran out: open and countered offers past 48 hours; reservations past 72 hours
