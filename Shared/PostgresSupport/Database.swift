@@ -7,8 +7,8 @@ import Synchronization
 
 /// A service's database: a pooled PostgresNIO client and the one schema the service owns.
 ///
-/// Run it as a service (in the process's ServiceGroup) before the parts that use it: the pool lives in
-/// `run()`.
+/// The pool lives in `run()`, which must outlast every query: a service's `RunAfterMigrations` runs
+/// it around the service's parts; a test runs it beside its body.
 public final class Database: Service {
     public let client: PostgresClient
     /// The service's schema; every table it owns lives here.

@@ -1,9 +1,11 @@
 import Logging
 import ServiceLifecycle
 
-/// A service's start: applies its migrations (waiting for the database while it is not reachable),
-/// then runs the parts that need the schema, such as its worker runtime and queue consumers, until
-/// shutdown. Put it in the ServiceGroup after the `Database` it migrates.
+/// A service's start: runs its database's pool, applies its migrations (waiting for the database
+/// while it is not reachable), then runs the parts that need the schema, such as its worker runtime
+/// and queue consumers, until shutdown. The pool stops only once every part has ended: PostgresNIO
+/// (1.33) leaves a query waiting forever when the pool closes its connection under it, so a pool
+/// cancelled beside its users (a ServiceGroup cancelled, a test's teardown) could hang their end.
 public struct RunAfterMigrations: Service {
     public let database: Database
     public let migrations: [Migration]
@@ -18,6 +20,21 @@ public struct RunAfterMigrations: Service {
     }
 
     public func run() async throws {
+        // Detached: neither the caller's cancellation nor its graceful shutdown reaches the pool; its
+        // users' end does.
+        let pool = Task.detached { [database] in try await database.run() }
+        do {
+            try await migrateAndRun()
+        } catch {
+            pool.cancel()
+            try? await pool.value
+            throw error
+        }
+        pool.cancel()
+        try await pool.value
+    }
+
+    private func migrateAndRun() async throws {
         while true {
             do {
                 try await database.migrate(migrations)

@@ -51,7 +51,7 @@ public struct RunningService: Sendable {
         }
         let migrated: [any Service] = [runtime, OutboxRelay(database: database, bus: bus), OutboxRelay.purgeJob(database: database), expiry, limits]
             + parts.jobs + parts.services + [database.noticeListener]
-        services = transport + [database, RunAfterMigrations(database: database, migrations: try definition.migrations(), services: migrated)]
+        services = transport + [RunAfterMigrations(database: database, migrations: try definition.migrations(), services: migrated)]
     }
 
     /// What /readyz checks: the broker on the worker's connections, and the database.

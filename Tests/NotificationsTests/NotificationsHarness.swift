@@ -89,6 +89,14 @@ final class NotificationsHarness: Sendable {
         return handled
     }
 
+    /// The first column of every row of `sql`, as text, joined by newlines.
+    func text(_ sql: String) async throws -> String {
+        try await database.transaction { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: database.logger).decode(String?.self)
+                .reduce(into: [String]()) { $0.append($1 ?? "NULL") }.joined(separator: "\n")
+        }
+    }
+
     func integer(_ sql: String) async throws -> Int {
         try await database.transaction { connection in
             try await connection.query(PostgresQuery(unsafeSQL: sql), logger: database.logger).decode(Int.self).reduce(0, +)

@@ -76,7 +76,9 @@ import TestSupport
             try await Self.register(harness)
             _ = try await Self.send(harness, Self.bill())
             try await harness.deliver { harness.server.accepted.count == 1 }
-            #expect(harness.server.received.count == 3 && Set(harness.server.received.compactMap(\.apnsID)).count == 1)
+            // Once seen in a full run: two requests and no third within the 10 s. The row says why.
+            let row = try await harness.text("SELECT concat_ws(' ', status, attempts, reason, 'due in', next_attempt_at - clock_timestamp()) FROM deliveries")
+            #expect(harness.server.received.count == 3 && Set(harness.server.received.compactMap(\.apnsID)).count == 1, "delivery: \(row)")
             #expect(try await harness.integer("SELECT attempts FROM deliveries") == 3)
             #expect(try await harness.integer("SELECT count(*)::int FROM deliveries WHERE status = 'sent'") == 1)
         }

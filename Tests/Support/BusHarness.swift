@@ -67,18 +67,22 @@ public enum BusHarness {
                 // A pause of its own: the caller may be cancelled (its time limit), which ends its sleeps at once.
                 await Task { try? await Task.sleep(for: .milliseconds(20)) }.value
             }
-            for task in tasks { try await task.value }
+            // A service may end its cancellation by throwing it: that is an end, not a failure.
+            for task in tasks {
+                do { try await task.value } catch is CancellationError {}
+            }
         }
+        let result: T
         do {
-            let result = try await body()
-            try await stop()
-            return result
+            result = try await body()
         } catch {
             do { try await stop() } catch let stuck as ServicesDidNotStop {
                 FileHandle.standardError.write(Data("BusHarness: \(stuck)\n".utf8))
             } catch {}
             throw error
         }
+        try await stop()
+        return result
     }
 
     /// How long `with` waits for its services to end once cancelled.
