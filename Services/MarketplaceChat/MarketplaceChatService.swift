@@ -76,6 +76,7 @@ extension ServiceDefinition {
         handlers.once(MarketplaceChat.Messages.Send.self, prepare: chat.prepareSend, apply: chat.send)
         handlers.on(MarketplaceChat.Messages.List.self, chat.history)
         handlers.on(MarketplaceChat.Messages.Read.self, chat.read)
+        handlers.on(MarketplaceChat.Messages.Answer.self, chat.answerMeeting)
         handlers.on(MarketplaceChat.Messages.Delete.self, chat.deleteMessage)
         handlers.on(MarketplaceChat.Live.Sync.self, chat.sync)
         handlers.once(MarketplaceChat.Reviews.Create.self, prepare: reviews.prepareCreate, apply: reviews.create)

@@ -261,6 +261,7 @@ import TestSupport
         "marketplace-chat.messages.list.v1/first-page": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.read.v1/read": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.delete.v1/deleted": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.messages.answer.v1/accepted": { database, _ in try await givenMeetingProposal(in: database) },
         "marketplace-chat.reviews.create.v1/five-stars": { database, _ in try await givenSale(in: database) },
         "marketplace-chat.reviews.list.v1/rated": { database, _ in
             try await givenSale(in: database)
@@ -503,6 +504,20 @@ import TestSupport
 
     /// Brian's conversation 2c3d4e5f-…0001 about the example trader's listing: his question (message
     /// 1) and her answer (message 3d4e5f6a-…0002), sealed as the service seals them.
+    /// The conversation, and Brian's proposal to meet at the Front Arch (message 3).
+    static func givenMeetingProposal(in database: Database) async throws {
+        try await givenConversation(in: database)
+        let key = try #require(environment["MARKETPLACE_CHAT_KEY"].flatMap { Data(base64Encoded: $0) })
+        let messages = MessageStore(database: database, keys: KeyRing(current: SymmetricKey(data: key)))
+        let conversation = UUID(uuidString: "2c3d4e5f-0000-4e5f-8a9b-000000000001")!
+        try await database.transaction { connection in
+            let meeting = MarketplaceChat.Meeting(spotId: "front-arch", name: "Front Arch", point: .init(latitude: 53.3446, longitude: -6.259))
+            _ = try await messages.append(.init(meeting: meeting), to: conversation, from: 0, timerSeconds: 0, flagged: false, on: connection)
+            try await connection.query(
+                "UPDATE messages SET id = '3d4e5f6a-0000-4e5f-8a9b-000000000004' WHERE conversation_id = \(conversation) AND seq = 3", logger: database.logger)
+        }
+    }
+
     static func givenConversation(in database: Database) async throws {
         try await givenListing(in: database)
         try await givenBlock(blocking: false, in: database)

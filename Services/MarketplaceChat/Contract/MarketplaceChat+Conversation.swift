@@ -128,6 +128,13 @@ extension MarketplaceChat {
         ]
     }
 
+    /// The other side's answer to a proposed meeting. Proposing is the proposer's yes, so an accepted
+    /// meeting is agreed by both.
+    public enum MeetingAnswer: String, Codable, Sendable, CaseIterable, SchemaEnumeration {
+        case accepted
+        case declined
+    }
+
     public struct TimerChange: Codable, Sendable, Equatable {
         public var seconds: Int
 
@@ -158,9 +165,13 @@ extension MarketplaceChat {
         public var warning: Bool
         /// Deleted by its sender for both: no content is left.
         public var deleted: Bool
+        /// A proposed meeting's answer from the side that did not propose it (absent while open).
+        public var meetingAnswer: MeetingAnswer?
+        public var meetingAnsweredAt: Date?
 
         public init(id: String, seq: Int64, mine: Bool, kind: MessageKind, text: String? = nil, meeting: Meeting? = nil, location: Point? = nil,
-                    timer: TimerChange? = nil, timerSeconds: Int, sentAt: Date, readAt: Date?, expiresAt: Date?, warning: Bool, deleted: Bool) {
+                    timer: TimerChange? = nil, timerSeconds: Int, sentAt: Date, readAt: Date?, expiresAt: Date?, warning: Bool, deleted: Bool,
+                    meetingAnswer: MeetingAnswer? = nil, meetingAnsweredAt: Date? = nil) {
             self.id = id
             self.seq = seq
             self.mine = mine
@@ -175,6 +186,8 @@ extension MarketplaceChat {
             self.expiresAt = expiresAt
             self.warning = warning
             self.deleted = deleted
+            self.meetingAnswer = meetingAnswer
+            self.meetingAnsweredAt = meetingAnsweredAt
         }
 
         public static let fieldRules: [String: FieldRule] = ["id": .uuid]

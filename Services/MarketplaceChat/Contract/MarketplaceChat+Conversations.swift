@@ -274,6 +274,37 @@ extension MarketplaceChat {
             }
         }
 
+        /// `marketplace-chat.messages.answer.v1`
+        public enum Answer: OperationDeclaration {
+            public static let service = MarketplaceChat.name
+            public static let type = "marketplace-chat.messages.answer.v1"
+            public static let http = [HTTPBinding(
+                .post, "/v1/conversations/{conversationId}/messages/{messageId}/answer", name: "meetingAnswer", access: .owner,
+                errors: [.notFound, .forbidden, .conflict],
+                summary: "Accepts or declines a meeting the other side proposed, once: accepted, it is agreed by both; both sides see the answer live",
+                example: #"{"answer":"accepted"}"#)]
+            public static let idempotency: Idempotency? = .repeatable(because: "the same answer again changes nothing; another answer is a conflict")
+
+            public struct Request: Codable, Sendable, Equatable, FieldRules {
+                public var conversationId: String
+                public var messageId: String
+                public var answer: MeetingAnswer
+
+                public init(conversationId: String, messageId: String, answer: MeetingAnswer) {
+                    self.conversationId = conversationId
+                    self.messageId = messageId
+                    self.answer = answer
+                }
+
+                public static let fieldRules: [String: FieldRule] = [
+                    "conversationId": .uuid, "messageId": FieldRule.uuid.described("a meeting the other side proposed"),
+                    "answer": FieldRule.oneOf(["accepted", "declined"]).described("accepted or declined"),
+                ]
+            }
+
+            public typealias Response = Message
+        }
+
         /// `marketplace-chat.messages.delete.v1`
         public enum Delete: OperationDeclaration {
             public static let service = MarketplaceChat.name

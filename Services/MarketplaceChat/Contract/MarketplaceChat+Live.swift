@@ -9,7 +9,7 @@ extension MarketplaceChat {
         name: "chat", service: name,
         summary: "New messages, read receipts and deletions in the caller's conversations (both apps'), each with a cursor to resume from",
         events: [
-            LiveEventDeclaration(type: "message", summary: "a message in one of the caller's conversations (the caller's own too, for their other devices)",
+            LiveEventDeclaration(type: "message", summary: "a message in one of the caller's conversations (the caller's own too, for their other devices), again when a proposed meeting is answered",
                                  data: LiveMessage.self),
             LiveEventDeclaration(type: "read", summary: "the other side read the caller's messages up to a number (a read receipt)", data: LiveRead.self),
             LiveEventDeclaration(type: "deleted", summary: "a message was deleted for both", data: LiveDeleted.self),

@@ -18,7 +18,7 @@ public enum MarketplaceChat: ServiceContract {
         Spots.List.self, Blocks.Set.self, Blocks.Remove.self, Blocks.List.self,
         Following.Set.self, Following.Remove.self, Following.List.self, SavedSearches.Create.self, SavedSearches.List.self, SavedSearches.Delete.self,
         Conversations.Open.self, Conversations.Ask.self, Conversations.List.self, Conversations.Get.self, Conversations.Delete.self, Conversations.Timer.self,
-        Messages.Send.self, Messages.List.self, Messages.Read.self, Messages.Delete.self,
+        Messages.Send.self, Messages.List.self, Messages.Read.self, Messages.Answer.self, Messages.Delete.self,
         Reviews.Create.self, Reviews.List.self,
         Offers.Create.self, Offers.List.self, Offers.Accept.self, Offers.Decline.self, Offers.Counter.self, Live.Sync.self,
         Reports.Create.self, Moderation.ListCases.self, Moderation.GetCase.self, Moderation.Decide.self, Moderation.Lift.self,

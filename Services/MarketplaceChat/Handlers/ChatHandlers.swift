@@ -33,6 +33,9 @@ struct ChatHandlers: Sendable {
         .notFound, "data.listingId: there is no such listing in your network", fields: [.init(field: "data.listingId", message: "is not a listing of your network")])
     static let noUser = OperationError(
         .notFound, "data.username: no one chats under that name", fields: [.init(field: "data.username", message: "is not a Nebula user")])
+    static let noProposal = OperationError(
+        .notFound, "data.messageId: the other side proposed no such meeting here",
+        fields: [.init(field: "data.messageId", message: "is not a meeting the other side proposed here")])
     static let otherGone = OperationError(.conflict, "the other side deleted their account: the conversation can be read, not answered")
 
     @Sendable
@@ -269,7 +272,7 @@ struct ChatHandlers: Sendable {
     // MARK: - Parts
 
     /// The caller and their side of conversation `reference`, or `noConversation`.
-    private func member(_ reference: String, _ context: RequestContext, recording: Bool = false, locking: Bool = false,
+    func member(_ reference: String, _ context: RequestContext, recording: Bool = false, locking: Bool = false,
                         on connection: PostgresConnection) async throws -> (ChatAccess.Caller, ConversationStore.Membership) {
         let caller = try await access.caller(context, recording: recording, on: connection)
         guard let id = UUID(uuidString: reference),
@@ -288,12 +291,12 @@ struct ChatHandlers: Sendable {
     }
 
     /// Tells the other side a message came, without its content (through notifications' outbox).
-    private func push(to account: UUID, in conversation: UUID, kind: MarketplaceChat.ConversationKind, from username: String,
-                      on connection: PostgresConnection) async throws {
+    func push(to account: UUID, in conversation: UUID, kind: MarketplaceChat.ConversationKind, from username: String,
+                      body: String = "New message", on connection: PostgresConnection) async throws {
         let event = kind == .listing ? Notifications.EventType.chatMessage : .privateChatMessage
         let thread = "conversation-\(ListingStore.text(conversation))"
         let content = Notifications.Content(
-            app: event.app, eventType: event.name, category: event.category, alert: .init(title: username, body: "New message"),
+            app: event.app, eventType: event.name, category: event.category, alert: .init(title: username, body: body),
             data: ["conversationId": ListingStore.text(conversation)], collapseKey: thread, threadID: thread)
         try await database.enqueue(Notifications.Push.Send.self, .init(recipients: [ListingStore.text(account)], content: content), on: connection)
     }

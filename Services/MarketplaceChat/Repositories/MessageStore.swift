@@ -71,7 +71,7 @@ struct MessageStore: Sendable {
     /// A message's columns as `decode` reads them, and the rows they come from.
     static let columns = """
         m.conversation_id, m.id, m.seq, m.sender_side = me.side, m.kind, m.body, m.flagged, m.timer_seconds, m.sent_at, m.read_at,
-        m.deleted_at IS NOT NULL, NULLIF(\(expiry), 'infinity')
+        m.deleted_at IS NOT NULL, NULLIF(\(expiry), 'infinity'), m.meeting_answer, m.meeting_answered_at
         FROM messages m JOIN conversation_members me ON me.conversation_id = m.conversation_id
         """
 
@@ -128,10 +128,10 @@ struct MessageStore: Sendable {
     /// The messages of `rows` (`columns`), opened, with their conversations' ids.
     private func decode(_ rows: PostgresRowSequence, on connection: PostgresConnection) async throws -> [(String, MarketplaceChat.Message)] {
         // Every row first: the keys are read on the same connection.
-        let all = try await rows.decode((UUID, UUID, Int64, Bool, String, Data?, Bool, Int, Date, Date?, Bool, Date?).self)
+        let all = try await rows.decode((UUID, UUID, Int64, Bool, String, Data?, Bool, Int, Date, Date?, Bool, Date?, String?, Date?).self)
             .reduce(into: []) { $0.append($1) }
         var keys: [UUID: SymmetricKey] = [:], messages: [(String, MarketplaceChat.Message)] = []
-        for (conversation, id, seq, mine, kind, box, flagged, timer, sent, read, deleted, expires) in all {
+        for (conversation, id, seq, mine, kind, box, flagged, timer, sent, read, deleted, expires, answer, answered) in all {
             var content = Content()
             if let box {
                 let key: SymmetricKey
@@ -142,7 +142,8 @@ struct MessageStore: Sendable {
             messages.append((ListingStore.text(conversation), .init(
                 id: ListingStore.text(id), seq: seq, mine: mine, kind: MarketplaceChat.MessageKind(rawValue: kind) ?? .text, text: content.text,
                 meeting: content.meeting, location: content.location, timer: content.timer, timerSeconds: timer, sentAt: sent, readAt: read,
-                expiresAt: expires, warning: flagged, deleted: deleted)))
+                expiresAt: expires, warning: flagged, deleted: deleted, meetingAnswer: answer.flatMap(MarketplaceChat.MeetingAnswer.init(rawValue:)),
+                meetingAnsweredAt: answered)))
         }
         return messages
     }
@@ -189,6 +190,32 @@ struct MessageStore: Sendable {
             """,
             logger: database.logger)
         return try await rows.decode(Int.self).first { _ in true } != nil
+    }
+
+    /// Records `side`'s answer to meeting `id`, which the other side proposed, unless it has one: its
+    /// number and the answer it had before, or nil when there is no such proposal for `side` to answer
+    /// (its own, deleted, gone or expired for it). The caller holds the conversation's row.
+    func answer(_ id: UUID, _ answer: MarketplaceChat.MeetingAnswer, in conversation: UUID, side: Int16, on connection: PostgresConnection)
+        async throws -> (seq: Int64, before: MarketplaceChat.MeetingAnswer?)?
+    {
+        let rows = try await connection.query(
+            """
+            SELECT m.seq, m.meeting_answer FROM messages m
+            JOIN conversation_members me ON me.conversation_id = m.conversation_id AND me.side = \(side)
+            WHERE m.id = \(id) AND m.conversation_id = \(conversation) AND m.kind = 'meeting' AND m.sender_side <> \(side) AND m.deleted_at IS NULL
+              AND \(unescaped: Self.uncleared) AND \(unescaped: Self.expiry) > \(database.now())
+            """,
+            logger: database.logger)
+        guard let (seq, before) = try await rows.decode((Int64, String?).self).first(where: { _ in true }) else { return nil }
+        if before == nil {
+            try await connection.query(
+                """
+                UPDATE messages SET meeting_answer = \(answer.rawValue), meeting_answered_at = \(database.now())
+                WHERE conversation_id = \(conversation) AND seq = \(seq)
+                """,
+                logger: database.logger)
+        }
+        return (seq, before.flatMap(MarketplaceChat.MeetingAnswer.init(rawValue:)))
     }
 
     /// Deletes up to `limit` messages past both expiries; returns how many.
