@@ -32,12 +32,13 @@ extension ServiceDefinition {
             reviews: reviewStore, offers: offerStore, moderation: moderationStore, access: access)
         let offers = OfferHandlers(database: database, offers: offerStore, listings: listingStore, blocks: blockStore, access: access)
         let reviews = ReviewHandlers(database: database, reviews: reviewStore, traders: traders, blocks: blockStore, access: access)
-        let live = ChatLive.log(database: database, conversations: conversationStore, messages: messageStore)
+        let locationStore = LiveLocationStore(database: database, keys: ring)
+        let live = ChatLive.log(database: database, conversations: conversationStore, messages: messageStore, locations: locationStore)
         live.relay(through: environment.events)
         let chatAccess = ChatAccess(market: access, conversations: conversationStore)
         let chat = ChatHandlers(
-            database: database, conversations: conversationStore, messages: messageStore, listings: listingStore, blocks: blockStore,
-            access: chatAccess, live: live)
+            database: database, conversations: conversationStore, messages: messageStore, locations: locationStore, listings: listingStore,
+            blocks: blockStore, access: chatAccess, live: live)
         let moderation = ModerationHandlers(
             database: database, moderation: moderationStore, listings: listings, messages: messageStore, conversations: conversationStore,
             traders: traders, market: access, chat: chatAccess, live: live)
@@ -78,6 +79,9 @@ extension ServiceDefinition {
         handlers.on(MarketplaceChat.Messages.Read.self, chat.read)
         handlers.on(MarketplaceChat.Messages.Answer.self, chat.answerMeeting)
         handlers.on(MarketplaceChat.Messages.Delete.self, chat.deleteMessage)
+        handlers.on(MarketplaceChat.Locations.Share.self, chat.shareLocation)
+        handlers.on(MarketplaceChat.Locations.Get.self, chat.locations)
+        handlers.on(MarketplaceChat.Locations.Stop.self, chat.stopLocation)
         handlers.on(MarketplaceChat.Live.Sync.self, chat.sync)
         handlers.once(MarketplaceChat.Reviews.Create.self, prepare: reviews.prepareCreate, apply: reviews.create)
         handlers.on(MarketplaceChat.Reviews.List.self, reviews.list)
@@ -103,7 +107,9 @@ extension ServiceDefinition {
         // Disappearing messages leave the database within a minute of their last copy's expiry.
         let purge = PeriodicJob("messages.purge", every: .seconds(20), database: database) { try await messageStore.purge(on: $0) }
         let lapse = PeriodicJob("offers.expire", every: .seconds(60), database: database) { try await offerStore.expire(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [expire, loose, words, purge, lapse, live.pruneJob, .rewrappingAccountKeys(database: database, ring: ring)])
+        // Live locations leave the database within a minute of their expiry.
+        let lost = PeriodicJob("live-locations.purge", every: .seconds(20), database: database) { try await locationStore.purge(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [expire, loose, words, purge, lapse, lost, live.pruneJob, .rewrappingAccountKeys(database: database, ring: ring)])
     }
 }
 

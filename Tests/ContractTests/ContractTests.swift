@@ -262,6 +262,9 @@ import TestSupport
         "marketplace-chat.messages.read.v1/read": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.delete.v1/deleted": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.answer.v1/accepted": { database, _ in try await givenMeetingProposal(in: database) },
+        "marketplace-chat.live-locations.share.v1/shared": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.live-locations.get.v1/theirs": { database, _ in try await givenLiveLocations(aoifes: false, in: database) },
+        "marketplace-chat.live-locations.stop.v1/stopped": { database, _ in try await givenLiveLocations(aoifes: true, in: database) },
         "marketplace-chat.reviews.create.v1/five-stars": { database, _ in try await givenSale(in: database) },
         "marketplace-chat.reviews.list.v1/rated": { database, _ in
             try await givenSale(in: database)
@@ -504,6 +507,19 @@ import TestSupport
 
     /// Brian's conversation 2c3d4e5f-…0001 about the example trader's listing: his question (message
     /// 1) and her answer (message 3d4e5f6a-…0002), sealed as the service seals them.
+    /// The conversation with Brian's live location at the Front Arch for 30 minutes, and Aoife's too with `aoifes`.
+    static func givenLiveLocations(aoifes: Bool, in database: Database) async throws {
+        try await givenConversation(in: database)
+        let key = try #require(environment["MARKETPLACE_CHAT_KEY"].flatMap { Data(base64Encoded: $0) })
+        let locations = LiveLocationStore(database: database, keys: KeyRing(current: SymmetricKey(data: key)))
+        let conversation = UUID(uuidString: "2c3d4e5f-0000-4e5f-8a9b-000000000001")!
+        try await database.transaction { connection in
+            for side: Int16 in aoifes ? [0, 1] : [0] {
+                try await locations.share(.init(latitude: 53.3446, longitude: -6.259), minutes: 30, in: conversation, side: side, on: connection)
+            }
+        }
+    }
+
     /// The conversation, and Brian's proposal to meet at the Front Arch (message 3).
     static func givenMeetingProposal(in database: Database) async throws {
         try await givenConversation(in: database)
@@ -554,7 +570,10 @@ import TestSupport
         try await givenConversation(in: database)
         let key = try #require(environment["MARKETPLACE_CHAT_KEY"].flatMap { Data(base64Encoded: $0) })
         let conversations = ConversationStore(database: database)
-        let live = ChatLive.log(database: database, conversations: conversations, messages: MessageStore(database: database, keys: KeyRing(current: SymmetricKey(data: key))))
+        let ring = KeyRing(current: SymmetricKey(data: key))
+        let live = ChatLive.log(
+            database: database, conversations: conversations, messages: MessageStore(database: database, keys: ring),
+            locations: LiveLocationStore(database: database, keys: ring))
         try await database.transaction { connection in
             try await live.append(
                 "message", ChatLive.MessageRef(c: UUID(uuidString: "2c3d4e5f-0000-4e5f-8a9b-000000000001")!, s: 1), for: [exampleAccount], on: connection)

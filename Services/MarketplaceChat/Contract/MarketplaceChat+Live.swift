@@ -13,6 +13,7 @@ extension MarketplaceChat {
                                  data: LiveMessage.self),
             LiveEventDeclaration(type: "read", summary: "the other side read the caller's messages up to a number (a read receipt)", data: LiveRead.self),
             LiveEventDeclaration(type: "deleted", summary: "a message was deleted for both", data: LiveDeleted.self),
+            LiveEventDeclaration(type: "location", summary: "the other side's live location moved, or stopped (no location)", data: LiveLocationChange.self),
         ],
         sync: Live.Sync.self)
 

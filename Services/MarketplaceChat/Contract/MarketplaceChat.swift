@@ -19,6 +19,7 @@ public enum MarketplaceChat: ServiceContract {
         Following.Set.self, Following.Remove.self, Following.List.self, SavedSearches.Create.self, SavedSearches.List.self, SavedSearches.Delete.self,
         Conversations.Open.self, Conversations.Ask.self, Conversations.List.self, Conversations.Get.self, Conversations.Delete.self, Conversations.Timer.self,
         Messages.Send.self, Messages.List.self, Messages.Read.self, Messages.Answer.self, Messages.Delete.self,
+        Locations.Share.self, Locations.Get.self, Locations.Stop.self,
         Reviews.Create.self, Reviews.List.self,
         Offers.Create.self, Offers.List.self, Offers.Accept.self, Offers.Decline.self, Offers.Counter.self, Live.Sync.self,
         Reports.Create.self, Moderation.ListCases.self, Moderation.GetCase.self, Moderation.Decide.self, Moderation.Lift.self,
@@ -59,6 +60,9 @@ public enum MarketplaceChat: ServiceContract {
         public static let appealText = 1...2_000
         /// A suspension's days, when it is not until lifted.
         public static let suspensionDays = 1...365
+        /// A live location's minutes from now; a share lasts an hour from its start at most.
+        public static let liveLocationMinutes = 1...60
+        public static let liveLocationShare = Duration.seconds(3_600)
         /// How many distinct reporters hide a listing (or an account's listings) until a moderator decides.
         public static let hidingReporters = 3
         /// How long after a decision its account may appeal it.

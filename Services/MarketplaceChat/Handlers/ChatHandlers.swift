@@ -15,6 +15,7 @@ struct ChatHandlers: Sendable {
     let database: Database
     let conversations: ConversationStore
     let messages: MessageStore
+    let locations: LiveLocationStore
     let listings: ListingStore
     let blocks: BlockStore
     let access: ChatAccess

@@ -14,8 +14,10 @@ enum ChatLive {
     struct ReadRef: Codable { var c: UUID; var t: Int64 }
     /// A message deleted for both.
     struct DeletedRef: Codable { var c: UUID; var m: UUID }
+    /// A side's live location moved or stopped.
+    struct LocationRef: Codable { var c: UUID; var d: Int16 }
 
-    static func log(database: Database, conversations: ConversationStore, messages: MessageStore) -> LiveLog {
+    static func log(database: Database, conversations: ConversationStore, messages: MessageStore, locations: LiveLocationStore) -> LiveLog {
         LiveLog(MarketplaceChat.chatStream, database: database) { type, ref, account, connection in
             let codec = EnvelopeCodec()
             let data: any Encodable
@@ -32,6 +34,10 @@ enum ChatLive {
             case "deleted":
                 let ref = try codec.decode(DeletedRef.self, from: ref)
                 data = MarketplaceChat.LiveDeleted(conversationId: ListingStore.text(ref.c), messageId: ListingStore.text(ref.m))
+            case "location":
+                let ref = try codec.decode(LocationRef.self, from: ref)
+                data = MarketplaceChat.LiveLocationChange(
+                    conversationId: ListingStore.text(ref.c), location: try await locations.theirs(in: ref.c, viewer: account, on: connection))
             default:
                 return nil
             }

@@ -224,9 +224,16 @@ struct ConversationStore: Sendable {
     }
 
     /// Leaves `account`'s side of every conversation without an account (its messages stay, from "a
-    /// deleted user"), deletes the conversations left with no one, and forgets its username. Returns
+    /// deleted user"; its live locations go), deletes the conversations left with no one, and forgets
+    /// its username. Returns
     /// the conversations deleted, whose keys go too.
     func erase(_ account: UUID, on connection: PostgresConnection) async throws -> [UUID] {
+        try await connection.query(
+            """
+            DELETE FROM live_locations l USING conversation_members m
+            WHERE m.conversation_id = l.conversation_id AND m.side = l.side AND m.account_id = \(account)
+            """,
+            logger: database.logger)
         try await connection.query("UPDATE conversation_members SET account_id = NULL WHERE account_id = \(account)", logger: database.logger)
         let rows = try await connection.query(
             """

@@ -35,10 +35,7 @@ struct MessageStore: Sendable {
     private static func context(_ conversation: UUID, _ seq: Int64) -> String { "\(ListingStore.text(conversation))/\(seq)" }
 
     private func key(_ conversation: UUID, on connection: PostgresConnection) async throws -> SymmetricKey {
-        guard let key = try await database.accountKey(conversation, create: true, ring: keys, on: connection) else {
-            throw OperationError(.unavailable, "a conversation's key was not made; try again")
-        }
-        return key
+        try await database.conversationKey(conversation, ring: keys, on: connection)
     }
 
     /// Appends a message from `side` with the conversation's timer (`timerSeconds`, 0 for a timer's
@@ -230,5 +227,15 @@ struct MessageStore: Sendable {
             """,
             logger: database.logger)
         return try await rows.decode(Int.self).first { _ in true } ?? 0
+    }
+}
+
+extension Database {
+    /// Conversation `id`'s data key (the kit's `account_keys`, keyed by the conversation), made at first use.
+    func conversationKey(_ id: UUID, ring: KeyRing, on connection: PostgresConnection) async throws -> SymmetricKey {
+        guard let key = try await accountKey(id, create: true, ring: ring, on: connection) else {
+            throw OperationError(.unavailable, "a conversation's key was not made; try again")
+        }
+        return key
     }
 }
