@@ -238,6 +238,8 @@ import TestSupport
         "marketplace-chat.account.erase.v1/erased": { database, _ in try await givenListing(in: database) },
         "marketplace-chat.blocks.remove.v1/lifted": { database, _ in try await givenBlock(in: database) },
         "marketplace-chat.blocks.list.v1/one": { database, _ in try await givenBlock(in: database) },
+        "marketplace-chat.chat-blocks.remove.v1/lifted": { database, _ in try await givenBlock(in: database) },
+        "marketplace-chat.chat-blocks.list.v1/one": { database, _ in try await givenConversation(in: database); try await givenChatBlock(in: database) },
         "marketplace-chat.following.set.v1/followed": { database, _ in try await givenBlock(blocking: false, in: database) },
         "marketplace-chat.following.list.v1/one": { database, _ in
             try await givenBlock(blocking: false, in: database)
@@ -496,6 +498,12 @@ import TestSupport
 
     /// 7e2d1c0b-…, a trader of the example account's network (username brian), whom the example
     /// account blocked unless `blocking` is false.
+    /// The example trader blocked Brian, with whom she has a conversation.
+    static func givenChatBlock(in database: Database) async throws {
+        let other = UUID(uuidString: "7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e")!
+        try await given("INSERT INTO blocks (blocker, blocked, created_at) VALUES (\(exampleAccount), \(other), \(today.now()))", in: database)
+    }
+
     static func givenBlock(blocking: Bool = true, in database: Database) async throws {
         let other = UUID(uuidString: "7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e")!
         try await given(
@@ -505,8 +513,6 @@ import TestSupport
         }
     }
 
-    /// Brian's conversation 2c3d4e5f-…0001 about the example trader's listing: his question (message
-    /// 1) and her answer (message 3d4e5f6a-…0002), sealed as the service seals them.
     /// The conversation with Brian's live location at the Front Arch for 30 minutes, and Aoife's too with `aoifes`.
     static func givenLiveLocations(aoifes: Bool, in database: Database) async throws {
         try await givenConversation(in: database)
@@ -534,6 +540,8 @@ import TestSupport
         }
     }
 
+    /// Brian's conversation 2c3d4e5f-…0001 about the example trader's listing: his question (message
+    /// 1) and her answer (message 3d4e5f6a-…0002), sealed as the service seals them.
     static func givenConversation(in database: Database) async throws {
         try await givenListing(in: database)
         try await givenBlock(blocking: false, in: database)

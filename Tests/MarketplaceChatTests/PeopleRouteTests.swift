@@ -10,6 +10,40 @@ extension MarketplaceStackTests {
 @Suite(.timeLimit(.minutes(2))) struct PeopleRouteTests {
     let traders = Traders()
 
+    /// Nebula, which has no marketplace, blocks from its chat: the same block, everywhere.
+    @Test func nebulaBlocksFromItsChatAndTheBlockHoldsUntilLifted() async throws {
+        try await InProcessStack.with([.marketplaceChat]) { http in
+            let (danaID, eoinID) = (UUID(), UUID())
+            let dana = try await http.signedIn(danaID, as: ChatRouteTests.nebula("dana"))
+            let eoin = try await http.signedIn(eoinID, as: ChatRouteTests.nebula("eoin"))
+            _ = try await http.get("/v1/conversations", headers: eoin)
+            let id = try #require(Traders.string(try await http.post("/v1/conversations", json: #"{"username":"eoin"}"#, headers: dana), "id"))
+            let eoinPath = "/v1/chat/blocks/\(eoinID.uuidString.lowercased())"
+
+            #expect(try await http.send("PUT", "/v1/chat/blocks/\(danaID.uuidString.lowercased())", headers: dana).status == 400, "not herself")
+            let odd = try await http.send("PUT", "/v1/chat/blocks/not-an-id", headers: dana)
+            #expect(odd.status == 400 && Traders.errorFields(odd) == ["accountId"], "\(odd.text)")
+            // Anyone may be blocked, but a block teaches no name of someone never chatted with.
+            #expect(try await http.send("PUT", "/v1/chat/blocks/\(UUID().uuidString.lowercased())", headers: dana).status == 200)
+            let blocked = try await http.send("PUT", eoinPath, headers: dana)
+            #expect(blocked.status == 200 && blocked.json?["blocked"] == true, "\(blocked.text)")
+            let list = Traders.items(try await http.get("/v1/chat/blocks", headers: dana), "blocked")
+            #expect(list.map { $0["username"] } == [.string("eoin"), nil], "\(list)")
+
+            // Neither finds, sees nor messages the other.
+            let hidden = try await http.post("/v1/conversations", json: #"{"username":"dana"}"#, headers: eoin)
+            let nobody = try await http.post("/v1/conversations", json: #"{"username":"nobody"}"#, headers: eoin)
+            #expect(hidden.status == 404 && hidden.json?["detail"] == nobody.json?["detail"], "\(hidden.text)")
+            for who in [dana, eoin] {
+                #expect(Traders.items(try await http.get("/v1/conversations", headers: who), "conversations").isEmpty)
+                #expect(try await http.post("/v1/conversations/\(id)/messages", json: #"{"text":"hi"}"#, headers: who).status == 404)
+            }
+            // Lifted: the conversation is back.
+            #expect(try await http.send("DELETE", eoinPath, headers: dana).json?["blocked"] == false)
+            #expect(try await http.post("/v1/conversations/\(id)/messages", json: #"{"text":"hi"}"#, headers: eoin).status == 201)
+        }
+    }
+
     @Test func aBlockHidesEachFromTheOtherOnEveryRouteBothWaysUntilLifted() async throws {
         try await InProcessStack.with([.marketplaceChat]) { http in
             let (aoife, brian, carla) = try await traders.headers(http)

@@ -124,4 +124,42 @@ extension MarketplaceChat {
             }
         }
     }
+
+    /// Blocks from either chat app (Nebula has no marketplace): the same blocks, which hold everywhere.
+    public enum ChatBlocks {
+        /// `marketplace-chat.chat-blocks.set.v1`
+        public enum Set: OperationDeclaration {
+            public static let service = MarketplaceChat.name
+            public static let type = "marketplace-chat.chat-blocks.set.v1"
+            public static let http = [HTTPBinding(
+                .put, "/v1/chat/blocks/{accountId}", name: "chatBlock", access: .signedIn, errors: [.forbidden, .rateLimited],
+                summary: "Blocks an account from a chat app (a conversation's other side): each no longer finds, sees or messages the other, in either app")]
+            public static let idempotency: Idempotency? = .repeatable(because: "blocking again keeps the block")
+            public typealias Request = Blocks.Reference
+            public typealias Response = Blocks.Outcome
+        }
+
+        /// `marketplace-chat.chat-blocks.remove.v1`
+        public enum Remove: OperationDeclaration {
+            public static let service = MarketplaceChat.name
+            public static let type = "marketplace-chat.chat-blocks.remove.v1"
+            public static let http = [HTTPBinding(
+                .delete, "/v1/chat/blocks/{accountId}", name: "chatUnblock", access: .signedIn, errors: [.forbidden],
+                summary: "Lifts a block the caller set")]
+            public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds no block")
+            public typealias Request = Blocks.Reference
+            public typealias Response = Blocks.Outcome
+        }
+
+        /// `marketplace-chat.chat-blocks.list.v1`
+        public enum List: OperationDeclaration {
+            public static let service = MarketplaceChat.name
+            public static let type = "marketplace-chat.chat-blocks.list.v1"
+            public static let http = [HTTPBinding(
+                .get, "/v1/chat/blocks", name: "chatBlocks", access: .owner, errors: [.forbidden],
+                summary: "Those the caller blocked, the latest first, by the name they chat under")]
+            public typealias Request = Empty
+            public typealias Response = Blocks.List.Response
+        }
+    }
 }

@@ -15,7 +15,7 @@ public enum MarketplaceChat: ServiceContract {
         Listings.Create.self, Listings.Get.self, Listings.Update.self, Listings.Publish.self, Listings.Sell.self, Listings.Remove.self,
         Listings.Search.self, Listings.Mine.self,
         Photos.Upload.self, Photos.Get.self,
-        Spots.List.self, Blocks.Set.self, Blocks.Remove.self, Blocks.List.self,
+        Spots.List.self, Blocks.Set.self, Blocks.Remove.self, Blocks.List.self, ChatBlocks.Set.self, ChatBlocks.Remove.self, ChatBlocks.List.self,
         Following.Set.self, Following.Remove.self, Following.List.self, SavedSearches.Create.self, SavedSearches.List.self, SavedSearches.Delete.self,
         Conversations.Open.self, Conversations.Ask.self, Conversations.List.self, Conversations.Get.self, Conversations.Delete.self, Conversations.Timer.self,
         Messages.Send.self, Messages.List.self, Messages.Read.self, Messages.Answer.self, Messages.Delete.self,

@@ -22,14 +22,19 @@ struct PeopleHandlers: Sendable {
         return account
     }
 
+    /// `blocker` blocks `account`: not themselves, and within the hour's limit.
+    static func block(_ account: UUID, by blocker: UUID, blocks: BlockStore, database: Database, on connection: PostgresConnection) async throws {
+        guard account != blocker else { throw OperationError.invalid(field: "data.accountId", "is your own account") }
+        try await database.hit(blocking, [.account(blocker.uuidString)], at: database.now(), on: connection)
+        try await blocks.block(account, by: blocker, on: connection)
+    }
+
     @Sendable
     func block(_ request: MarketplaceChat.Blocks.Reference, _ context: RequestContext) async throws -> MarketplaceChat.Blocks.Outcome {
         let account = try Self.account(request.accountId)
         return try await database.transaction { connection in
             let caller = try await access.caller(context, recording: true, on: connection)
-            guard account != caller.account else { throw OperationError.invalid(field: "data.accountId", "is your own account") }
-            try await database.hit(Self.blocking, [.account(caller.account.uuidString)], at: database.now(), on: connection)
-            try await blocks.block(account, by: caller.account, on: connection)
+            try await Self.block(account, by: caller.account, blocks: blocks, database: database, on: connection)
             return .init(blocked: true)
         }
     }

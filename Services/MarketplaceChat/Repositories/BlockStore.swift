@@ -48,6 +48,23 @@ struct BlockStore: Sendable {
         }
     }
 
+    /// Those `blocker` blocked, by the name they chat under when the two share a conversation (a
+    /// block of any other id teaches no name).
+    func blockedChatters(by blocker: UUID, on connection: PostgresConnection) async throws -> [MarketplaceChat.Blocked] {
+        let rows = try await connection.query(
+            """
+            SELECT b.blocked, c.username, b.created_at FROM blocks b
+            LEFT JOIN chatters c ON c.account_id = b.blocked AND EXISTS (
+                SELECT 1 FROM conversation_members me JOIN conversation_members other ON other.conversation_id = me.conversation_id
+                WHERE me.account_id = \(blocker) AND other.account_id = b.blocked)
+            WHERE b.blocker = \(blocker) ORDER BY b.created_at DESC, b.blocked LIMIT 1000
+            """,
+            logger: database.logger)
+        return try await rows.decode((UUID, String?, Date).self).reduce(into: []) { list, row in
+            list.append(.init(id: ListingStore.text(row.0), username: row.1, at: row.2))
+        }
+    }
+
     /// Forgets the blocks `account` set or was the object of (its erasure).
     func forget(_ account: UUID, on connection: PostgresConnection) async throws {
         try await connection.query("DELETE FROM blocks WHERE blocker = \(account) OR blocked = \(account)", logger: database.logger)
