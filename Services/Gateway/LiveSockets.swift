@@ -22,7 +22,8 @@ import Synchronization
 /// proxy), in cursor order: an item beyond the next one (a live event lost on the way) makes it
 /// catch up again, as does every `renewal` (which also tells the service the socket is still open,
 /// so the account gets no push meanwhile, and checks the token again: an expired or ended session
-/// closes the socket with code 4001). When the client's cursor is older than the service keeps,
+/// closes the socket with code 4001; a service's refusal closes it with 4003 and why, see
+/// `closeCode`). When the client's cursor is older than the service keeps,
 /// the socket says `{"type":"reset","cursor":N}`: reload through the routes, then go on from N.
 public final class LiveSockets: Service, Sendable {
     enum Input: Sendable {
@@ -196,11 +197,38 @@ public final class LiveSockets: Service, Sendable {
                 }
                 group.cancelAll()
             }
+        } catch let refusal as OperationError {
+            // The service refused the socket or could not answer: the close says so, as HTTP would.
+            try? await outbound.close(.init(codeNumber: Self.closeCode(refusal.code)), reason: Self.closeReason(refusal.message))
+            logger.debug("a live socket ended", metadata: ["stream": "\(stream.name)", "error": "\(refusal)"])
         } catch {
             logger.debug("a live socket ended", metadata: ["stream": "\(stream.name)", "error": "\(String(reflecting: error))"])
         }
         // The service learns the socket is gone: the account's messages are pushed again.
         _ = try? await sync(stream, caller: caller, LiveSync.Request(after: nil, presence: .closed))
+    }
+
+    /// A socket's close code for a service's refusal: 4000 plus the HTTP status for a refusal of the
+    /// caller (4001 signed out, 4003 an app or account the stream is not for, 4004 not found); 1013
+    /// (try again later) when the service was unavailable or slow; 1011 otherwise.
+    static func closeCode(_ code: ErrorCode) -> Int {
+        switch code {
+        case .unauthenticated: 4001
+        case .forbidden: 4003
+        case .notFound, .gone: 4004
+        case .unavailable, .deadlineExceeded, .rateLimited: 1013
+        default: 1011
+        }
+    }
+
+    /// A close reason fits 123 bytes of UTF-8 (RFC 6455, 5.5): `message`, cut at a character.
+    static func closeReason(_ message: String) -> String {
+        var reason = ""
+        for character in message {
+            guard reason.utf8.count + String(character).utf8.count <= 123 else { break }
+            reason.append(character)
+        }
+        return reason
     }
 
     /// Sends the items after `after` (every page), or `reset` when they are no longer kept; the new cursor.

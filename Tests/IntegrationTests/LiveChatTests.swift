@@ -14,6 +14,8 @@ final class LiveSocket: Sendable {
         let value = Mutex<[JSONValue]>([])
         /// Whether the connection ended (refused, or closed).
         let ended = Mutex(false)
+        /// The server's close frame, once it closed the socket.
+        let close = Mutex<WebSocketCloseFrame?>(nil)
     }
 
     let frames = Frames()
@@ -23,13 +25,14 @@ final class LiveSocket: Sendable {
         let frames = frames
         task = Task {
             defer { frames.ended.withLock { $0 = true } }
-            try await WebSocketClient.connect(
+            let close = try await WebSocketClient.connect(
                 url: url, configuration: .init(additionalHeaders: [.authorization: "Bearer \(token)"]), logger: Logger(label: "socket")
             ) { inbound, _, _ in
                 for try await message in inbound.messages(maxSize: 1 << 20) {
                     if case .text(let text) = message, let value = try? JSONValue.parse(Array(text.utf8)) { frames.value.withLock { $0.append(value) } }
                 }
             }
+            frames.close.withLock { $0 = close }
         }
     }
 
@@ -119,6 +122,15 @@ extension ServiceStackTests {
         #expect(await eventually { eleventh.frames.ended.withLock { $0 } } && eleventh.received.isEmpty, "an eleventh socket: \(eleventh.received)")
         await eleventh.close()
         for socket in many { await socket.close() }
+
+        // An app the chat is not for gets a socket that closes at once, saying why.
+        let login = try await melon.http.post("/v1/auth/login", json: #"{"app":"household","email":"eoin@example.org","password":"a long walk by the Liffey eoin"}"#)
+        let household = try #require(login.json?["accessToken"].flatMap { if case .string(let text) = $0 { text } else { nil } }, "\(login.text)")
+        let refused = LiveSocket("\(base)/v1/live/chat", token: household)
+        #expect(await eventually { refused.frames.ended.withLock { $0 } })
+        let frame = refused.frames.close.withLock { $0 }
+        #expect(frame?.closeCode == .init(codeNumber: 4003) && frame?.reason?.contains("Nebula") == true, "\(String(describing: frame))")
+        await refused.close()
         #expect(await melon.process.terminate() == 0)
     }
 }
