@@ -26,9 +26,12 @@ extension ServiceStackTests {
                 #expect(logout.status == 200, "\(logout.text)")
                 let loggedOut = ContinuousClock.now
                 var refused: HTTPTestClient.Reply?
+                // Until the logout's live event reaches the second gateway (within 2 s), it still serves the token.
+                var servedAfterLogout = 0
                 while ContinuousClock.now - loggedOut < .seconds(2) {
                     let reply = try await save(other)
                     if reply.status != 201 { refused = reply; break }
+                    servedAfterLogout += 1
                     try await Task.sleep(for: .milliseconds(20))
                 }
                 let elapsed = ContinuousClock.now - loggedOut
@@ -42,8 +45,9 @@ extension ServiceStackTests {
                     let reply = try await save(try await lateAddress.client())
                     #expect(reply.status == 401, "\(reply.text)")
                 }
+                // The saves it served are kept; none refused is (a busy machine once served one more than the first).
                 #expect(try await TestDatabase.integer(
-                    "SELECT count(*)::int FROM refund_calculator.scenarios", on: stack.databaseURL) == 1, "only the save before the logout")
+                    "SELECT count(*)::int FROM refund_calculator.scenarios", on: stack.databaseURL) == 1 + servedAfterLogout, "only the saves served")
             }
         }
     }
