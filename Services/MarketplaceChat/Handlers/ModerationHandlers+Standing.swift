@@ -28,13 +28,13 @@ extension ModerationHandlers {
     {
         let account = try context.attributes.signedInAccount(for: "appeals")
         guard let id = UUID(uuidString: request.decisionId),
-              let notice = try await moderation.notices(of: account, on: connection).first(where: { $0.decisionId == ListingStore.text(id) })
+              let notice = try await moderation.notices(of: account, only: id, on: connection).first
         else { throw Self.noDecision }
         guard notice.appealable else {
             throw OperationError(.conflict, notice.appeal != nil ? "you appealed this decision already" : "this decision cannot be appealed (or the 30 days to appeal it ended)")
         }
         guard try await moderation.appeal(id, by: account, text: request.text, on: connection) else { throw OperationError(.conflict, "you appealed this decision already") }
-        guard let appealed = try await moderation.notices(of: account, on: connection).first(where: { $0.decisionId == notice.decisionId }) else { throw Self.noDecision }
+        guard let appealed = try await moderation.notices(of: account, only: id, on: connection).first else { throw Self.noDecision }
         return appealed
     }
 }

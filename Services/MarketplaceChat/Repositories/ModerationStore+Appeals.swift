@@ -64,8 +64,8 @@ extension ModerationStore {
             "UPDATE appeals SET state = \(state.rawValue), answered_at = \(database.now()) WHERE decision_id = \(decision)", logger: database.logger)
     }
 
-    /// What moderation decided about `account`, the latest first, as they see it.
-    func notices(of account: UUID, on connection: PostgresConnection) async throws -> [MarketplaceChat.Notice] {
+    /// What moderation decided about `account`, the latest 100 first (or `decision` alone), as they see it.
+    func notices(of account: UUID, only decision: UUID? = nil, on connection: PostgresConnection) async throws -> [MarketplaceChat.Notice] {
         let now = database.now()
         let rows = try await connection.query(
             """
@@ -73,7 +73,7 @@ extension ModerationStore {
             FROM moderation_decisions d LEFT JOIN moderation_cases c ON c.id = d.case_id
             LEFT JOIN listings l ON c.subject_kind = 'listing' AND l.id = c.subject_id
             LEFT JOIN appeals a ON a.decision_id = d.id
-            WHERE d.account_id = \(account) AND d.action <> 'dismiss'
+            WHERE d.account_id = \(account) AND d.action <> 'dismiss' AND (\(decision)::uuid IS NULL OR d.id = \(decision))
             ORDER BY d.number DESC LIMIT 100
             """,
             logger: database.logger)
