@@ -48,8 +48,9 @@ struct LiveLocationStore: Sendable {
             logger: database.logger)
         let all = try await rows.decode((Int16, Data, Date, Date, Date).self).reduce(into: []) { $0.append($1) }
         var locations = MarketplaceChat.LiveLocations()
+        guard !all.isEmpty else { return locations }
+        let key = try await database.conversationKey(conversation, ring: keys, on: connection)
         for (owner, box, started, updated, expires) in all {
-            let key = try await database.conversationKey(conversation, ring: keys, on: connection)
             let point = try EnvelopeCodec().decode(MarketplaceChat.Point.self, from: Array(try Seal.open(box, key: key, context: Self.context(conversation, owner))))
             let location = MarketplaceChat.LiveLocation(point: point, startedAt: started, updatedAt: updated, expiresAt: expires)
             if owner == side { locations.mine = location } else { locations.theirs = location }
