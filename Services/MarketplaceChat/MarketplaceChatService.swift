@@ -18,10 +18,11 @@ extension ServiceDefinition {
         let database = environment.requireDatabase()
         let ring = try environment.settings.keyRing(current: .marketplaceChatKey, previous: .marketplaceChatKeyPrevious)
         let traders = TraderStore(database: database), listingStore = ListingStore(database: database)
-        let photoStore = PhotoStore(database: database, media: MediaLibrary(database: database))
+        let media = MediaLibrary(database: database)
+        let photoStore = PhotoStore(database: database, media: media)
         let moderationStore = ModerationStore(database: database, keys: ring)
         let access = MarketAccess(traders: traders, moderation: moderationStore), blockStore = BlockStore(database: database), followStore = FollowStore(database: database)
-        let conversationStore = ConversationStore(database: database), messageStore = MessageStore(database: database, keys: ring)
+        let conversationStore = ConversationStore(database: database), messageStore = MessageStore(database: database, keys: ring, media: media)
         let reviewStore = ReviewStore(database: database), offerStore = OfferStore(database: database)
         let listings = ListingHandlers(
             database: database, listings: listingStore, photos: photoStore, traders: traders, blocks: blockStore, follows: followStore,
@@ -78,6 +79,8 @@ extension ServiceDefinition {
         handlers.on(MarketplaceChat.Conversations.Delete.self, chat.delete)
         handlers.on(MarketplaceChat.Conversations.Timer.self, chat.setTimer)
         handlers.once(MarketplaceChat.Messages.Send.self, prepare: chat.prepareSend, apply: chat.send)
+        handlers.once(MarketplaceChat.Messages.SendImage.self, prepare: chat.prepareImage, apply: chat.sendImage)
+        handlers.on(MarketplaceChat.Messages.Image.self, chat.image)
         handlers.on(MarketplaceChat.Messages.List.self, chat.history)
         handlers.on(MarketplaceChat.Messages.Read.self, chat.read)
         handlers.on(MarketplaceChat.Messages.Answer.self, chat.answerMeeting)

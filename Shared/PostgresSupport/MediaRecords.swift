@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PostgresNIO
 
@@ -31,6 +32,34 @@ public struct PostgresMediaBlobs: MediaBlobStore {
     public func remove(_ keys: [String], on connection: PostgresConnection) async throws {
         guard !keys.isEmpty else { return }
         try await connection.query("DELETE FROM media_blobs WHERE key = ANY(\(keys))", logger: logger)
+    }
+}
+
+/// Blobs sealed at rest (`Seal`) under one key, each bound to `context` and its own blob key, so
+/// a blob copied under another key or another owner does not open: a chat's images under their
+/// conversation's key. Removal passes through.
+public struct SealedMediaBlobs: MediaBlobStore {
+    let inner: any MediaBlobStore
+    let key: SymmetricKey
+    let context: String
+
+    public init(_ inner: any MediaBlobStore, key: SymmetricKey, context: String) {
+        self.inner = inner
+        self.key = key
+        self.context = context
+    }
+
+    public func put(_ key: String, _ bytes: [UInt8], on connection: PostgresConnection) async throws {
+        try await inner.put(key, Array(try Seal.seal(Data(bytes), key: self.key, context: "\(context)/\(key)")), on: connection)
+    }
+
+    public func get(_ key: String, on connection: PostgresConnection) async throws -> [UInt8]? {
+        guard let box = try await inner.get(key, on: connection) else { return nil }
+        return Array(try Seal.open(Data(box), key: self.key, context: "\(context)/\(key)"))
+    }
+
+    public func remove(_ keys: [String], on connection: PostgresConnection) async throws {
+        try await inner.remove(keys, on: connection)
     }
 }
 

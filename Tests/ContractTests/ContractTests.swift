@@ -264,6 +264,8 @@ import TestSupport
         "marketplace-chat.messages.read.v1/read": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.delete.v1/deleted": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.answer.v1/accepted": { database, _ in try await givenMeetingProposal(in: database) },
+        "marketplace-chat.messages.image.v1/sent": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.messages.image.get.v1/thumbnail": { database, _ in try await givenPictureMessage(in: database) },
         "marketplace-chat.live-locations.share.v1/shared": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.live-locations.get.v1/theirs": { database, _ in try await givenLiveLocations(aoifes: false, in: database) },
         "marketplace-chat.live-locations.stop.v1/stopped": { database, _ in try await givenLiveLocations(aoifes: true, in: database) },
@@ -537,6 +539,22 @@ import TestSupport
             _ = try await messages.append(.init(meeting: meeting), to: conversation, from: 0, timerSeconds: 0, flagged: false, on: connection)
             try await connection.query(
                 "UPDATE messages SET id = '3d4e5f6a-0000-4e5f-8a9b-000000000004' WHERE conversation_id = \(conversation) AND seq = 3", logger: database.logger)
+        }
+    }
+
+    /// Brian's picture (message 3d4e5f6a-…0005) in the example conversation, kept as the service keeps it.
+    static func givenPictureMessage(in database: Database) async throws {
+        try await givenConversation(in: database)
+        let key = try #require(environment["MARKETPLACE_CHAT_KEY"].flatMap { Data(base64Encoded: $0) })
+        let messages = MessageStore(database: database, keys: KeyRing(current: SymmetricKey(data: key)))
+        let conversation = UUID(uuidString: "2c3d4e5f-0000-4e5f-8a9b-000000000001")!, brian = UUID(uuidString: "7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e")!
+        let image = try await messages.media.process(Data(ImageSamples.png40x30), mediaType: "image/png")
+        try await database.transaction { connection in
+            let kept = try await messages.images(of: conversation, on: connection).keep(image, account: brian, on: connection)
+            let facts = MarketplaceChat.MessageImage(mediaType: kept.full.mediaType, width: kept.full.width, height: kept.full.height, size: kept.full.size)
+            _ = try await messages.append(.init(image: facts), to: conversation, from: 0, timerSeconds: 0, flagged: false, image: kept.id, on: connection)
+            try await connection.query(
+                "UPDATE messages SET id = '3d4e5f6a-0000-4e5f-8a9b-000000000005' WHERE conversation_id = \(conversation) AND seq = 3", logger: database.logger)
         }
     }
 

@@ -87,6 +87,8 @@ extension MarketplaceChat {
         case meeting
         /// A location shared once.
         case location
+        /// A picture (served by `GET /v1/conversations/{id}/messages/{messageId}/image`).
+        case image
         /// The disappearing-messages timer was set (to `timer.seconds`).
         case timer
     }
@@ -135,6 +137,21 @@ extension MarketplaceChat {
         case declined
     }
 
+    /// A picture sent in chat: the facts of its full file (its thumbnail is WebP, at most `ImageType.thumbnailSide` pixels a side).
+    public struct MessageImage: Codable, Sendable, Equatable {
+        public var mediaType: String
+        public var width: Int
+        public var height: Int
+        public var size: Int
+
+        public init(mediaType: String, width: Int, height: Int, size: Int) {
+            self.mediaType = mediaType
+            self.width = width
+            self.height = height
+            self.size = size
+        }
+    }
+
     public struct TimerChange: Codable, Sendable, Equatable {
         public var seconds: Int
 
@@ -152,6 +169,8 @@ extension MarketplaceChat {
         public var text: String?
         public var meeting: Meeting?
         public var location: Point?
+        /// A picture's facts; absent once it is gone (deleted, or its sender's account erased).
+        public var image: MessageImage?
         public var timer: TimerChange?
         /// The disappearing-messages timer in force when it was sent (0: it stays).
         public var timerSeconds: Int
@@ -170,7 +189,7 @@ extension MarketplaceChat {
         public var meetingAnsweredAt: Date?
 
         public init(id: String, seq: Int64, mine: Bool, kind: MessageKind, text: String? = nil, meeting: Meeting? = nil, location: Point? = nil,
-                    timer: TimerChange? = nil, timerSeconds: Int, sentAt: Date, readAt: Date?, expiresAt: Date?, warning: Bool, deleted: Bool,
+                    image: MessageImage? = nil, timer: TimerChange? = nil, timerSeconds: Int, sentAt: Date, readAt: Date?, expiresAt: Date?, warning: Bool, deleted: Bool,
                     meetingAnswer: MeetingAnswer? = nil, meetingAnsweredAt: Date? = nil) {
             self.id = id
             self.seq = seq
@@ -179,6 +198,7 @@ extension MarketplaceChat {
             self.text = text
             self.meeting = meeting
             self.location = location
+            self.image = image
             self.timer = timer
             self.timerSeconds = timerSeconds
             self.sentAt = sentAt

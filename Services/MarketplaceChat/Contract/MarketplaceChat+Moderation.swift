@@ -68,13 +68,17 @@ extension MarketplaceChat {
         public var price: Money?
         public var username: String?
         public var message: Message?
+        /// A reported picture's thumbnail (WebP), as it was.
+        public var picture: Data?
 
-        public init(title: String? = nil, description: String? = nil, price: Money? = nil, username: String? = nil, message: Message? = nil) {
+        public init(title: String? = nil, description: String? = nil, price: Money? = nil, username: String? = nil, message: Message? = nil,
+                    picture: Data? = nil) {
             self.title = title
             self.description = description
             self.price = price
             self.username = username
             self.message = message
+            self.picture = picture
         }
     }
 

@@ -138,7 +138,7 @@ struct ChatHandlers: Sendable {
     {
         try await database.transaction { connection in
             let (_, membership) = try await member(request.conversationId, context, locking: true, on: connection)
-            try await conversations.clear(membership.conversation, side: membership.side, on: connection)
+            try await messages.deleteImages(try await conversations.clear(membership.conversation, side: membership.side, on: connection), on: connection)
             return .init(deleted: true)
         }
     }
@@ -200,7 +200,7 @@ struct ChatHandlers: Sendable {
 
     /// Sends `content` from the caller's side of `membership` (its conversation's row held): sealed,
     /// scanned in listing conversations, live to both sides, pushed to a recipient without a socket.
-    private func deliver(_ content: MessageStore.Content, from caller: ChatAccess.Caller, in membership: ConversationStore.Membership,
+    func deliver(_ content: MessageStore.Content, image: UUID? = nil, from caller: ChatAccess.Caller, in membership: ConversationStore.Membership,
                          _ context: RequestContext, on connection: PostgresConnection) async throws -> MarketplaceChat.Messages.Send.Response {
         guard let other = membership.other else { throw Self.otherGone }
         try await database.hit(Self.sending, [.account(caller.account.uuidString)], at: database.now(), on: connection)
@@ -216,7 +216,8 @@ struct ChatHandlers: Sendable {
         let scanned = [content.text, content.meeting?.name].compactMap { $0 }
         let flagged = caller.kind == .listing && scanned.contains(where: ContactScan.looksLikeContact)
         let sent = try await messages.append(
-            content, to: membership.conversation, from: membership.side, timerSeconds: membership.timerSeconds, flagged: flagged, on: connection)
+            content, to: membership.conversation, from: membership.side, timerSeconds: membership.timerSeconds, flagged: flagged, image: image,
+            on: connection)
         try await live.append("message", ChatLive.MessageRef(c: membership.conversation, s: sent.seq), for: [caller.account, other], on: connection)
         // A recipient with a socket open gets it there; a push tells the others.
         if try await !live.isPresent(other, on: connection) {

@@ -89,9 +89,15 @@ struct ModerationHandlers: Sendable {
                   let found = try await messages.received(id, by: caller.account, kind: caller.kind, university: caller.university, on: connection),
                   let message = try await messages.messages(in: found.conversation, of: caller.account, before: nil, only: found.seq, limit: 1, on: connection).first
             else { throw Self.noSubject }
+            // A picture is kept for the moderators as its thumbnail, sealed with the rest.
+            var picture: Data?
+            if let record = try await messages.image(id, in: found.conversation, of: caller.account, on: connection) {
+                let library = try await messages.images(of: found.conversation, on: connection)
+                picture = try await library.file(record, .thumbnail, ifNoneMatch: nil, on: connection).content
+            }
             return (caller.account, .init(
                 kind: .message, id: id, account: found.sender, university: caller.university,
-                snapshot: .init(username: try await conversations.username(of: found.sender, on: connection), message: message)))
+                snapshot: .init(username: try await conversations.username(of: found.sender, on: connection), message: message, picture: picture)))
         case .account:
             let caller = try await chat.caller(context, on: connection)
             guard let id = UUID(uuidString: request.id), id != caller.account else { throw Self.noSubject }
@@ -169,6 +175,7 @@ struct ModerationHandlers: Sendable {
             previous = try await moderation.remove(listing: found.subject, hiddenState: found.hiddenState, on: connection)
         case (.remove, .message), (.suspend, .message):
             if let removed = try await moderation.remove(message: found.subject, on: connection) {
+                try await messages.deleteImages([removed.picture], on: connection)
                 try await live.append("deleted", ChatLive.DeletedRef(c: removed.conversation, m: found.subject), for: removed.members, on: connection)
             }
         case (.dismiss, .listing), (.warn, .listing):

@@ -47,7 +47,7 @@ struct NetworkHandlers: Sendable {
         }
     }
 
-    /// Deletes the account's photos, listings and name; its side of each conversation is left
+    /// Deletes the account's photos, the pictures it sent in chat, its listings and name; its side of each conversation is left
     /// without an account (its messages stay, from "a deleted user"), and a conversation left with
     /// no one goes with its key. Its reviews stay without its name; the reviews of it go. A repeat
     /// finds nothing.
@@ -56,6 +56,8 @@ struct NetworkHandlers: Sendable {
         guard let account = UUID(uuidString: request.account) else { throw OperationError.invalid(field: "data.account", "must be an account id") }
         return try await database.transaction { connection in
             let photosDeleted = try await photos.deleteUploads(of: account, on: connection)
+            // What is left of its uploads: the pictures it sent in chat (their messages keep no picture).
+            let picturesDeleted = try await database.forgetMedia(of: account, blobs: photos.media.blobs, on: connection)
             let rows = try await connection.query(
                 "WITH gone AS (DELETE FROM listings WHERE seller = \(account) RETURNING 1) SELECT count(*) FROM gone", logger: database.logger)
             let listingsDeleted = try await rows.decode(Int.self).first { _ in true } ?? 0
@@ -69,7 +71,10 @@ struct NetworkHandlers: Sendable {
             try await connection.query("DELETE FROM traders WHERE account_id = \(account)", logger: database.logger)
             context.logger.notice(
                 "account erased",
-                metadata: ["listings": "\(listingsDeleted)", "photos": "\(photosDeleted)", "conversations": "\(conversationsDeleted.count)"])
+                metadata: [
+                    "listings": "\(listingsDeleted)", "photos": "\(photosDeleted)", "pictures": "\(picturesDeleted)",
+                    "conversations": "\(conversationsDeleted.count)",
+                ])
             return .init(listingsDeleted: listingsDeleted, photosDeleted: photosDeleted)
         }
     }

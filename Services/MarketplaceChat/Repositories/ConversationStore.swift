@@ -205,8 +205,9 @@ struct ConversationStore: Sendable {
     }
 
     /// Deletes the conversation for `side`: its messages so far are gone for it, and from the
-    /// database once gone for both.
-    func clear(_ conversation: UUID, side: Int16, on connection: PostgresConnection) async throws {
+    /// database once gone for both; returns the kept images of the messages deleted, for the caller to
+    /// delete (`MessageStore.deleteImages`).
+    func clear(_ conversation: UUID, side: Int16, on connection: PostgresConnection) async throws -> [UUID?] {
         try await connection.query(
             """
             UPDATE conversation_members me SET cleared_seq = c.last_seq FROM conversations c
@@ -214,13 +215,15 @@ struct ConversationStore: Sendable {
             """,
             logger: database.logger)
         // An erased side has nothing to keep.
-        try await connection.query(
+        let rows = try await connection.query(
             """
             DELETE FROM messages m WHERE m.conversation_id = \(conversation)
               AND m.seq <= (SELECT min(CASE WHEN account_id IS NULL THEN 9223372036854775807 ELSE COALESCE(cleared_seq, 0) END)
                             FROM conversation_members WHERE conversation_id = \(conversation))
+            RETURNING m.media_id
             """,
             logger: database.logger)
+        return try await rows.decode(UUID?.self).reduce(into: []) { $0.append($1) }
     }
 
     /// Leaves `account`'s side of every conversation without an account (its messages stay, from "a

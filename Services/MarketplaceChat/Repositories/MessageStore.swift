@@ -3,15 +3,25 @@ import Crypto
 import Envelope
 import Foundation
 import MarketplaceChatContract
+import Media
 import PostgresNIO
 import PostgresSupport
 
 /// `marketplace-chat.messages`: each conversation's messages, sealed under the conversation's data
-/// key, and the disappearing ones' expiries.
+/// key, and the disappearing ones' expiries; a picture's files are sealed under that key too, and go
+/// with their message.
 struct MessageStore: Sendable {
     let database: Database
     /// Wraps each conversation's data key (MARKETPLACE_CHAT_KEY).
     let keys: KeyRing
+    /// Where pictures are kept (unsealed blobs: `images(of:)` seals them per conversation).
+    let media: MediaLibrary
+
+    init(database: Database, keys: KeyRing, media: MediaLibrary? = nil) {
+        self.database = database
+        self.keys = keys
+        self.media = media ?? MediaLibrary(database: database)
+    }
 
     /// Messages `me` (its side's member row) has not deleted for itself.
     static let uncleared = "m.seq > COALESCE(me.cleared_seq, 0)"
@@ -25,10 +35,11 @@ struct MessageStore: Sendable {
         var text: String?
         var meeting: MarketplaceChat.Meeting?
         var location: MarketplaceChat.Point?
+        var image: MarketplaceChat.MessageImage?
         var timer: MarketplaceChat.TimerChange?
 
         var kind: MarketplaceChat.MessageKind {
-            if timer != nil { .timer } else if meeting != nil { .meeting } else if location != nil { .location } else { .text }
+            if timer != nil { .timer } else if meeting != nil { .meeting } else if location != nil { .location } else if image != nil { .image } else { .text }
         }
     }
 
@@ -38,10 +49,16 @@ struct MessageStore: Sendable {
         try await database.conversationKey(conversation, ring: keys, on: connection)
     }
 
+    /// The media store of `conversation`'s pictures: their files sealed under its key.
+    func images(of conversation: UUID, on connection: PostgresConnection) async throws -> MediaLibrary {
+        let blobs = SealedMediaBlobs(media.blobs, key: try await key(conversation, on: connection), context: ListingStore.text(conversation))
+        return MediaLibrary(database: database, blobs: blobs, limits: media.limits)
+    }
+
     /// Appends a message from `side` with the conversation's timer (`timerSeconds`, 0 for a timer's
     /// announcement, which stays); its number is the conversation's next (the caller holds the
-    /// conversation's row).
-    func append(_ content: Content, to conversation: UUID, from side: Int16, timerSeconds: Int, flagged: Bool,
+    /// conversation's row). A picture's kept image is `image`.
+    func append(_ content: Content, to conversation: UUID, from side: Int16, timerSeconds: Int, flagged: Bool, image: UUID? = nil,
                 on connection: PostgresConnection) async throws -> MarketplaceChat.Messages.Send.Response {
         let rows = try await connection.query(
             """
@@ -57,9 +74,9 @@ struct MessageStore: Sendable {
         try await connection.query(
             """
             INSERT INTO messages (conversation_id, seq, id, sender_side, kind, body, flagged, timer_seconds, sent_at, sender_expires_at,
-                                  reader_expires_at, purge_at)
+                                  reader_expires_at, purge_at, media_id)
             VALUES (\(conversation), \(seq), \(id), \(side), \(content.kind.rawValue), \(box), \(flagged), \(timerSeconds), \(now), \(senderExpiry),
-                    \(readerExpiry), \(readerExpiry))
+                    \(readerExpiry), \(readerExpiry), \(image))
             """,
             logger: database.logger)
         return .init(id: ListingStore.text(id), seq: seq, sentAt: now, timerSeconds: timerSeconds, expiresAt: senderExpiry, warning: flagged)
@@ -68,7 +85,8 @@ struct MessageStore: Sendable {
     /// A message's columns as `decode` reads them, and the rows they come from.
     static let columns = """
         m.conversation_id, m.id, m.seq, m.sender_side = me.side, m.kind, m.body, m.flagged, m.timer_seconds, m.sent_at, m.read_at,
-        m.deleted_at IS NOT NULL, NULLIF(\(expiry), 'infinity'), m.meeting_answer, m.meeting_answered_at
+        m.deleted_at IS NOT NULL, NULLIF(\(expiry), 'infinity'), m.meeting_answer, m.meeting_answered_at,
+        m.media_id IS NOT NULL
         FROM messages m JOIN conversation_members me ON me.conversation_id = m.conversation_id
         """
 
@@ -125,10 +143,10 @@ struct MessageStore: Sendable {
     /// The messages of `rows` (`columns`), opened, with their conversations' ids.
     private func decode(_ rows: PostgresRowSequence, on connection: PostgresConnection) async throws -> [(String, MarketplaceChat.Message)] {
         // Every row first: the keys are read on the same connection.
-        let all = try await rows.decode((UUID, UUID, Int64, Bool, String, Data?, Bool, Int, Date, Date?, Bool, Date?, String?, Date?).self)
+        let all = try await rows.decode((UUID, UUID, Int64, Bool, String, Data?, Bool, Int, Date, Date?, Bool, Date?, String?, Date?, Bool).self)
             .reduce(into: []) { $0.append($1) }
         var keys: [UUID: SymmetricKey] = [:], messages: [(String, MarketplaceChat.Message)] = []
-        for (conversation, id, seq, mine, kind, box, flagged, timer, sent, read, deleted, expires, answer, answered) in all {
+        for (conversation, id, seq, mine, kind, box, flagged, timer, sent, read, deleted, expires, answer, answered, pictured) in all {
             var content = Content()
             if let box {
                 let key: SymmetricKey
@@ -138,8 +156,8 @@ struct MessageStore: Sendable {
             }
             messages.append((ListingStore.text(conversation), .init(
                 id: ListingStore.text(id), seq: seq, mine: mine, kind: MarketplaceChat.MessageKind(rawValue: kind) ?? .text, text: content.text,
-                meeting: content.meeting, location: content.location, timer: content.timer, timerSeconds: timer, sentAt: sent, readAt: read,
-                expiresAt: expires, warning: flagged, deleted: deleted, meetingAnswer: answer.flatMap(MarketplaceChat.MeetingAnswer.init(rawValue:)),
+                meeting: content.meeting, location: content.location, image: pictured ? content.image : nil, timer: content.timer, timerSeconds: timer,
+                sentAt: sent, readAt: read, expiresAt: expires, warning: flagged, deleted: deleted, meetingAnswer: answer.flatMap(MarketplaceChat.MeetingAnswer.init(rawValue:)),
                 meetingAnsweredAt: answered)))
         }
         return messages
@@ -173,20 +191,40 @@ struct MessageStore: Sendable {
         return try await rows.decode((Int64, Int64).self).first { _ in true }.map { (now: $0.0, before: $0.1) } ?? (0, 0)
     }
 
-    /// Deletes `side`'s message `id` for both: its content goes; false when it is not theirs to delete
-    /// (another's, gone, or expired for them).
+    /// Deletes `side`'s message `id` for both: its content goes, its picture too; false when it is not
+    /// theirs to delete (another's, gone, or expired for them).
     func delete(_ id: UUID, in conversation: UUID, side: Int16, on connection: PostgresConnection) async throws -> Bool {
         let rows = try await connection.query(
             """
-            UPDATE messages m SET body = NULL, flagged = false, deleted_at = COALESCE(m.deleted_at, \(database.now()))
-            FROM conversation_members me
+            UPDATE messages m SET body = NULL, flagged = false, media_id = NULL, deleted_at = COALESCE(m.deleted_at, \(database.now()))
+            FROM conversation_members me, messages old
             WHERE m.id = \(id) AND m.conversation_id = \(conversation) AND m.sender_side = \(side) AND m.kind <> 'timer'
-              AND me.conversation_id = m.conversation_id AND me.side = \(side)
+              AND me.conversation_id = m.conversation_id AND me.side = \(side) AND old.conversation_id = m.conversation_id AND old.seq = m.seq
               AND \(unescaped: Self.uncleared) AND \(unescaped: Self.expiry) > \(database.now())
-            RETURNING 1
+            RETURNING old.media_id
             """,
             logger: database.logger)
-        return try await rows.decode(Int.self).first { _ in true } != nil
+        guard let found = try await rows.decode(UUID?.self).first(where: { _ in true }) else { return false }
+        try await deleteImages([found], on: connection)
+        return true
+    }
+
+    /// Deletes the kept images of messages that are gone (nil for a message without one).
+    func deleteImages(_ ids: [UUID?], on connection: PostgresConnection) async throws {
+        try await media.delete(ids.compactMap { $0 }, on: connection)
+    }
+
+    /// The kept image of message `id`, when `account`'s side of `conversation` may still read it.
+    func image(_ id: UUID, in conversation: UUID, of account: UUID, on connection: PostgresConnection) async throws -> MediaRecord? {
+        let rows = try await connection.query(
+            """
+            SELECT m.media_id FROM messages m JOIN conversation_members me ON me.conversation_id = m.conversation_id
+            WHERE m.id = \(id) AND m.conversation_id = \(conversation) AND me.account_id = \(account) AND m.media_id IS NOT NULL
+              AND \(unescaped: Self.uncleared) AND \(unescaped: Self.expiry) > \(database.now())
+            """,
+            logger: database.logger)
+        guard let media = try await rows.decode(UUID.self).first(where: { _ in true }) else { return nil }
+        return try await self.media.record(media, on: connection)
     }
 
     /// Records `side`'s answer to meeting `id`, which the other side proposed, unless it has one: its
@@ -215,18 +253,18 @@ struct MessageStore: Sendable {
         return (seq, before.flatMap(MarketplaceChat.MeetingAnswer.init(rawValue:)))
     }
 
-    /// Deletes up to `limit` messages past both expiries; returns how many.
+    /// Deletes up to `limit` messages past both expiries, with their pictures; returns how many.
     func purge(limit: Int = 5_000, on connection: PostgresConnection) async throws -> Int {
         let rows = try await connection.query(
             """
-            WITH gone AS (
-                DELETE FROM messages WHERE ctid = ANY(ARRAY(
-                    SELECT ctid FROM messages WHERE purge_at <= \(database.now()) ORDER BY purge_at LIMIT \(limit) FOR UPDATE SKIP LOCKED))
-                RETURNING 1)
-            SELECT count(*)::int FROM gone
+            DELETE FROM messages WHERE ctid = ANY(ARRAY(
+                SELECT ctid FROM messages WHERE purge_at <= \(database.now()) ORDER BY purge_at LIMIT \(limit) FOR UPDATE SKIP LOCKED))
+            RETURNING media_id
             """,
             logger: database.logger)
-        return try await rows.decode(Int.self).first { _ in true } ?? 0
+        let gone = try await rows.decode(UUID?.self).reduce(into: [UUID?]()) { $0.append($1) }
+        try await deleteImages(gone, on: connection)
+        return gone.count
     }
 }
 

@@ -282,15 +282,18 @@ struct ModerationStore: Sendable {
         return state == "hidden" ? hiddenState ?? state : state
     }
 
-    /// Deletes message `id` for both sides; its conversation and members' accounts when it was there.
-    func remove(message id: UUID, on connection: PostgresConnection) async throws -> (conversation: UUID, members: [UUID])? {
+    /// Deletes message `id` for both sides; its conversation, members' accounts and picture (for the
+    /// caller to delete: `MessageStore.deleteImages`) when it was there.
+    func remove(message id: UUID, on connection: PostgresConnection) async throws -> (conversation: UUID, members: [UUID], picture: UUID?)? {
         let rows = try await connection.query(
             """
-            UPDATE messages SET body = NULL, flagged = false, deleted_at = COALESCE(deleted_at, \(database.now()))
-            WHERE id = \(id) RETURNING conversation_id,
-                ARRAY(SELECT account_id FROM conversation_members WHERE conversation_id = messages.conversation_id AND account_id IS NOT NULL)
+            UPDATE messages m SET body = NULL, flagged = false, media_id = NULL, deleted_at = COALESCE(m.deleted_at, \(database.now()))
+            FROM messages old
+            WHERE m.id = \(id) AND old.conversation_id = m.conversation_id AND old.seq = m.seq
+            RETURNING m.conversation_id,
+                ARRAY(SELECT account_id FROM conversation_members WHERE conversation_id = m.conversation_id AND account_id IS NOT NULL), old.media_id
             """,
             logger: database.logger)
-        return try await rows.decode((UUID, [UUID]).self).first { _ in true }.map { (conversation: $0.0, members: $0.1) }
+        return try await rows.decode((UUID, [UUID], UUID?).self).first { _ in true }.map { (conversation: $0.0, members: $0.1, picture: $0.2) }
     }
 }
