@@ -227,6 +227,11 @@ let productServices: [ServicePackage] = [
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Migrations")]),
+    // The fundraising app: campaigns and bookmarks over a double-entry ledger with karma points.
+    service(
+        "Payments", product: "payments",
+        dependencies: ["Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+        resources: [.copy("Migrations")]),
 ]
 
 let services: [Target] = [
@@ -375,6 +380,13 @@ let tests: [Target] = [
         ],
         swiftSettings: swiftSettings),
     .testTarget(
+        name: "PaymentsTests",
+        dependencies: [
+            "PaymentsContract", "PaymentsService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
+        swiftSettings: swiftSettings),
+    .testTarget(
         name: "AuthTests",
         dependencies: [
             "AuthService", "AccessTokens", "Media", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport",
@@ -416,7 +428,7 @@ let tests: [Target] = [
         name: "ContractTests",
         dependencies: [
             "AuthContract", "AuthService", "Bus", "Contracts", "Envelope", "MarketplaceChatContract", "MarketplaceChatService", "Media", "MelonServices",
-            "PdfEmailContract", "PdfEmailService", "PostgresSupport",
+            "PaymentsService", "PdfEmailContract", "PdfEmailService", "PostgresSupport",
             "RefundCalculatorContract", "RefundCalculatorService", "ServiceCatalog", "ServiceKit", "ServiceSupport", "TestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),

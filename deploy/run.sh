@@ -57,6 +57,7 @@ local_key TAX_FORM_KEY
 service_role household HOUSEHOLD_DATABASE_URL
 service_role marketplace_chat MARKETPLACE_CHAT_DATABASE_URL
 local_key MARKETPLACE_CHAT_KEY
+service_role payments PAYMENTS_DATABASE_URL
 # end: services
 mail="written to $MAIL_SPOOL_DIR as .eml files"
 [ -z "${SMTP_URL:-}" ] || mail="sent over SMTP (SMTP_URL)"

@@ -4,6 +4,7 @@ import Contracts
 import HouseholdContract
 import MarketplaceChatContract
 import NotificationsContract
+import PaymentsContract
 import PdfEmailContract
 import RefundCalculatorContract
 import TaxFormContract
@@ -14,6 +15,7 @@ extension ServiceCatalog {
         Household.self,
         MarketplaceChat.self,
         Notifications.self,
+        Payments.self,
         PdfEmail.self,
         RefundCalculator.self,
         TaxForm.self,

@@ -1,3 +1,4 @@
+import Foundation
 import Envelope
 
 /// A request for one page of a list, newest first: `limit` items older than `before` (the previous
@@ -29,5 +30,23 @@ public struct PageRequest: Codable, Sendable, Equatable, FieldRules {
         if let before { validation.check(before > 0, "data.before", "must be a nextBefore from a previous page") }
         try validation.finish()
         return limit
+    }
+}
+
+/// The text of a keyset page's cursor (`nextAfter`): its parts joined with `~`, in unpadded
+/// base64url, so a client passes it back untouched. The parts are the query's own to check when it
+/// reads one back (a forged cursor must reach SQL as nothing but what each part says it is).
+public enum PageCursor {
+    public static func text(_ parts: [String]) -> String {
+        Data(parts.joined(separator: "~").utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The parts of a cursor `text` made, or nil when it is not one.
+    public static func parts(_ text: String) -> [String]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8) else { return nil }
+        return decoded.split(separator: "~", omittingEmptySubsequences: false).map(String.init)
     }
 }

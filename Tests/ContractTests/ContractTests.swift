@@ -9,6 +9,7 @@ import MarketplaceChatContract
 @testable import MarketplaceChatService
 import Media
 import MelonServices
+@testable import PaymentsService
 import PdfEmailContract
 import PdfEmailService
 import PostgresNIO
@@ -264,8 +265,17 @@ import TestSupport
         "marketplace-chat.messages.read.v1/read": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.delete.v1/deleted": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.answer.v1/accepted": { database, _ in try await givenMeetingProposal(in: database) },
-        "marketplace-chat.messages.image.v1/sent": { database, _ in try await givenConversation(in: database) },
-        "marketplace-chat.messages.image.get.v1/thumbnail": { database, _ in try await givenPictureMessage(in: database) },
+        "payments.campaigns.get.v1/found": { database, _ in try await givenCampaign(in: database) },
+        "payments.campaigns.list.v1/newest": { database, _ in try await givenCampaign(in: database) },
+        "payments.campaigns.mine.v1/own": { database, _ in try await givenCampaign(in: database) },
+        "payments.campaigns.update.v1/renamed": { database, _ in try await givenCampaign(in: database) },
+        "payments.campaigns.close.v1/closed": { database, _ in try await givenCampaign(in: database) },
+        "payments.bookmarks.set.v1/kept": { database, _ in try await givenCampaign(in: database) },
+        "payments.bookmarks.remove.v1/removed": { database, _ in try await givenCampaign(bookmarked: true, in: database) },
+        "payments.bookmarks.list.v1/one": { database, _ in try await givenCampaign(bookmarked: true, in: database) },
+        "payments.account.erase.v1/erased": { database, _ in try await givenCampaign(in: database) },
+        "marketplace-chat.messages.send-image.v1/sent": { database, _ in try await givenConversation(in: database) },
+        "marketplace-chat.messages.image.v1/thumbnail": { database, _ in try await givenPictureMessage(in: database) },
         "marketplace-chat.live-locations.share.v1/shared": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.live-locations.get.v1/theirs": { database, _ in try await givenLiveLocations(aoifes: false, in: database) },
         "marketplace-chat.live-locations.stop.v1/stopped": { database, _ in try await givenLiveLocations(aoifes: true, in: database) },
@@ -539,6 +549,28 @@ import TestSupport
             _ = try await messages.append(.init(meeting: meeting), to: conversation, from: 0, timerSeconds: 0, flagged: false, on: connection)
             try await connection.query(
                 "UPDATE messages SET id = '3d4e5f6a-0000-4e5f-8a9b-000000000004' WHERE conversation_id = \(conversation) AND seq = 3", logger: database.logger)
+        }
+    }
+
+    /// The example account's campaign 5c6d7e8f-…0001, open for 90 days, with its ledger account (and
+    /// the caller's bookmark of it).
+    static func givenCampaign(bookmarked: Bool = false, in database: Database) async throws {
+        let campaign = UUID(uuidString: "5c6d7e8f-0000-4e5f-8a9b-000000000001")!, ledger = Ledger(database: database)
+        try await database.transaction { connection in
+            try await PeopleStore(database: database).record(exampleAccount, username: "aoife", on: connection)
+            let karma = try await ledger.karmaAccount(of: exampleAccount, on: connection)
+            try await connection.query(
+                """
+                INSERT INTO campaigns (id, owner_id, title, story, beneficiary, category, goal_minor, currency, ends_at, created_at, owner_karma)
+                VALUES (\(campaign), \(exampleAccount), 'New roof for the scout hall', 'The roof leaks onto the kit.', '3rd Dublin Scouts', 'community',
+                        500000, 'EUR', \(today.now().addingTimeInterval(90 * 86_400)), \(today.now()), \(karma))
+                """,
+                logger: database.logger)
+            _ = try await ledger.id(of: .campaign(campaign), on: connection)
+            if bookmarked {
+                try await connection.query(
+                    "INSERT INTO bookmarks (account_id, campaign_id, created_at) VALUES (\(exampleAccount), \(campaign), \(today.now()))", logger: database.logger)
+            }
         }
     }
 

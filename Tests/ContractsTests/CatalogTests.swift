@@ -104,7 +104,8 @@ import Testing
 
     @Test func everyServiceThatKeepsPersonalDataIsErasedWithTheAccount() {
         #expect(ServiceCatalog.erasures.map { $0.type }.sorted() == [
-            "household.account.erase.v1", "marketplace-chat.account.erase.v1", "notifications.account.erase.v1", "pdf-email.account.erase.v1",
+            "household.account.erase.v1", "marketplace-chat.account.erase.v1", "notifications.account.erase.v1", "payments.account.erase.v1",
+            "pdf-email.account.erase.v1",
             "refund-calculator.account.erase.v1",
             "tax-form.account.erase.v1",
         ])

@@ -3,10 +3,10 @@ import Envelope
 import Foundation
 
 extension MarketplaceChat.Messages {
-    /// `marketplace-chat.messages.image.v1`
+    /// `marketplace-chat.messages.send-image.v1`
     public enum SendImage: OperationDeclaration {
         public static let service = MarketplaceChat.name
-        public static let type = "marketplace-chat.messages.image.v1"
+        public static let type = "marketplace-chat.messages.send-image.v1"
         public static let http = [HTTPBinding(
             .post, "/v1/conversations/{conversationId}/images", name: "messageSendImage", access: .owner, status: .created,
             errors: [.notFound, .forbidden, .tooLarge, .rateLimited],
@@ -37,10 +37,10 @@ extension MarketplaceChat.Messages {
         public typealias Response = Send.Response
     }
 
-    /// `marketplace-chat.messages.image.get.v1`
+    /// `marketplace-chat.messages.image.v1`
     public enum Image: OperationDeclaration {
         public static let service = MarketplaceChat.name
-        public static let type = "marketplace-chat.messages.image.get.v1"
+        public static let type = "marketplace-chat.messages.image.v1"
         public static let http = [HTTPBinding(
             .get, "/v1/conversations/{conversationId}/messages/{messageId}/image", name: "messageImage", access: .owner,
             errors: [.notFound, .forbidden],

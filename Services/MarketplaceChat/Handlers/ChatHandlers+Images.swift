@@ -7,7 +7,7 @@ import Media
 import PostgresNIO
 import PostgresSupport
 
-/// `marketplace-chat.messages.image*`: pictures sent in chat. Each is checked and re-encoded by the
+/// `marketplace-chat.messages.send-image.v1` and `.image.v1`: pictures sent in chat. Each is checked and re-encoded by the
 /// kit's media store, its files sealed under the conversation's key, and it goes with its message.
 extension ChatHandlers {
     /// Each picture is decoded and re-encoded: one sends at most this many an hour (and each counts

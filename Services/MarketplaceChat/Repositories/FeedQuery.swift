@@ -35,10 +35,7 @@ struct FeedQuery: Sendable {
         /// The page was of close spellings.
         var typos = false
 
-        var text: String {
-            Data("\(sort.rawValue)~\(key)~\(seq)\(typos ? "~t" : "")".utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        }
+        var text: String { PageCursor.text([sort.rawValue, key, String(seq)] + (typos ? ["t"] : [])) }
 
         init(sort: MarketplaceChat.Sort, key: String, seq: Int64) {
             self.sort = sort
@@ -49,11 +46,7 @@ struct FeedQuery: Sendable {
         /// A cursor this query made, or nil: its sort's value must read as one (an integer price,
         /// a real rank), so a forged one cannot reach SQL as anything else.
         init?(_ text: String) {
-            var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-            guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8) else { return nil }
-            let parts = decoded.split(separator: "~", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 3 || parts.count == 4 && parts[3] == "t", let sort = MarketplaceChat.Sort(rawValue: parts[0]),
+            guard let parts = PageCursor.parts(text), parts.count == 3 || parts.count == 4 && parts[3] == "t", let sort = MarketplaceChat.Sort(rawValue: parts[0]),
                   let seq = Int64(parts[2])
             else { return nil }
             switch sort {

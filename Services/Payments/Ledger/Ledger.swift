@@ -1,0 +1,143 @@
+import Contracts
+import Envelope
+import Foundation
+import PaymentsContract
+import PostgresNIO
+import PostgresSupport
+
+/// The double-entry ledger (`0001_ledger.sql`): accounts, transfers and their entries. PostgreSQL
+/// holds its rules (a transfer balances at commit, nothing is updated or deleted, balances move
+/// with their entries); this posts transfers and proves the rules held (`verify`).
+struct Ledger: Sendable {
+    let database: Database
+
+    static let karmaUnit = "KARMA"
+
+    /// Which account a leg of a transfer moves.
+    enum Account: Hashable, Sendable {
+        /// Our money at the payment processor.
+        case processor
+        /// What the processor kept.
+        case fees
+        /// The funds campaign `id` holds.
+        case campaign(UUID)
+        /// A ledger account by its own id (a karma account, kept beside what it is for).
+        case id(UUID)
+    }
+
+    enum TransferKind: String, Sendable, CaseIterable {
+        case donation, refund, dispute
+    }
+
+    /// One side of a transfer: debit positive, credit negative.
+    struct Leg: Equatable, Sendable {
+        let account: Account
+        let amount: Int64
+    }
+
+    /// Posts transfer `id` with `legs` (zero legs left out) in the caller's transaction, unless a
+    /// transfer `id` was posted already; whether it was posted now. The legs must balance in each
+    /// unit: the database refuses the commit otherwise.
+    @discardableResult
+    func post(_ id: UUID, _ kind: TransferKind, campaign: UUID, donation: UUID, legs: [Leg], on connection: PostgresConnection) async throws -> Bool {
+        let inserted = try await connection.query(
+            """
+            INSERT INTO ledger_transfers (id, kind, campaign_id, donation_id, created_at)
+            VALUES (\(id), \(kind.rawValue), \(campaign), \(donation), \(database.now())) ON CONFLICT (id) DO NOTHING RETURNING 1
+            """,
+            logger: database.logger)
+        guard try await inserted.decode(Int.self).first(where: { _ in true }) != nil else { return false }
+        var accounts: [UUID] = [], amounts: [Int64] = []
+        for leg in legs where leg.amount != 0 {
+            accounts.append(try await self.id(of: leg.account, on: connection))
+            amounts.append(leg.amount)
+        }
+        try await connection.query(
+            """
+            INSERT INTO ledger_entries (transfer_id, account_id, amount)
+            SELECT \(id), account, sum(amount) FROM unnest(\(accounts)::uuid[], \(amounts)::bigint[]) AS leg (account, amount)
+            GROUP BY account HAVING sum(amount) <> 0
+            """,
+            logger: database.logger)
+        return true
+    }
+
+    /// The id of `account`, made when it is a singleton or a campaign's not made yet.
+    func id(of account: Account, on connection: PostgresConnection) async throws -> UUID {
+        let found: PostgresRowSequence
+        switch account {
+        case .id(let id):
+            return id
+        case .processor, .fees:
+            let kind = account == .processor ? "processor" : "fees"
+            try await connection.query(
+                """
+                INSERT INTO ledger_accounts (id, kind, unit, created_at) VALUES (\(UUID()), \(kind), \(Payments.currency.code), \(database.now()))
+                ON CONFLICT DO NOTHING
+                """,
+                logger: database.logger)
+            found = try await connection.query(
+                "SELECT id FROM ledger_accounts WHERE kind = \(kind) AND unit = \(Payments.currency.code)", logger: database.logger)
+        case .campaign(let campaign):
+            try await connection.query(
+                """
+                INSERT INTO ledger_accounts (id, kind, unit, campaign_id, created_at)
+                VALUES (\(UUID()), 'campaign', \(Payments.currency.code), \(campaign), \(database.now())) ON CONFLICT DO NOTHING
+                """,
+                logger: database.logger)
+            found = try await connection.query("SELECT id FROM ledger_accounts WHERE kind = 'campaign' AND campaign_id = \(campaign)", logger: database.logger)
+        }
+        guard let id = try await found.decode(UUID.self).first(where: { _ in true }) else { throw OperationError(.unavailable, "a ledger account was not made; try again") }
+        return id
+    }
+
+    /// `account`'s karma account, made on first use.
+    func karmaAccount(of account: UUID, on connection: PostgresConnection) async throws -> UUID {
+        try await connection.query(
+            """
+            INSERT INTO ledger_accounts (id, kind, unit, account_id, created_at) VALUES (\(UUID()), 'karma', \(Self.karmaUnit), \(account), \(database.now()))
+            ON CONFLICT DO NOTHING
+            """,
+            logger: database.logger)
+        let rows = try await connection.query("SELECT id FROM ledger_accounts WHERE kind = 'karma' AND account_id = \(account)", logger: database.logger)
+        guard let id = try await rows.decode(UUID.self).first(where: { _ in true }) else { throw OperationError(.unavailable, "a karma account was not made; try again") }
+        return id
+    }
+
+    /// `account`'s karma points (0 before any).
+    func karma(of account: UUID, on connection: PostgresConnection) async throws -> Int64 {
+        let rows = try await connection.query("SELECT balance FROM ledger_accounts WHERE kind = 'karma' AND account_id = \(account)", logger: database.logger)
+        return try await rows.decode(Int64.self).first { _ in true } ?? 0
+    }
+
+    /// What reconciliation proves of the ledger; every count is zero when it holds.
+    struct Proof: Equatable, Sendable {
+        /// Accounts whose balance is not the sum of their entries.
+        var balancesOff: Int
+        /// Transfers whose entries do not sum to zero in a unit.
+        var unbalancedTransfers: Int
+        /// Units whose entries do not sum to zero overall (debits unlike credits).
+        var unitsOff: Int
+
+        var holds: Bool { balancesOff == 0 && unbalancedTransfers == 0 && unitsOff == 0 }
+    }
+
+    func verify(on connection: PostgresConnection) async throws -> Proof {
+        let rows = try await connection.query(
+            """
+            SELECT
+              (SELECT count(*)::int FROM ledger_accounts a
+               WHERE a.balance <> COALESCE((SELECT sum(e.amount) FROM ledger_entries e WHERE e.account_id = a.id), 0)),
+              (SELECT count(*)::int FROM (SELECT 1 FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+                                         GROUP BY e.transfer_id, a.unit HAVING sum(e.amount) <> 0) t),
+              (SELECT count(*)::int FROM (SELECT 1 FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+                                         GROUP BY a.unit HAVING sum(e.amount) <> 0) u)
+            """,
+            logger: database.logger)
+        var proof = Proof(balancesOff: 0, unbalancedTransfers: 0, unitsOff: 0)
+        for try await (balances, transfers, units) in rows.decode((Int, Int, Int).self) {
+            proof = Proof(balancesOff: balances, unbalancedTransfers: transfers, unitsOff: units)
+        }
+        return proof
+    }
+}

@@ -1,0 +1,37 @@
+import Contracts
+import Foundation
+import PaymentsContract
+import PostgresSupport
+import ServiceKit
+import ServiceSupport
+
+extension ServiceDefinition {
+    /// `payments`: the fundraising app's campaigns and bookmarks over a double-entry ledger with karma.
+    public static let payments = ServiceDefinition(
+        contract: Payments.self, schema: "payments", settings: [],
+        deployment: ServiceDeployment(about: "The fundraising app: campaigns and bookmarks over a double-entry ledger with karma points"),
+        migrations: { try Migration.load(bundle: .module) }
+    ) { environment in
+        let database = environment.requireDatabase()
+        let ledger = Ledger(database: database)
+        let campaignStore = CampaignStore(database: database, ledger: ledger)
+        let access = FundraisingAccess(people: PeopleStore(database: database))
+        let campaigns = CampaignHandlers(database: database, campaigns: campaignStore, figures: CampaignFigures(database: database), access: access)
+        let bookmarks = BookmarkHandlers(
+            database: database, bookmarks: BookmarkStore(database: database, campaigns: campaignStore), campaigns: campaignStore, access: access)
+        let erasure = ErasureHandler(database: database)
+
+        var handlers = OperationHandlers(Payments.self, database: database)
+        handlers.once(Payments.Campaigns.Create.self, prepare: campaigns.prepareCreate, apply: campaigns.create)
+        handlers.on(Payments.Campaigns.Get.self, campaigns.get)
+        handlers.on(Payments.Campaigns.List.self, campaigns.list)
+        handlers.on(Payments.Campaigns.Mine.self, campaigns.mine)
+        handlers.on(Payments.Campaigns.Update.self, campaigns.update)
+        handlers.on(Payments.Campaigns.Close.self, campaigns.close)
+        handlers.on(Payments.Bookmarks.Set.self, bookmarks.set)
+        handlers.on(Payments.Bookmarks.Remove.self, bookmarks.remove)
+        handlers.on(Payments.Bookmarks.List.self, bookmarks.list)
+        handlers.on(Payments.Account.Erase.self, erasure.erase)
+        return ServiceParts(handlers: handlers, jobs: [])
+    }
+}

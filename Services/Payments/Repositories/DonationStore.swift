@@ -1,0 +1,70 @@
+import Contracts
+import Envelope
+import Foundation
+import PaymentsContract
+import PostgresNIO
+import PostgresSupport
+
+/// `payments.donations`: each donation and what the ledger posted for it. A donation is posted
+/// once, when it succeeds, whichever path learns of it first; each refund or dispute is posted once
+/// under its own transfer id (made from the processor's id for it), never beyond what was given.
+struct DonationStore: Sendable {
+    let database: Database
+    let ledger: Ledger
+
+    /// Records a donation of `gross` cents from `donor` to `campaign` (not yet succeeded); its id.
+    func open(campaign: UUID, donor: UUID, anonymous: Bool, gross: Int64, on connection: PostgresConnection) async throws -> UUID {
+        let id = UUID()
+        try await connection.query(
+            "INSERT INTO donor_keys (account_id, donor_key) VALUES (\(donor), \(UUID())) ON CONFLICT DO NOTHING", logger: database.logger)
+        let karma = try await ledger.karmaAccount(of: donor, on: connection)
+        try await connection.query(
+            """
+            INSERT INTO donations (id, campaign_id, donor_id, donor_key, donor_karma, anonymous, gross_minor, currency, created_at)
+            SELECT \(id), \(campaign), \(donor), donor_key, \(karma), \(anonymous), \(gross), \(Payments.currency.code), \(database.now())
+            FROM donor_keys WHERE account_id = \(donor)
+            """,
+            logger: database.logger)
+        return id
+    }
+
+    /// Donation `id` succeeded with the processor keeping `fee` cents: posted to the ledger with its
+    /// karma unless it was before. Whether it was posted now.
+    @discardableResult
+    func succeed(_ id: UUID, fee: Int64, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            """
+            UPDATE donations d SET succeeded_at = \(database.now()), fee_minor = \(fee)
+            FROM campaigns c WHERE d.id = \(id) AND d.succeeded_at IS NULL AND c.id = d.campaign_id
+            RETURNING d.campaign_id, d.gross_minor, d.donor_karma, c.owner_karma
+            """,
+            logger: database.logger)
+        guard let (campaign, gross, donorKarma, ownerKarma) = try await rows.decode((UUID, Int64, UUID, UUID).self).first(where: { _ in true }) else {
+            return false
+        }
+        let legs = Postings.donation(campaign: campaign, gross: gross, fee: fee, donorKarma: donorKarma, ownerKarma: ownerKarma)
+        return try await ledger.post(id, .donation, campaign: campaign, donation: id, legs: legs, on: connection)
+    }
+
+    /// Gives `amount` cents of succeeded donation `id` back (a refund or a dispute), posted as transfer
+    /// `transfer` once, with the karma it no longer earns. Nil when `amount` is more than is left to
+    /// give back or the donation has not succeeded; otherwise whether it was posted now.
+    func giveBack(_ id: UUID, amount: Int64, as kind: Ledger.TransferKind, transfer: UUID, on connection: PostgresConnection) async throws -> Bool? {
+        let rows = try await connection.query(
+            """
+            SELECT d.campaign_id, d.gross_minor, d.returned_minor, d.donor_karma, c.owner_karma, d.succeeded_at IS NOT NULL
+            FROM donations d JOIN campaigns c ON c.id = d.campaign_id WHERE d.id = \(id) FOR UPDATE OF d
+            """,
+            logger: database.logger)
+        guard let (campaign, gross, returned, donorKarma, ownerKarma, succeeded) = try await rows.decode((UUID, Int64, Int64, UUID, UUID, Bool).self)
+            .first(where: { _ in true }), succeeded
+        else { return nil }
+        if try await connection.query("SELECT 1 FROM ledger_transfers WHERE id = \(transfer)", logger: database.logger).decode(Int.self)
+            .first(where: { _ in true }) != nil { return false }
+        guard amount > 0, amount <= gross - returned else { return nil }
+        let legs = Postings.giveBack(
+            campaign: campaign, gross: gross, returned: returned, amount: amount, donorKarma: donorKarma, ownerKarma: ownerKarma)
+        try await connection.query("UPDATE donations SET returned_minor = returned_minor + \(amount) WHERE id = \(id)", logger: database.logger)
+        return try await ledger.post(transfer, kind, campaign: campaign, donation: id, legs: legs, on: connection)
+    }
+}
