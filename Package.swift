@@ -230,7 +230,10 @@ let productServices: [ServicePackage] = [
     // The fundraising app: campaigns and bookmarks over a double-entry ledger with karma points.
     service(
         "Payments", product: "payments",
-        dependencies: ["Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+        dependencies: [
+            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+        ],
         resources: [.copy("Migrations")]),
 ]
 

@@ -104,9 +104,13 @@ struct BusForwarder: HTTPResponder {
     }
 
     /// The client's `Idempotency-Key`; for a mutating request without one, the request id, so the
-    /// broker's re-dispatch after a worker dies still cannot act twice.
+    /// broker's re-dispatch after a worker dies still cannot act twice (unless the route requires
+    /// the client's own: then `invalid`).
     private func idempotencyKey(_ request: Request, context: Context) throws(OperationError) -> String? {
         if let key = request.headers[.idempotencyKey] { return try IdempotencyKey.checked(key, field: "Idempotency-Key") }
+        if route.requiresIdempotencyKey {
+            throw OperationError.invalid(field: "Idempotency-Key", "is required here: send a new key per request, and the same key when you repeat it")
+        }
         return route.isMutating ? context.requestID : nil
     }
 

@@ -59,6 +59,8 @@ struct BusRoute: Sendable {
     var upload: HTTPBinding.FileUpload?
     /// The binding's example body, for the API document.
     var example: JSONValue?
+    /// The client must send an Idempotency-Key.
+    var requiresIdempotencyKey: Bool
 
     /// The services `routes` reach, by name.
     static func services(of routes: [BusRoute]) -> [String] { Array(Set(routes.map(\.service))).sorted() }
@@ -89,6 +91,7 @@ struct BusRoute: Sendable {
         response = operation.responseSchema
         file = binding.file
         upload = binding.upload
+        requiresIdempotencyKey = binding.requiresIdempotencyKey
         example = binding.example.flatMap { try? JSONValue.parse(Array($0.utf8)) }
         if let file {
             precondition(response[property: file.content] != nil, "\(operation.type): the file's content \(file.content) is not a reply member")

@@ -82,7 +82,7 @@ enum OpenAPIDocument {
                 "schema": schema.json,
             ]
         }
-        parameters.append(contentsOf: commonRequestHeaders(mutating: route.isMutating, deadlines: deadlines))
+        parameters.append(contentsOf: commonRequestHeaders(mutating: route.isMutating, keyRequired: route.requiresIdempotencyKey, deadlines: deadlines))
         if route.file?.etag != nil {
             parameters.append(["name": "If-None-Match", "in": "header", "required": false,
                                "description": "The ETag of the file you have: 304 without a body while it is still the file this route gives (a longer value is ignored).",
@@ -161,15 +161,17 @@ enum OpenAPIDocument {
         ]
     }
 
-    private static func commonRequestHeaders(mutating: Bool, deadlines: ClosedRange<Duration>) -> [JSONValue] {
+    private static func commonRequestHeaders(mutating: Bool, keyRequired: Bool, deadlines: ClosedRange<Duration>) -> [JSONValue] {
         var headers: [JSONValue] = [
             ["name": "X-Request-Timeout-Ms", "in": "header", "required": false,
              "description": "A shorter deadline for this request, in milliseconds.",
              "schema": ["type": "integer", "minimum": .number(Double(deadlines.lowerBound.milliseconds)), "maximum": .number(Double(deadlines.upperBound.milliseconds))]],
         ]
         if mutating {
-            headers.append(["name": "Idempotency-Key", "in": "header", "required": false,
-                            "description": "Repeat a request with the same key to get the first result instead of acting twice.",
+            headers.append(["name": "Idempotency-Key", "in": "header", "required": .bool(keyRequired),
+                            "description": keyRequired
+                                ? "Required: repeat the request with the same key to learn how the first one ended instead of acting twice."
+                                : "Repeat a request with the same key to get the first result instead of acting twice.",
                             "schema": ["type": "string", "minLength": .number(Double(IdempotencyKey.length.lowerBound)), "maxLength": .number(Double(IdempotencyKey.length.upperBound)), "pattern": "^[!-~]+$"]])
         }
         return headers

@@ -20,6 +20,10 @@ extension ServiceDefinition {
         let bookmarks = BookmarkHandlers(
             database: database, bookmarks: BookmarkStore(database: database, campaigns: campaignStore), campaigns: campaignStore, access: access)
         let erasure = ErasureHandler(database: database)
+        // The only processor so far: the Stripe client comes with its local test server (issue 39).
+        let donations = DonationHandlers(
+            database: database, donations: DonationStore(database: database, ledger: ledger), campaigns: campaignStore, processor: SandboxProcessor(),
+            access: access)
 
         var handlers = OperationHandlers(Payments.self, database: database)
         handlers.once(Payments.Campaigns.Create.self, prepare: campaigns.prepareCreate, apply: campaigns.create)
@@ -31,7 +35,12 @@ extension ServiceDefinition {
         handlers.on(Payments.Bookmarks.Set.self, bookmarks.set)
         handlers.on(Payments.Bookmarks.Remove.self, bookmarks.remove)
         handlers.on(Payments.Bookmarks.List.self, bookmarks.list)
+        handlers.on(Payments.Donations.Create.self, donations.create)
+        handlers.on(Payments.Donations.Get.self, donations.get)
+        handlers.on(Payments.Donations.Finish.self, donations.finish)
+        handlers.on(Payments.Donations.Mine.self, donations.mine)
         handlers.on(Payments.Account.Erase.self, erasure.erase)
-        return ServiceParts(handlers: handlers, jobs: [])
+        let sweep = PeriodicJob("donations.sweep", every: .seconds(60), database: database) { try await donations.sweep(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [sweep])
     }
 }

@@ -132,7 +132,8 @@ public struct HTTPBinding: Sendable {
 
     public init(
         _ method: Method, _ path: String, name: String, access: Access = .anyone, status: Status = .ok, errors: [ErrorCode] = [],
-        summary: String, parameterRules: [String: FieldRule] = [:], file: FileReply? = nil, upload: FileUpload? = nil, example: String? = nil
+        summary: String, parameterRules: [String: FieldRule] = [:], file: FileReply? = nil, upload: FileUpload? = nil, example: String? = nil,
+        requiresIdempotencyKey: Bool = false
     ) {
         self.method = method
         self.path = path
@@ -145,6 +146,7 @@ public struct HTTPBinding: Sendable {
         self.file = file
         self.upload = upload
         self.example = example
+        self.requiresIdempotencyKey = requiresIdempotencyKey
     }
 
     /// The `{name}` segments of the path.
@@ -153,6 +155,11 @@ public struct HTTPBinding: Sendable {
             segment.hasPrefix("{") && segment.hasSuffix("}") ? String(segment.dropFirst().dropLast()) : nil
         }
     }
+
+    /// The client must send an `Idempotency-Key` (a donation: a request without one, repeated,
+    /// would charge twice); the gateway refuses the request without one. Otherwise a mutating
+    /// request without one gets its request id as its key.
+    public var requiresIdempotencyKey: Bool
 
     /// True for methods that change something: they carry an idempotency key.
     public var isMutating: Bool { method != .get }

@@ -274,6 +274,10 @@ import TestSupport
         "payments.bookmarks.remove.v1/removed": { database, _ in try await givenCampaign(bookmarked: true, in: database) },
         "payments.bookmarks.list.v1/one": { database, _ in try await givenCampaign(bookmarked: true, in: database) },
         "payments.account.erase.v1/erased": { database, _ in try await givenCampaign(in: database) },
+        "payments.donations.create.v1/succeeded": { database, _ in try await givenCampaign(owner: otherTrader, in: database) },
+        "payments.donations.get.v1/found": { database, _ in try await givenDonation(in: database) },
+        "payments.donations.finish.v1/authenticated": { database, _ in try await givenDonation(authenticating: true, in: database) },
+        "payments.donations.mine.v1/one": { database, _ in try await givenDonation(in: database) },
         "marketplace-chat.messages.send-image.v1/sent": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.image.v1/thumbnail": { database, _ in try await givenPictureMessage(in: database) },
         "marketplace-chat.live-locations.share.v1/shared": { database, _ in try await givenConversation(in: database) },
@@ -552,17 +556,42 @@ import TestSupport
         }
     }
 
+    static let exampleCampaign = UUID(uuidString: "5c6d7e8f-0000-4e5f-8a9b-000000000001")!
+    static let otherTrader = UUID(uuidString: "7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e")!
+
+    /// The example account's donation 6d7e8f9a-…0001 of 25 euro to Brian's campaign, as the sandbox
+    /// charged it: succeeded, or waiting for the donor's 3-D Secure.
+    static func givenDonation(authenticating: Bool = false, in database: Database) async throws {
+        try await givenCampaign(owner: otherTrader, in: database)
+        let donations = DonationStore(database: database, ledger: Ledger(database: database))
+        let id = UUID(uuidString: "6d7e8f9a-0000-4e5f-8a9b-000000000001")!
+        let method = authenticating ? "pm_card_threeDSecure2Required" : "pm_card_visa"
+        let charge = DonationStore.Charge(processor: "sandbox", paymentMethod: method, clientKey: "example", fingerprint: "example")
+        let intent = try await SandboxProcessor().create(
+            .init(amount: 2_500, currency: "eur", paymentMethod: method, metadata: [:]), idempotencyKey: "melon-donation-\(id.uuidString.lowercased())")
+        try await database.transaction { connection in
+            let made = try await donations.open(campaign: exampleCampaign, donor: exampleAccount, anonymous: false, gross: 2_500, charge: charge, on: connection)
+            try await connection.query("UPDATE donations SET id = \(id) WHERE id = \(made)", logger: database.logger)
+            try await donations.setIntent(id, intent.id, on: connection)
+            if authenticating {
+                try await donations.mark(id, .requiresAction, on: connection)
+            } else {
+                try await donations.succeed(id, fee: SandboxProcessor.fee(2_500), on: connection)
+            }
+        }
+    }
+
     /// The example account's campaign 5c6d7e8f-…0001, open for 90 days, with its ledger account (and
     /// the caller's bookmark of it).
-    static func givenCampaign(bookmarked: Bool = false, in database: Database) async throws {
-        let campaign = UUID(uuidString: "5c6d7e8f-0000-4e5f-8a9b-000000000001")!, ledger = Ledger(database: database)
+    static func givenCampaign(owner: UUID = exampleAccount, bookmarked: Bool = false, in database: Database) async throws {
+        let campaign = exampleCampaign, ledger = Ledger(database: database)
         try await database.transaction { connection in
-            try await PeopleStore(database: database).record(exampleAccount, username: "aoife", on: connection)
-            let karma = try await ledger.karmaAccount(of: exampleAccount, on: connection)
+            try await PeopleStore(database: database).record(owner, username: owner == exampleAccount ? "aoife" : "brian", on: connection)
+            let karma = try await ledger.karmaAccount(of: owner, on: connection)
             try await connection.query(
                 """
                 INSERT INTO campaigns (id, owner_id, title, story, beneficiary, category, goal_minor, currency, ends_at, created_at, owner_karma)
-                VALUES (\(campaign), \(exampleAccount), 'New roof for the scout hall', 'The roof leaks onto the kit.', '3rd Dublin Scouts', 'community',
+                VALUES (\(campaign), \(owner), 'New roof for the scout hall', 'The roof leaks onto the kit.', '3rd Dublin Scouts', 'community',
                         500000, 'EUR', \(today.now().addingTimeInterval(90 * 86_400)), \(today.now()), \(karma))
                 """,
                 logger: database.logger)

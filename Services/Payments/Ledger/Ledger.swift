@@ -37,7 +37,8 @@ struct Ledger: Sendable {
 
     /// Posts transfer `id` with `legs` (zero legs left out) in the caller's transaction, unless a
     /// transfer `id` was posted already; whether it was posted now. The legs must balance in each
-    /// unit: the database refuses the commit otherwise.
+    /// unit: the database refuses the commit otherwise. Entries go in in the order of their accounts'
+    /// ids, so two postings lock the balances they share in one order.
     @discardableResult
     func post(_ id: UUID, _ kind: TransferKind, campaign: UUID, donation: UUID, legs: [Leg], on connection: PostgresConnection) async throws -> Bool {
         let inserted = try await connection.query(
@@ -56,7 +57,7 @@ struct Ledger: Sendable {
             """
             INSERT INTO ledger_entries (transfer_id, account_id, amount)
             SELECT \(id), account, sum(amount) FROM unnest(\(accounts)::uuid[], \(amounts)::bigint[]) AS leg (account, amount)
-            GROUP BY account HAVING sum(amount) <> 0
+            GROUP BY account HAVING sum(amount) <> 0 ORDER BY account
             """,
             logger: database.logger)
         return true

@@ -12,16 +12,27 @@ struct DonationStore: Sendable {
     let database: Database
     let ledger: Ledger
 
-    /// Records a donation of `gross` cents from `donor` to `campaign` (not yet succeeded); its id.
-    func open(campaign: UUID, donor: UUID, anonymous: Bool, gross: Int64, on connection: PostgresConnection) async throws -> UUID {
+    /// How a donation is to be charged: by which processor, with what, under which client key.
+    struct Charge: Sendable {
+        let processor: String
+        let paymentMethod: String
+        let clientKey: String
+        let fingerprint: String
+    }
+
+    /// Records a donation of `gross` cents from `donor` to `campaign` (not yet succeeded), to be
+    /// charged as `charge` says; its id.
+    func open(campaign: UUID, donor: UUID, anonymous: Bool, gross: Int64, charge: Charge? = nil, on connection: PostgresConnection) async throws -> UUID {
         let id = UUID()
         try await connection.query(
             "INSERT INTO donor_keys (account_id, donor_key) VALUES (\(donor), \(UUID())) ON CONFLICT DO NOTHING", logger: database.logger)
         let karma = try await ledger.karmaAccount(of: donor, on: connection)
         try await connection.query(
             """
-            INSERT INTO donations (id, campaign_id, donor_id, donor_key, donor_karma, anonymous, gross_minor, currency, created_at)
-            SELECT \(id), \(campaign), \(donor), donor_key, \(karma), \(anonymous), \(gross), \(Payments.currency.code), \(database.now())
+            INSERT INTO donations (id, campaign_id, donor_id, donor_key, donor_karma, anonymous, gross_minor, currency, created_at, updated_at,
+                                   processor, payment_method, client_key, fingerprint)
+            SELECT \(id), \(campaign), \(donor), donor_key, \(karma), \(anonymous), \(gross), \(Payments.currency.code), \(database.now()),
+                   \(database.now()), \(charge?.processor ?? "sandbox"), \(charge?.paymentMethod), \(charge?.clientKey), \(charge?.fingerprint)
             FROM donor_keys WHERE account_id = \(donor)
             """,
             logger: database.logger)
@@ -34,7 +45,8 @@ struct DonationStore: Sendable {
     func succeed(_ id: UUID, fee: Int64, on connection: PostgresConnection) async throws -> Bool {
         let rows = try await connection.query(
             """
-            UPDATE donations d SET succeeded_at = \(database.now()), fee_minor = \(fee)
+            UPDATE donations d SET succeeded_at = \(database.now()), fee_minor = \(fee), status = 'succeeded', reason = NULL, updated_at = \(database.now()),
+                held_until = NULL
             FROM campaigns c WHERE d.id = \(id) AND d.succeeded_at IS NULL AND c.id = d.campaign_id
             RETURNING d.campaign_id, d.gross_minor, d.donor_karma, c.owner_karma
             """,

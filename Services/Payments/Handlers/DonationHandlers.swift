@@ -1,0 +1,219 @@
+import Bus
+import Contracts
+import Crypto
+import Envelope
+import Foundation
+import Logging
+import PaymentsContract
+import PostgresNIO
+import PostgresSupport
+import ServiceSupport
+
+/// `payments.donations.*`: giving to a campaign through the payment processor. The donation is
+/// recorded first, its PaymentIntent created with an idempotency key made from the donation's id
+/// and stored before it is confirmed, and the outcome settled under the donation's lock: posted to
+/// the ledger once, whichever of the confirm reply, a later read or the sweep sees it first.
+struct DonationHandlers: Sendable {
+    let database: Database
+    let donations: DonationStore
+    let campaigns: CampaignStore
+    let processor: any PaymentProcessor
+    let access: FundraisingAccess
+
+    /// Against card testing: attempts per account and per client network.
+    static let perAccount = RateLimit("donations.account", count: 20, per: .seconds(3_600), message: "too many donations this hour; try again later")
+    static let perNetwork = RateLimit(
+        "donations.network", count: 40, per: .seconds(3_600), message: "too many donations from this network this hour; try again later")
+
+    static let notFound = OperationError(
+        .notFound, "data.donationId: you made no such donation", fields: [.init(field: "data.donationId", message: "is not one of your donations")])
+    /// The most one donation gives, in cents.
+    static let largest: Int64 = 1_000_000
+
+    @Sendable
+    func create(_ request: Payments.Donations.Create.Request, _ context: RequestContext) async throws -> Payments.Donation {
+        guard let key = context.attributes.idempotencyKey else {
+            throw OperationError.invalid(field: "idempotencyKey", "a donation needs an Idempotency-Key header: a repeat with it charges once")
+        }
+        var validation = Validation()
+        validation.check(request.amount.currency == Payments.currency, "data.amount.currency", "must be EUR: the fundraising app is in euros")
+        validation.check(
+            (Payments.Bounds.minimumDonation...Self.largest).contains(request.amount.minorUnits), "data.amount.minorUnits",
+            "must be from \(Payments.Bounds.minimumDonation) (0.50 euro) to \(Self.largest)")
+        try validation.finish()
+        let anonymous = request.anonymous ?? false
+        let fingerprint = SHA256.hash(data: Data("\(request.campaignId)|\(request.amount.minorUnits)|\(request.paymentMethod)|\(anonymous)".utf8))
+            .map { String(format: "%02x", $0) }.joined()
+        let record = try await database.transaction { connection -> DonationStore.Record in
+            let caller = try await access.caller(context, recording: true, on: connection)
+            // Two requests with one key at once (a double tap): the second waits, then finds the first's donation.
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(hashtextextended(\(caller.uuidString + "|" + key), 0))::text", logger: database.logger)
+            if let earlier = try await donations.record(of: caller, clientKey: key, on: connection) {
+                guard earlier.fingerprint == fingerprint else {
+                    throw OperationError(.conflict, "this Idempotency-Key named another donation: use a new key for a new donation")
+                }
+                return earlier
+            }
+            guard let id = UUID(uuidString: request.campaignId), let campaign = try await campaigns.campaign(id, viewer: caller, on: connection) else {
+                throw CampaignHandlers.notFound
+            }
+            guard campaign.view.state == .open else { throw OperationError(.conflict, "the campaign is closed: it takes no more donations") }
+            guard campaign.owner != caller else { throw OperationError.invalid(field: "data.campaignId", "is your own campaign") }
+            try await database.hit(Self.perAccount, [.account(caller.uuidString)], at: database.now(), on: connection)
+            if let network = context.attributes.clientIP.flatMap(ClientNetwork.key) {
+                try await database.hit(Self.perNetwork, [.network(network)], at: database.now(), on: connection)
+            }
+            let charge = DonationStore.Charge(processor: processor.name, paymentMethod: request.paymentMethod, clientKey: key, fingerprint: fingerprint)
+            let donation = try await donations.open(campaign: id, donor: caller, anonymous: anonymous, gross: request.amount.minorUnits, charge: charge,
+                                                    on: connection)
+            guard let record = try await donations.record(donation, on: connection) else { throw OperationError(.unavailable, "try again") }
+            return record
+        }
+        return try await drive(record, logger: context.logger)
+    }
+
+    @Sendable
+    func get(_ request: Payments.DonationReference, _ context: RequestContext) async throws -> Payments.Donation {
+        let record = try await owned(request.donationId, context)
+        // Asked again while the processor has it; a donation waiting for its donor waits for `finished`.
+        return record.status == .processing ? try await drive(record, logger: context.logger) : record.view()
+    }
+
+    @Sendable
+    func finish(_ request: Payments.DonationReference, _ context: RequestContext) async throws -> Payments.Donation {
+        try await drive(try await owned(request.donationId, context), logger: context.logger)
+    }
+
+    @Sendable
+    func mine(_ request: PageRequest, _ context: RequestContext) async throws -> Payments.Donations.Mine.Response {
+        let limit = try request.checked()
+        return try await database.transaction { connection in
+            let caller = try await access.caller(context, on: connection)
+            let page = try await donations.mine(caller, before: request.before, limit: limit, on: connection)
+            return .init(donations: page.map { $0.view() }, nextBefore: page.count == limit ? page.last?.seq : nil)
+        }
+    }
+
+    /// Takes donation `record` as far as the processor will, holding it so that one request, read
+    /// or sweep at a time does (another answers it as it stands): creates its PaymentIntent (the same
+    /// one again on a repeat) and stores it, confirms it, or reads it back; then settles what it
+    /// says. A processor out of reach, or one that refuses to say about an intent already made,
+    /// leaves the donation processing: a repeat, a read or the sweep takes it on from there.
+    func drive(_ record: DonationStore.Record, logger: Logger) async throws -> Payments.Donation {
+        guard record.status == .processing || record.status == .requiresAction,
+              let held = try await database.transaction({ try await donations.hold(record.id, for: .seconds(60), on: $0) })
+        else { return record.view() }
+        let intent: PaymentIntent
+        do {
+            intent = try await charge(held)
+        } catch let error as ProcessorError {
+            switch error {
+            case .declined(let failure, _):
+                logger.notice("donation declined", metadata: Self.metadata(held, processor.name, failure))
+                return try await settle(held.id, failed: Self.reason(failure))
+            case .refused(let status, let failure):
+                logger.error(
+                    "the processor refused a donation's request", metadata: Self.metadata(held, processor.name, failure).merging(["status": "\(status)"]) { $1 })
+                // Before an intent exists nothing was charged; after, only the intent's own status says how it ended.
+                if held.intent == nil && status != 409 { return try await settle(held.id, failed: .tryAgain) }
+            case .unavailable(let why):
+                logger.warning("the processor did not answer; the donation stays processing", metadata: ["donation": "\(held.id)", "why": "\(why)"])
+            }
+            try await database.transaction { try await donations.release(held.id, on: $0) }
+            return held.view()
+        }
+        return try await settle(held.id, intent, logger: logger)
+    }
+
+    /// The donation's intent at the processor: made and stored, confirmed, or read back.
+    private func charge(_ record: DonationStore.Record) async throws -> PaymentIntent {
+        let donation = CampaignStore.text(record.id)
+        var intent: PaymentIntent
+        if let id = record.intent {
+            intent = try await processor.retrieve(id)
+        } else {
+            // An erased donor's unfinished donation has no payment method left to charge.
+            guard let method = record.paymentMethod else {
+                throw ProcessorError.refused(status: 400, ProcessorFailure(code: "no_payment_method", declineCode: nil, message: "the donor's account is gone"))
+            }
+            let new = NewIntent(amount: record.gross, currency: Payments.currency.code.lowercased(), paymentMethod: method, metadata: ["donation": donation])
+            intent = try await processor.create(new, idempotencyKey: "melon-donation-\(donation)")
+            try await database.transaction { try await donations.setIntent(record.id, intent.id, on: $0) }
+        }
+        if intent.status == .requiresConfirmation {
+            intent = try await processor.confirm(intent.id, idempotencyKey: "melon-donation-\(donation)-confirm")
+        }
+        return intent
+    }
+
+    /// The job `donations.sweep`: donations left processing for 30 s (the processor did not answer,
+    /// or the process stopped between the processor's answer and our commit) are taken on from their
+    /// stored PaymentIntent, or created again under the same idempotency key. One instance sweeps at a
+    /// time (the job's lock, which holds no row: each donation is held and settled in transactions of
+    /// its own, while the job's waits; five a round, so it stays short); how many it took on.
+    func sweep(on connection: PostgresConnection) async throws -> Int {
+        let stuck = try await donations.unsettled(since: database.ago(.seconds(30)), limit: 5, on: connection)
+        for record in stuck {
+            do { _ = try await drive(record, logger: database.logger) } catch { database.logger.warning("a donation's sweep failed", metadata: ["donation": "\(record.id)"]) }
+        }
+        return stuck.count
+    }
+
+    /// Records what `intent` says of donation `id`, under its lock: succeeded is posted once.
+    func settle(_ id: UUID, _ intent: PaymentIntent, logger: Logger) async throws -> Payments.Donation {
+        try await database.transaction { connection in
+            guard let record = try await donations.record(id, locking: true, on: connection) else { throw Self.notFound }
+            switch intent.status {
+            case .succeeded?:
+                if try await donations.succeed(id, fee: intent.fee ?? 0, on: connection) {
+                    logger.notice("donation succeeded", metadata: ["donation": "\(id)", "processor": "\(processor.name)", "intent": "\(intent.id)"])
+                }
+            case .requiresAction?:
+                try await donations.mark(id, .requiresAction, on: connection)
+            case .requiresPaymentMethod?, .canceled?:
+                if let failure = intent.failure { logger.notice("donation declined", metadata: Self.metadata(record, processor.name, failure)) }
+                try await donations.mark(id, .failed, reason: intent.failure.map(Self.reason) ?? .tryAgain, on: connection)
+            case .processing?, .requiresConfirmation?, .requiresCapture?, nil:
+                try await donations.mark(id, .processing, on: connection)
+            }
+            guard let settled = try await donations.record(id, on: connection) else { throw Self.notFound }
+            let action = intent.nextAction.map { Payments.NextAction(type: $0.type, clientSecret: intent.clientSecret, redirectUrl: $0.redirectURL) }
+            return settled.view(nextAction: action)
+        }
+    }
+
+    private func settle(_ id: UUID, failed reason: Payments.DeclineReason) async throws -> Payments.Donation {
+        try await database.transaction { connection in
+            try await donations.mark(id, .failed, reason: reason, on: connection)
+            guard let record = try await donations.record(id, on: connection) else { throw Self.notFound }
+            return record.view()
+        }
+    }
+
+    /// The caller's donation `reference`, or `notFound`.
+    private func owned(_ reference: String, _ context: RequestContext) async throws -> DonationStore.Record {
+        try await database.transaction { connection in
+            let caller = try await access.caller(context, on: connection)
+            guard let id = UUID(uuidString: reference), let record = try await donations.record(id, on: connection), record.donor == caller else {
+                throw Self.notFound
+            }
+            return record
+        }
+    }
+
+    /// The reason a donor is shown for the processor's failure.
+    static func reason(_ failure: ProcessorFailure) -> Payments.DeclineReason {
+        switch (failure.code, failure.declineCode) {
+        case (_, "insufficient_funds"?): .insufficientFunds
+        case ("expired_card"?, _), (_, "expired_card"?): .expired
+        case ("processing_error"?, _), (_, "try_again_later"?), ("rate_limit"?, _): .tryAgain
+        default: .cardDeclined
+        }
+    }
+
+    /// What the log says of a failure: the processor's codes, never the card or the client secret.
+    static func metadata(_ record: DonationStore.Record, _ processor: String, _ failure: ProcessorFailure) -> Logger.Metadata {
+        ["donation": "\(record.id)", "processor": "\(processor)", "code": "\(failure.code ?? "-")", "decline_code": "\(failure.declineCode ?? "-")"]
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A payment processor with Stripe's PaymentIntents model: an intent is created (with our
+/// idempotency key, so a repeat within 24 hours is the same intent), confirmed, and read back. The
+/// Stripe client speaks it over HTTP; the sandbox, the local default, decides by the test tokens.
+protocol PaymentProcessor: Sendable {
+    /// `stripe` or `sandbox`: said in logs and in every donation's reply.
+    var name: String { get }
+    func create(_ intent: NewIntent, idempotencyKey: String) async throws(ProcessorError) -> PaymentIntent
+    func confirm(_ id: String, idempotencyKey: String) async throws(ProcessorError) -> PaymentIntent
+    func retrieve(_ id: String) async throws(ProcessorError) -> PaymentIntent
+    func shutdown() async
+}
+
+/// What to charge.
+struct NewIntent: Sendable, Equatable {
+    /// In the currency's minor unit.
+    let amount: Int64
+    /// Lowercase ISO 4217, as Stripe writes it.
+    let currency: String
+    let paymentMethod: String
+    /// Ours, kept by the processor: the donation's id.
+    let metadata: [String: String]
+}
+
+/// A PaymentIntent as the processor answered it.
+struct PaymentIntent: Sendable, Equatable {
+    enum Status: String, Sendable {
+        case requiresPaymentMethod = "requires_payment_method"
+        case requiresConfirmation = "requires_confirmation"
+        case requiresAction = "requires_action"
+        case processing
+        case requiresCapture = "requires_capture"
+        case canceled
+        case succeeded
+    }
+
+    let id: String
+    /// Nil for a status this client does not know (a newer API): treated as still processing.
+    let status: Status?
+    let amount: Int64
+    let currency: String
+    /// Handed to the app for 3-D Secure; never logged or stored.
+    let clientSecret: String?
+    let nextAction: (type: String, redirectURL: String?)?
+    /// What the processor kept, once the charge has its balance transaction.
+    let fee: Int64?
+    /// Why the last attempt failed.
+    let failure: ProcessorFailure?
+    let metadata: [String: String]
+
+    static func == (lhs: PaymentIntent, rhs: PaymentIntent) -> Bool {
+        lhs.id == rhs.id && lhs.status == rhs.status && lhs.amount == rhs.amount && lhs.fee == rhs.fee && lhs.failure == rhs.failure
+            && lhs.nextAction?.type == rhs.nextAction?.type
+    }
+}
+
+/// The processor's own words for a failed payment: logged, never shown.
+struct ProcessorFailure: Sendable, Equatable {
+    let code: String?
+    let declineCode: String?
+    let message: String?
+}
+
+enum ProcessorError: Error, Sendable {
+    /// The card was declined (HTTP 402): the intent, when the processor sent it.
+    case declined(ProcessorFailure, intent: PaymentIntent?)
+    /// The processor refused the request itself (400, 401, 404, an idempotency key reused with other
+    /// parameters): our bug or our configuration, never the donor's.
+    case refused(status: Int, ProcessorFailure)
+    /// No answer, a timeout, 429 or 5xx: try again later with the same idempotency key.
+    case unavailable(String)
+}
