@@ -231,8 +231,9 @@ let productServices: [ServicePackage] = [
     service(
         "Payments", product: "payments",
         dependencies: [
-            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Migrations")]),
 ]

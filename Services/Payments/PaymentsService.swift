@@ -8,7 +8,7 @@ import ServiceSupport
 extension ServiceDefinition {
     /// `payments`: the fundraising app's campaigns and bookmarks over a double-entry ledger with karma.
     public static let payments = ServiceDefinition(
-        contract: Payments.self, schema: "payments", settings: [],
+        contract: Payments.self, schema: "payments", settings: Setting.paymentsSettings,
         deployment: ServiceDeployment(about: "The fundraising app: campaigns and bookmarks over a double-entry ledger with karma points"),
         migrations: { try Migration.load(bundle: .module) }
     ) { environment in
@@ -20,9 +20,10 @@ extension ServiceDefinition {
         let bookmarks = BookmarkHandlers(
             database: database, bookmarks: BookmarkStore(database: database, campaigns: campaignStore), campaigns: campaignStore, access: access)
         let erasure = ErasureHandler(database: database)
-        // The only processor so far: the Stripe client comes with its local test server (issue 39).
+        let processor = try environment.settings.paymentProcessor()
+        environment.logger.notice("donations are charged through \(processor.name)", metadata: ["processor": "\(processor.name)"])
         let donations = DonationHandlers(
-            database: database, donations: DonationStore(database: database, ledger: ledger), campaigns: campaignStore, processor: SandboxProcessor(),
+            database: database, donations: DonationStore(database: database, ledger: ledger), campaigns: campaignStore, processor: processor,
             access: access)
 
         var handlers = OperationHandlers(Payments.self, database: database)
