@@ -187,6 +187,10 @@ struct BusForwarder: HTTPResponder {
                                  fields: [.init(field: upload.content, message: "must be at most \(upload.maxBytes) bytes")])
         }
         let content = Data(buffer.readableBytesView).base64EncodedString()
-        return JSONObjectBody.object(members + [(upload.content, JSONObjectBody.stringLiteral(content)), (upload.mediaType, JSONObjectBody.stringLiteral(type))])
+        let headers = upload.headers.sorted { $0.key < $1.key }.compactMap { name, member in
+            HTTPField.Name(name).flatMap { request.headers[$0] }.map { (member, JSONObjectBody.stringLiteral($0)) }
+        }
+        return JSONObjectBody.object(
+            members + [(upload.content, JSONObjectBody.stringLiteral(content)), (upload.mediaType, JSONObjectBody.stringLiteral(type))] + headers)
     }
 }

@@ -125,8 +125,8 @@ struct BusRoute: Sendable {
         let bodyMembers = schema.keeping { name in !parameters.contains { $0.name == name } }
         if let upload = binding.upload {
             precondition(
-                Set(bodyMembers.properties.map(\.name)) == [upload.content, upload.mediaType],
-                "\(operation.type): an upload's request has its path parameters, \(upload.content) and \(upload.mediaType), nothing else")
+                Set(bodyMembers.properties.map(\.name)) == Set([upload.content, upload.mediaType] + upload.headers.values),
+                "\(operation.type): an upload's request has its path parameters, \(upload.content), \(upload.mediaType) and its headers' members, nothing else")
             body = nil
         } else {
             body = bodyMembers.properties.isEmpty ? nil : bodyMembers

@@ -83,6 +83,12 @@ enum OpenAPIDocument {
             ]
         }
         parameters.append(contentsOf: commonRequestHeaders(mutating: route.isMutating, keyRequired: route.requiresIdempotencyKey, deadlines: deadlines))
+        for (header, member) in (route.upload?.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            parameters.append([
+                "name": .string(header), "in": "header", "required": false, "description": .string("Handed to the operation as \(member)."),
+                "schema": ["type": "string"],
+            ])
+        }
         if route.file?.etag != nil {
             parameters.append(["name": "If-None-Match", "in": "header", "required": false,
                                "description": "The ETag of the file you have: 304 without a body while it is still the file this route gives (a longer value is ignored).",

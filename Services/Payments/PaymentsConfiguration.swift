@@ -13,7 +13,12 @@ extension Setting {
         "payments.stripe.timeout", default: "10000", help: "Milliseconds one request to Stripe may take before the donation waits for the next try.",
         kind: .milliseconds(100...120_000))
 
-    public static let paymentsSettings: [Setting] = [.paymentsStripeSecretKey, .paymentsStripeURL, .paymentsStripeTimeout]
+    public static let paymentsStripeWebhookSecret = Setting(
+        "payments.stripe.webhook.secret", default: nil,
+        help: "The signing secret (whsec_…) of the Stripe endpoint that sends events to POST /v1/webhooks/stripe. Unset: that route refuses every event.",
+        isSecret: true, provision: .perDeployment)
+
+    public static let paymentsSettings: [Setting] = [.paymentsStripeSecretKey, .paymentsStripeURL, .paymentsStripeTimeout, .paymentsStripeWebhookSecret]
 }
 
 extension ProcessSettings {

@@ -40,8 +40,12 @@ extension ServiceDefinition {
         handlers.on(Payments.Donations.Get.self, donations.get)
         handlers.on(Payments.Donations.Finish.self, donations.finish)
         handlers.on(Payments.Donations.Mine.self, donations.mine)
+        let webhooks = WebhookHandlers(
+            database: database, donations: donations, secret: environment.settings.string(.paymentsStripeWebhookSecret).flatMap { $0.isEmpty ? nil : $0 })
+        handlers.on(Payments.Webhooks.Stripe.self, webhooks.stripe)
         handlers.on(Payments.Account.Erase.self, erasure.erase)
         let sweep = PeriodicJob("donations.sweep", every: .seconds(60), database: database) { try await donations.sweep(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [sweep])
+        let events = PeriodicJob("webhook-events.prune", every: .seconds(86_400), database: database) { try await webhooks.prune(on: $0) }
+        return ServiceParts(handlers: handlers, jobs: [sweep, events])
     }
 }

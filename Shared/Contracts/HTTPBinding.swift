@@ -111,7 +111,9 @@ public struct HTTPBinding: Sendable {
 
     /// A request whose body is a file sent as itself (`Content-Type: image/jpeg` and the bytes), not
     /// JSON: the gateway checks the media type and the size, and hands the operation the bytes
-    /// (base64 on the bus) and the media type in two request members.
+    /// (base64 on the bus) and the media type in two request members, and the named headers in
+    /// members of their own. The bytes are exactly those received, so a signature over them (a
+    /// webhook's) can be checked by the operation.
     public struct FileUpload: Sendable {
         /// The request member that gets the bytes (`Data`).
         public var content: String
@@ -121,12 +123,16 @@ public struct HTTPBinding: Sendable {
         public var mediaTypes: [String]
         /// The largest body; a larger one is 413 (`too_large`) before it reaches the bus.
         public var maxBytes: Int
+        /// Request headers the operation gets, by header name (`Stripe-Signature`) to request member
+        /// (`signature`); a header not sent leaves its member out.
+        public var headers: [String: String]
 
-        public init(content: String = "content", mediaType: String = "mediaType", mediaTypes: [String], maxBytes: Int) {
+        public init(content: String = "content", mediaType: String = "mediaType", mediaTypes: [String], maxBytes: Int, headers: [String: String] = [:]) {
             self.content = content
             self.mediaType = mediaType
             self.mediaTypes = mediaTypes
             self.maxBytes = maxBytes
+            self.headers = headers
         }
     }
 

@@ -36,7 +36,7 @@ import TestSupport
     /// Settings of the services under test, as their processes would read them: each required
     /// setting's local value (from the definitions), and the addresses the examples show.
     static let environment = MelonServices.localEnvironment().merging(
-        ["MAIL_FROM": "Melon <no-reply@melon.example>", "REFUND_CONTACT_EMAIL": "refunds@redoak.example"]) { _, example in example }
+        ["MAIL_FROM": "Melon <no-reply@melon.example>", "REFUND_CONTACT_EMAIL": "refunds@redoak.example", "PAYMENTS_STRIPE_WEBHOOK_SECRET": "whsec_example"]) { _, example in example }
     /// The day the examples were written: the refund window is 2022 to 2026.
     static let today = ServiceClock.fixed(RFC3339.date(from: "2026-11-21T14:00:00Z")!)
 
