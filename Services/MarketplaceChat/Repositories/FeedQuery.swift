@@ -98,10 +98,7 @@ struct FeedQuery: Sendable {
     /// The query, its values bound in order.
     var query: PostgresQuery {
         var binds = PostgresBindings()
-        func bind(_ value: some PostgresDynamicTypeEncodable) -> String {
-            binds.append(value)
-            return "$\(binds.count)"
-        }
+        func bind(_ value: some PostgresDynamicTypeEncodable) -> String { binds.placeholder(value) }
         var conditions = [
             "l.university_id = \(bind(university))", "l.state = 'active'", "l.expires_at > \(bind(now))",
             BlockStore.unblocked("l.seller", viewerPlaceholder: bind(viewer)),

@@ -28,10 +28,8 @@ struct ModerationStore: Sendable {
 
     func isOutOfSight(_ account: UUID, on connection: PostgresConnection) async throws -> Bool {
         var binds = PostgresBindings()
-        binds.append(account)
-        binds.append(database.now())
-        let rows = try await connection.query(
-            PostgresQuery(unsafeSQL: "SELECT \(Self.outOfSight("$1", now: "$2"))", binds: binds), logger: database.logger)
+        let (who, now) = (binds.placeholder(account), binds.placeholder(database.now()))
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(Self.outOfSight(who, now: now))", binds: binds), logger: database.logger)
         return try await rows.decode(Bool.self).first { _ in true } ?? false
     }
 

@@ -38,13 +38,9 @@ struct BookmarkStore: Sendable {
     /// `account`'s bookmarked campaigns, the latest bookmark first, below bookmark `before`; with the
     /// bookmark numbers.
     func list(of account: UUID, before: Int64?, limit: Int, on connection: PostgresConnection) async throws -> [(seq: Int64, campaign: Payments.Campaign)] {
-        var query = CampaignStore.select(viewer: account, key: "b.seq")
-        let first = query.binds.count
-        query.sql = query.sql.replacingOccurrences(of: "FROM campaigns c", with: "FROM bookmarks b JOIN campaigns c ON c.id = b.campaign_id")
-        query.sql += " WHERE b.account_id = $\(first + 1) AND ($\(first + 2)::bigint IS NULL OR b.seq < $\(first + 2)) ORDER BY b.seq DESC LIMIT $\(first + 3)"
-        try query.binds.append(account, context: .default)
-        try query.binds.append(before, context: .default)
-        try query.binds.append(limit, context: .default)
+        var query = CampaignStore.select(viewer: account, key: "b.seq", from: "bookmarks b JOIN campaigns c ON c.id = b.campaign_id")
+        let (owner, below, most) = (query.binds.placeholder(account), query.binds.placeholder(before), query.binds.placeholder(limit))
+        query.sql += " WHERE b.account_id = \(owner) AND (\(below)::bigint IS NULL OR b.seq < \(below)) ORDER BY b.seq DESC LIMIT \(most)"
         return try await campaigns.rows(query, on: connection).map { (seq: $0.key, campaign: $0.view) }
     }
 }

@@ -66,16 +66,13 @@ struct CampaignQuery: Sendable {
         let (keySQL, descending) = key
         let direction = descending ? "DESC" : "ASC", beyond = descending ? "<" : ">"
         var query = CampaignStore.select(viewer: viewer, key: keySQL)
-        func bind(_ value: some PostgresEncodable & Sendable) throws -> String {
-            try query.binds.append(value, context: .default)
-            return "$\(query.binds.count)"
-        }
-        query.sql += " WHERE c.closed_at IS NULL AND c.ends_at > \(try bind(now))"
-        if let category { query.sql += " AND c.category = \(try bind(category.rawValue))" }
-        if let words { query.sql += " AND c.title_words @@ websearch_to_tsquery('simple', \(try bind(words)))" }
+        func bind(_ value: some PostgresDynamicTypeEncodable) -> String { query.binds.placeholder(value) }
+        query.sql += " WHERE c.closed_at IS NULL AND c.ends_at > \(bind(now))"
+        if let category { query.sql += " AND c.category = \(bind(category.rawValue))" }
+        if let words { query.sql += " AND c.title_words @@ websearch_to_tsquery('simple', \(bind(words)))" }
         if sort == .nearlyThere { query.sql += " AND -COALESCE(a.balance, 0) * 10000 >= c.goal_minor * \(Payments.Bounds.nearlyThere)" }
-        if let after { query.sql += " AND (\(keySQL), c.seq) \(beyond) (\(try bind(after.key)), \(try bind(after.seq)))" }
-        query.sql += " ORDER BY \(keySQL) \(direction), c.seq \(direction) LIMIT \(try bind(limit))"
+        if let after { query.sql += " AND (\(keySQL), c.seq) \(beyond) (\(bind(after.key)), \(bind(after.seq)))" }
+        query.sql += " ORDER BY \(keySQL) \(direction), c.seq \(direction) LIMIT \(bind(limit))"
         let campaigns = try await store.rows(query, on: connection)
         guard campaigns.count == limit, let last = campaigns.last else { return (campaigns.map(\.view), nil) }
         return (campaigns.map(\.view), Cursor(sort: sort, key: last.key, seq: last.seq).text)

@@ -22,13 +22,13 @@ struct CampaignStore: Sendable {
     }
 
     /// The columns `rows` reads, for `viewer`'s bookmarks, and `key` (SQL of `c`, a campaign, and `a`,
-    /// its ledger account) last.
-    static func select(viewer: UUID, key: String = "0::bigint") -> PostgresQuery {
+    /// its ledger account) last, from `campaigns` (or `from`, which names them `c`).
+    static func select(viewer: UUID, key: String = "0::bigint", from: String = "campaigns c") -> PostgresQuery {
         """
         SELECT c.id, c.seq, c.owner_id, p.username, c.title, c.story, c.beneficiary, c.category, c.goal_minor, c.ends_at, c.closed_at, c.created_at,
                c.version, -COALESCE(a.balance, 0), EXISTS (SELECT 1 FROM bookmarks b WHERE b.campaign_id = c.id AND b.account_id = \(viewer)),
                c.owner_karma, \(unescaped: key)
-        FROM campaigns c LEFT JOIN people p ON p.account_id = c.owner_id
+        FROM \(unescaped: from) LEFT JOIN people p ON p.account_id = c.owner_id
         LEFT JOIN ledger_accounts a ON a.kind = 'campaign' AND a.campaign_id = c.id
         """
     }
@@ -55,8 +55,8 @@ struct CampaignStore: Sendable {
     func campaign(_ id: UUID, viewer: UUID, locking: Bool = false, on connection: PostgresConnection) async throws -> Row? {
         if locking { try await connection.query("SELECT 1 FROM campaigns WHERE id = \(id) FOR UPDATE", logger: database.logger) }
         var query = Self.select(viewer: viewer)
-        query.sql += " WHERE c.id = $\(query.binds.count + 1)"
-        try query.binds.append(id, context: .default)
+        let campaign = query.binds.placeholder(id)
+        query.sql += " WHERE c.id = \(campaign)"
         return try await rows(query, on: connection).first
     }
 
@@ -111,11 +111,8 @@ struct CampaignStore: Sendable {
     /// `owner`'s campaigns, the newest first, below `before`.
     func mine(_ owner: UUID, before: Int64?, limit: Int, on connection: PostgresConnection) async throws -> [Row] {
         var query = Self.select(viewer: owner)
-        let first = query.binds.count
-        query.sql += " WHERE c.owner_id = $\(first + 1) AND ($\(first + 2)::bigint IS NULL OR c.seq < $\(first + 2)) ORDER BY c.seq DESC LIMIT $\(first + 3)"
-        try query.binds.append(owner, context: .default)
-        try query.binds.append(before, context: .default)
-        try query.binds.append(limit, context: .default)
+        let (mine, below, most) = (query.binds.placeholder(owner), query.binds.placeholder(before), query.binds.placeholder(limit))
+        query.sql += " WHERE c.owner_id = \(mine) AND (\(below)::bigint IS NULL OR c.seq < \(below)) ORDER BY c.seq DESC LIMIT \(most)"
         return try await rows(query, on: connection)
     }
 
