@@ -22,9 +22,9 @@ extension ServiceDefinition {
         let erasure = ErasureHandler(database: database)
         let processor = try environment.settings.paymentProcessor()
         environment.logger.notice("donations are charged through \(processor.name)", metadata: ["processor": "\(processor.name)"])
-        let donations = DonationHandlers(
-            database: database, donations: DonationStore(database: database, ledger: ledger), campaigns: campaignStore, processor: processor,
-            access: access)
+        let donationStore = DonationStore(database: database, ledger: ledger)
+        let donations = DonationHandlers(database: database, donations: donationStore, campaigns: campaignStore, processor: processor, access: access)
+        let refunds = RefundHandlers(database: database, refunds: RefundStore(database: database, donations: donationStore), processor: processor, access: access)
 
         var handlers = OperationHandlers(Payments.self, database: database)
         handlers.once(Payments.Campaigns.Create.self, prepare: campaigns.prepareCreate, apply: campaigns.create)
@@ -40,12 +40,15 @@ extension ServiceDefinition {
         handlers.on(Payments.Donations.Get.self, donations.get)
         handlers.on(Payments.Donations.Finish.self, donations.finish)
         handlers.on(Payments.Donations.Mine.self, donations.mine)
+        handlers.on(Payments.Refunds.Create.self, refunds.create)
+        handlers.on(Payments.Refunds.Received.self, refunds.received)
         let webhooks = WebhookHandlers(
-            database: database, donations: donations, secret: environment.settings.string(.paymentsStripeWebhookSecret).flatMap { $0.isEmpty ? nil : $0 })
+            database: database, donations: donations, refunds: refunds, secret: environment.settings.string(.paymentsStripeWebhookSecret).flatMap { $0.isEmpty ? nil : $0 })
         handlers.on(Payments.Webhooks.Stripe.self, webhooks.stripe)
         handlers.on(Payments.Account.Erase.self, erasure.erase)
         let sweep = PeriodicJob("donations.sweep", every: .seconds(60), database: database) { try await donations.sweep(on: $0) }
+        let refundSweep = PeriodicJob("refunds.sweep", every: .seconds(60), database: database) { try await refunds.sweep(on: $0) }
         let events = PeriodicJob("webhook-events.prune", every: .seconds(86_400), database: database) { try await webhooks.prune(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [sweep, events])
+        return ServiceParts(handlers: handlers, jobs: [sweep, refundSweep, events])
     }
 }

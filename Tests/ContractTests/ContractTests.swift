@@ -274,6 +274,8 @@ import TestSupport
         "payments.bookmarks.remove.v1/removed": { database, _ in try await givenCampaign(bookmarked: true, in: database) },
         "payments.bookmarks.list.v1/one": { database, _ in try await givenCampaign(bookmarked: true, in: database) },
         "payments.account.erase.v1/erased": { database, _ in try await givenCampaign(in: database) },
+        "payments.refunds.create.v1/partial": { database, _ in try await givenDonation(toOwnCampaign: true, in: database) },
+        "payments.refunds.received.v1/one": { database, _ in try await givenDonation(toOwnCampaign: true, in: database) },
         "payments.donations.create.v1/succeeded": { database, _ in try await givenCampaign(owner: otherTrader, in: database) },
         "payments.donations.get.v1/found": { database, _ in try await givenDonation(in: database) },
         "payments.donations.finish.v1/authenticated": { database, _ in try await givenDonation(authenticating: true, in: database) },
@@ -559,10 +561,11 @@ import TestSupport
     static let exampleCampaign = UUID(uuidString: "5c6d7e8f-0000-4e5f-8a9b-000000000001")!
     static let otherTrader = UUID(uuidString: "7e2d1c0b-3a4f-4b5c-8d6e-9f0a1b2c3d4e")!
 
-    /// The example account's donation 6d7e8f9a-…0001 of 25 euro to Brian's campaign, as the sandbox
-    /// charged it: succeeded, or waiting for the donor's 3-D Secure.
-    static func givenDonation(authenticating: Bool = false, in database: Database) async throws {
-        try await givenCampaign(owner: otherTrader, in: database)
+    /// The example account's donation 6d7e8f9a-…0001 of 25 euro to Brian's campaign (or Brian's to the
+    /// example account's own), as the sandbox charged it: succeeded, or waiting for the donor's 3-D Secure.
+    static func givenDonation(authenticating: Bool = false, toOwnCampaign: Bool = false, in database: Database) async throws {
+        let (owner, donor) = toOwnCampaign ? (exampleAccount, otherTrader) : (otherTrader, exampleAccount)
+        try await givenCampaign(owner: owner, in: database)
         let donations = DonationStore(database: database, ledger: Ledger(database: database))
         let id = UUID(uuidString: "6d7e8f9a-0000-4e5f-8a9b-000000000001")!
         let method = authenticating ? "pm_card_threeDSecure2Required" : "pm_card_visa"
@@ -570,7 +573,8 @@ import TestSupport
         let intent = try await SandboxProcessor().create(
             .init(amount: 2_500, currency: "eur", paymentMethod: method, metadata: [:]), idempotencyKey: "melon-donation-\(id.uuidString.lowercased())")
         try await database.transaction { connection in
-            let made = try await donations.open(campaign: exampleCampaign, donor: exampleAccount, anonymous: false, gross: 2_500, charge: charge, on: connection)
+            if toOwnCampaign { try await PeopleStore(database: database).record(donor, username: "brian", on: connection) }
+            let made = try await donations.open(campaign: exampleCampaign, donor: donor, anonymous: false, gross: 2_500, charge: charge, on: connection)
             try await connection.query("UPDATE donations SET id = \(id) WHERE id = \(made)", logger: database.logger)
             try await donations.setIntent(id, intent.id, on: connection)
             if authenticating {

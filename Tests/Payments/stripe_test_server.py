@@ -9,6 +9,12 @@ Stripe's documented behaviour (docs.stripe.com/api, /idempotency, /testing), as 
                                        3-D Secure (requires_action), or decline with HTTP 402
                                        (card_error, its code and decline_code, the intent attached)
   GET  /v1/payment_intents/{id}        expand[]=latest_charge.balance_transaction gives the fee
+  GET  /v1/payment_intents             created[gte], limit, starting_after: a list, the newest first,
+                                       with has_more
+  POST /v1/refunds                     payment_intent, amount (all that is left when left out),
+                                       metadata[...]: of a succeeded intent only, never beyond what is
+                                       left (400 charge_already_refunded / amount_too_large)
+  GET  /v1/refunds                     payment_intent, limit: the intent's refunds, the newest first
 Authorization: Bearer SECRET_KEY (else 401). An Idempotency-Key seen before with the same
 parameters answers the stored response with Idempotent-Replayed: true; with other parameters, 400
 idempotency_error. Fees are 1.5 % + 25 cents (Stripe's standard EEA card price).
@@ -16,7 +22,10 @@ idempotency_error. Fees are 1.5 % + 25 cents (Stripe's standard EEA card price).
 For the tests (not Stripe): POST /_test/fail {"path": prefix, "times": n, "status": 500 or
 "delay": seconds} makes the next n matching requests fail or answer late (the request still takes
 effect, as a timed-out request at Stripe may have); POST /_test/authenticate/{id} completes an
-intent's 3-D Secure as the donor would; GET /_test/state says what the server did (charges,
+intent's 3-D Secure as the donor would; POST /_test/refund {"payment_intent", "amount"} refunds as
+Stripe's dashboard would (no metadata); POST /_test/refunds-pending {"pending": true} makes new refunds
+answer pending, and POST /_test/settle-refund/{id} {"status": "succeeded" or "failed"} ends one;
+GET /_test/state says what the server did (charges,
 requests with their idempotency keys). Prints "listening" once it serves. Runs until killed.
 """
 import hashlib
@@ -42,6 +51,8 @@ idempotent = {}
 failures = []
 requests = []
 charges = []
+refunds = {}
+refunds_pending = [False]
 
 
 def fee(amount):
@@ -87,6 +98,7 @@ def create(form):
         "currency": form.get("currency", ["eur"])[0], "client_secret": "pi_%s_secret_%s" % (number, number[:8]),
         "payment_method": form.get("payment_method", [None])[0], "status": "requires_confirmation",
         "next_action": None, "last_payment_error": None, "latest_charge": None, "metadata": metadata, "livemode": False,
+        "created": int(time.time()), "amount_refunded": 0,
     }
     if intent["payment_method"] is None:
         intent["status"] = "requires_payment_method"
@@ -123,6 +135,52 @@ def confirm(intent_id):
     intent["status"] = "requires_payment_method"
     intent["last_payment_error"] = {"type": "card_error", "code": code, "decline_code": decline, "message": message}
     return error(402, "card_error", code, decline, message, intent=intent)
+
+
+def refund(form, metadata=None):
+    intent = intents.get(form.get("payment_intent", [""])[0])
+    if intent is None:
+        return error(400, "invalid_request_error", "resource_missing", message="No such payment_intent")
+    if intent["status"] != "succeeded":
+        return error(400, "invalid_request_error", "payment_intent_unexpected_state",
+                     message="This PaymentIntent does not have a successful charge to refund.")
+    held = sum(r["amount"] for r in refunds.values() if r["payment_intent"] == intent["id"] and r["status"] in ("pending", "succeeded"))
+    left = intent["amount_received"] - held
+    if left <= 0:
+        return error(400, "invalid_request_error", "charge_already_refunded", message="Charge has already been refunded.")
+    try:
+        amount = int(form["amount"][0]) if "amount" in form else left
+    except ValueError:
+        return error(400, "invalid_request_error", "parameter_invalid_integer", message="Invalid integer: amount")
+    if amount <= 0 or amount > left:
+        return error(400, "invalid_request_error", "amount_too_large",
+                     message="Refund amount (%d) is greater than unrefunded amount on charge (%d)" % (amount, left))
+    number = hashlib.sha256(repr(time.time_ns()).encode()).hexdigest()[:24]
+    made = {
+        "id": "re_" + number, "object": "refund", "amount": amount, "currency": intent["currency"], "charge": intent["latest_charge"],
+        "payment_intent": intent["id"], "status": "pending" if refunds_pending[0] else "succeeded", "created": int(time.time()),
+        "metadata": metadata if metadata is not None else {k[9:-1]: v[0] for k, v in form.items() if k.startswith("metadata[")},
+    }
+    refunds[made["id"]] = made
+    settle_refund(made, made["status"])
+    return 200, made
+
+
+def settle_refund(made, status):
+    made["status"] = status
+    intent = intents[made["payment_intent"]]
+    intent["amount_refunded"] = sum(r["amount"] for r in refunds.values() if r["payment_intent"] == intent["id"] and r["status"] == "succeeded")
+
+
+def list_intents(form):
+    since = int(form.get("created[gte]", ["0"])[0])
+    limit = max(1, min(100, int(form.get("limit", ["10"])[0])))
+    newest = sorted((i for i in intents.values() if i["created"] >= since), key=lambda i: (i["created"], i["id"]), reverse=True)
+    after = form.get("starting_after", [None])[0]
+    if after is not None:
+        ids = [i["id"] for i in newest]
+        newest = newest[ids.index(after) + 1:] if after in ids else []
+    return 200, {"object": "list", "data": newest[:limit], "has_more": len(newest) > limit, "url": "/v1/payment_intents"}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -195,6 +253,14 @@ class Handler(BaseHTTPRequestHandler):
             return create(form)
         if method == "POST" and len(parts) == 4 and parts[:2] == ["v1", "payment_intents"] and parts[3] == "confirm":
             return confirm(parts[2])
+        if method == "GET" and parts == ["v1", "payment_intents"]:
+            return list_intents(form)
+        if method == "POST" and parts == ["v1", "refunds"]:
+            return refund(form)
+        if method == "GET" and parts == ["v1", "refunds"]:
+            intent = form.get("payment_intent", [None])[0]
+            mine = sorted((r for r in refunds.values() if intent is None or r["payment_intent"] == intent), key=lambda r: (r["created"], r["id"]), reverse=True)
+            return 200, {"object": "list", "data": mine[:int(form.get("limit", ["10"])[0])], "has_more": False, "url": "/v1/refunds"}
         if method == "GET" and len(parts) == 3 and parts[:2] == ["v1", "payment_intents"]:
             intent = intents.get(parts[2])
             if intent is None:
@@ -213,8 +279,23 @@ class Handler(BaseHTTPRequestHandler):
                     return self.answer(404, {"error": {"message": "no intent waiting for 3-D Secure"}})
                 succeed(intent)
                 return self.answer(200, intent)
+            if method == "POST" and path == "/_test/refund":
+                asked = json.loads(raw)
+                form = {"payment_intent": [asked["payment_intent"]]}
+                if "amount" in asked:
+                    form["amount"] = [str(asked["amount"])]
+                return self.answer(*refund(form, metadata={}))
+            if method == "POST" and path == "/_test/refunds-pending":
+                refunds_pending[0] = bool(json.loads(raw)["pending"])
+                return self.answer(200, {"pending": refunds_pending[0]})
+            if method == "POST" and path.startswith("/_test/settle-refund/"):
+                made = refunds.get(path.rsplit("/", 1)[1])
+                if made is None or made["status"] != "pending":
+                    return self.answer(404, {"error": {"message": "no pending refund"}})
+                settle_refund(made, json.loads(raw)["status"])
+                return self.answer(200, made)
             if method == "GET" and path == "/_test/state":
-                return self.answer(200, {"charges": charges, "requests": requests})
+                return self.answer(200, {"charges": charges, "requests": requests, "refunds": list(refunds.values())})
         self.answer(404, {"error": {"message": "no such control"}})
 
 

@@ -51,6 +51,32 @@ public final class StripeTestServer: Sendable {
         return charges.compactMap { if case .string(let id) = $0 { id } else { nil } }
     }
 
+    /// Refunds `amount` cents of intent `intent` (all that is left when nil) as Stripe's dashboard
+    /// would: without our metadata. The refund's id.
+    public func refundAtDashboard(_ intent: String, amount: Int64? = nil) async throws -> String? {
+        var asked: [String: JSONValue] = ["payment_intent": .string(intent)]
+        if let amount { asked["amount"] = .number(Double(amount)) }
+        let reply = try await control.post("/_test/refund", json: String(decoding: try JSONValue.object(asked).encoded(), as: UTF8.self))
+        if case .string(let id)? = reply.json?["id"] { return id }
+        return nil
+    }
+
+    /// Makes the refunds asked for from now on answer `pending` (or succeed at once again).
+    public func refundsPending(_ pending: Bool) async throws {
+        _ = try await control.post("/_test/refunds-pending", json: #"{"pending":\#(pending)}"#)
+    }
+
+    /// Ends pending refund `id` as `status` (`succeeded` or `failed`), as the bank would.
+    public func settleRefund(_ id: String, _ status: String) async throws {
+        _ = try await control.post("/_test/settle-refund/\(id)", json: #"{"status":"\#(status)"}"#)
+    }
+
+    /// The refunds made, as Stripe keeps them.
+    public func refunds() async throws -> [JSONValue] {
+        guard case .array(let refunds)? = try await control.get("/_test/state").json?["refunds"] else { return [] }
+        return refunds
+    }
+
     /// The API requests received: method, path and Idempotency-Key.
     public func requests() async throws -> [JSONValue] {
         guard case .array(let requests)? = try await control.get("/_test/state").json?["requests"] else { return [] }

@@ -41,6 +41,8 @@ extension Payments {
         public var id: String
         public var campaignId: String
         public var amount: Money
+        /// Given back so far: refunds and disputes.
+        public var returned: Money
         /// Left off the campaign's list of donors.
         public var anonymous: Bool
         public var status: DonationStatus
@@ -53,11 +55,12 @@ extension Payments {
         public var createdAt: Date
         public var succeededAt: Date?
 
-        public init(id: String, campaignId: String, amount: Money, anonymous: Bool, status: DonationStatus, reason: DeclineReason?, nextAction: NextAction?,
+        public init(id: String, campaignId: String, amount: Money, returned: Money, anonymous: Bool, status: DonationStatus, reason: DeclineReason?, nextAction: NextAction?,
                     processor: String, createdAt: Date, succeededAt: Date?) {
             self.id = id
             self.campaignId = campaignId
             self.amount = amount
+            self.returned = returned
             self.anonymous = anonymous
             self.status = status
             self.reason = reason

@@ -10,7 +10,8 @@ public enum Payments: ServiceContract {
     public static let operations: [any OperationDeclaration.Type] = [
         Campaigns.Create.self, Campaigns.Get.self, Campaigns.List.self, Campaigns.Update.self, Campaigns.Close.self, Campaigns.Mine.self,
         Bookmarks.Set.self, Bookmarks.Remove.self, Bookmarks.List.self,
-        Donations.Create.self, Donations.Get.self, Donations.Finish.self, Donations.Mine.self, Webhooks.Stripe.self,
+        Donations.Create.self, Donations.Get.self, Donations.Finish.self, Donations.Mine.self, Refunds.Create.self, Refunds.Received.self,
+        Webhooks.Stripe.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self

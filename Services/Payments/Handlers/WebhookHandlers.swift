@@ -10,11 +10,13 @@ import PostgresSupport
 /// `payments.webhooks.stripe.v1`: Stripe's events, checked against the endpoint's secret over the
 /// exact bytes received. A payment_intent event takes its donation on from the intent as Stripe
 /// says it is now (read back, so events that come late or out of order change nothing settled); a
-/// dispute gives the disputed amount back once, with its karma. An event seen before is answered
+/// refund event reads the charge's refunds back and settles each once; a dispute gives the disputed
+/// amount back once, with its karma. An event seen before is answered
 /// with no effect; one processed fails with a non-2xx answer only when it must be sent again.
 struct WebhookHandlers: Sendable {
     let database: Database
     let donations: DonationHandlers
+    let refunds: RefundHandlers
     /// The endpoint's signing secret (`whsec_…`); nil: webhooks are not configured.
     let secret: String?
 
@@ -40,11 +42,19 @@ struct WebhookHandlers: Sendable {
             if let intent = object["id"] as? String, let record = try await donation(paidBy: intent) {
                 _ = try await donations.drive(record, logger: context.logger)
             }
+        case "charge.refunded", "charge.refund.updated", "refund.created", "refund.updated", "refund.failed":
+            // Read back from the processor: every refund of the charge, ours or made at its dashboard, settled once each.
+            if let intent = object["payment_intent"] as? String, let record = try await donation(paidBy: intent) {
+                do { try await refunds.sync(donation: record.id, intent: intent) } catch let error as ProcessorError {
+                    context.logger.warning("a refund event could not be read back; Stripe sends it again", metadata: ["why": "\(error)"])
+                    throw OperationError(.unavailable, "the processor did not answer about this charge's refunds; send the event again")
+                }
+            }
         case "charge.dispute.created":
             if let intent = object["payment_intent"] as? String, let dispute = object["id"] as? String,
                let amount = (object["amount"] as? NSNumber)?.int64Value, let record = try await donation(paidBy: intent) {
                 let posted = try await database.transaction { connection in
-                    try await donations.donations.giveBack(record.id, amount: amount, as: .dispute, transfer: Self.transfer("dispute:\(dispute)"), on: connection)
+                    try await donations.donations.giveBack(record.id, amount: amount, as: .dispute, transfer: Ledger.transfer(processor: "dispute:\(dispute)"), on: connection)
                 }
                 context.logger.notice("dispute", metadata: ["donation": "\(record.id)", "posted": "\(posted.map(String.init(describing:)) ?? "nothing left")"])
             }
@@ -62,13 +72,6 @@ struct WebhookHandlers: Sendable {
         try await database.transaction { connection in
             try await donations.donations.records("WHERE intent_id = \(intent)", on: connection).first
         }
-    }
-
-    /// The ledger transfer of a processor's event: the same id each time it is seen.
-    static func transfer(_ name: String) -> UUID {
-        let bytes = Array(SHA256.hash(data: Data("stripe:\(name)".utf8)).prefix(16))
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11],
-                           bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 
     /// Deletes events older than 30 days (Stripe retries for three); how many.

@@ -1,4 +1,5 @@
 import Contracts
+import Crypto
 import Envelope
 import Foundation
 import PaymentsContract
@@ -61,6 +62,14 @@ struct Ledger: Sendable {
             """,
             logger: database.logger)
         return true
+    }
+
+    /// The transfer of something the processor did (`refund:re_…`, `dispute:dp_…`): the same id
+    /// whichever way we learn of it, each time we do.
+    static func transfer(processor name: String) -> UUID {
+        let bytes = Array(SHA256.hash(data: Data("stripe:\(name)".utf8)).prefix(16))
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11],
+                           bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 
     /// The id of `account`, made when it is a singleton or a campaign's not made yet.

@@ -9,6 +9,14 @@ protocol PaymentProcessor: Sendable {
     func create(_ intent: NewIntent, idempotencyKey: String) async throws(ProcessorError) -> PaymentIntent
     func confirm(_ id: String, idempotencyKey: String) async throws(ProcessorError) -> PaymentIntent
     func retrieve(_ id: String) async throws(ProcessorError) -> PaymentIntent
+    /// Gives `amount` of succeeded intent `intent` back, under our idempotency key.
+    func refund(_ intent: String, amount: Int64, metadata: [String: String], idempotencyKey: String) async throws(ProcessorError) -> ProcessorRefund
+    /// The refunds of `intent` the processor knows, made here or elsewhere (its dashboard).
+    func refunds(of intent: String) async throws(ProcessorError) -> [ProcessorRefund]
+    /// One page of the intents created since `since`, the newest first, after intent `after`; whether more follow.
+    func intents(createdSince since: Date, after: String?) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool)
+    /// Whether the processor keeps records to reconcile with (the sandbox keeps none).
+    var keepsRecords: Bool { get }
     func shutdown() async
 }
 
@@ -53,6 +61,21 @@ struct PaymentIntent: Sendable, Equatable {
         lhs.id == rhs.id && lhs.status == rhs.status && lhs.amount == rhs.amount && lhs.fee == rhs.fee && lhs.failure == rhs.failure
             && lhs.nextAction?.type == rhs.nextAction?.type
     }
+}
+
+/// A refund as the processor answered it.
+struct ProcessorRefund: Sendable, Equatable {
+    enum Status: String, Sendable {
+        case pending, requiresAction = "requires_action", succeeded, failed, canceled
+    }
+
+    let id: String
+    /// Nil for a status this client does not know: treated as pending.
+    let status: Status?
+    let amount: Int64
+    let paymentIntent: String?
+    /// Ours: the refund's id when we asked for it.
+    let metadata: [String: String]
 }
 
 /// The processor's own words for a failed payment: logged, never shown.

@@ -53,6 +53,27 @@ struct SandboxProcessor: PaymentProcessor {
         }
     }
 
+    /// Refunds a succeeded sandbox intent (up to its amount; the service holds what is left): the
+    /// refund's id is made from the idempotency key, so a repeat is the same refund.
+    func refund(_ intent: String, amount: Int64, metadata: [String: String], idempotencyKey: String) async throws(ProcessorError) -> ProcessorRefund {
+        let (outcome, charged, _) = try Self.parts(intent)
+        guard outcome == .succeeds || outcome == .authenticates else {
+            throw .refused(status: 400, ProcessorFailure(code: "charge_not_succeeded", declineCode: nil, message: "This intent was not charged. (sandbox)"))
+        }
+        guard (1...charged).contains(amount) else {
+            throw .refused(status: 400, ProcessorFailure(code: "amount_too_large", declineCode: nil, message: "Refund amount is greater than the charge. (sandbox)"))
+        }
+        let hash = SHA256.hash(data: Data(idempotencyKey.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        return ProcessorRefund(id: "re_sandbox_\(hash)_\(amount)", status: .succeeded, amount: amount, paymentIntent: intent, metadata: metadata)
+    }
+
+    /// The sandbox keeps no records: it cannot list what it refunded or charged.
+    func refunds(of intent: String) async throws(ProcessorError) -> [ProcessorRefund] { [] }
+
+    func intents(createdSince since: Date, after: String?) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool) { ([], false) }
+
+    let keepsRecords = false
+
     func shutdown() async {}
 
     private static func failure(_ outcome: Outcome) throws(ProcessorError) -> ProcessorFailure {

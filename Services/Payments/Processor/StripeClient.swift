@@ -31,22 +31,52 @@ struct StripeClient: PaymentProcessor {
             // Apple Pay cards need no redirect; without this a confirm would ask for a return_url.
             ("automatic_payment_methods[enabled]", "true"), ("automatic_payment_methods[allow_redirects]", "never"),
         ]
-        form += intent.metadata.sorted { $0.key < $1.key }.map { ("metadata[\($0.key)]", $0.value) }
-        return try await call(.POST, "/v1/payment_intents", form: form, idempotencyKey: idempotencyKey)
+        form += Self.metadata(intent.metadata)
+        return try Self.parsed(await call(.POST, "/v1/payment_intents", form: form, idempotencyKey: idempotencyKey), Self.intent)
     }
 
     func confirm(_ id: String, idempotencyKey: String) async throws(ProcessorError) -> PaymentIntent {
-        try await call(.POST, "/v1/payment_intents/\(Self.escaped(id))/confirm", form: [("expand[]", Self.expandFee)], idempotencyKey: idempotencyKey)
+        try Self.parsed(
+            await call(.POST, "/v1/payment_intents/\(Self.escaped(id))/confirm", form: [("expand[]", Self.expandFee)], idempotencyKey: idempotencyKey),
+            Self.intent)
     }
 
     func retrieve(_ id: String) async throws(ProcessorError) -> PaymentIntent {
-        try await call(.GET, "/v1/payment_intents/\(Self.escaped(id))?\(Self.encoded([("expand[]", Self.expandFee)]))", form: [], idempotencyKey: nil)
+        try Self.parsed(await call(.GET, "/v1/payment_intents/\(Self.escaped(id))", query: [("expand[]", Self.expandFee)]), Self.intent)
     }
+
+    func refund(_ intent: String, amount: Int64, metadata: [String: String], idempotencyKey: String) async throws(ProcessorError) -> ProcessorRefund {
+        let form = [("payment_intent", intent), ("amount", String(amount))] + Self.metadata(metadata)
+        return try Self.parsed(await call(.POST, "/v1/refunds", form: form, idempotencyKey: idempotencyKey), Self.refund)
+    }
+
+    func refunds(of intent: String) async throws(ProcessorError) -> [ProcessorRefund] {
+        // A donation is refunded a few times at most: one page of Stripe's largest holds them.
+        let list = try await call(.GET, "/v1/refunds", query: [("payment_intent", intent), ("limit", "100")])
+        return (list["data"] as? [[String: Any]] ?? []).compactMap(Self.refund)
+    }
+
+    func intents(createdSince since: Date, after: String?) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool) {
+        var query = [("created[gte]", String(Int64(since.timeIntervalSince1970))), ("limit", "100")]
+        if let after { query.append(("starting_after", after)) }
+        let list = try await call(.GET, "/v1/payment_intents", query: query)
+        guard list["object"] as? String == "list", let data = list["data"] as? [[String: Any]] else {
+            throw .unavailable("the processor answered a list of payment intents without its data")
+        }
+        return (data.compactMap(Self.intent), list["has_more"] as? Bool ?? false)
+    }
+
+    let keepsRecords = true
 
     func shutdown() async {}
 
+    private func call(_ method: HTTPMethod, _ path: String, query: [(String, String)]) async throws(ProcessorError) -> [String: Any] {
+        try await call(method, path + "?" + Self.encoded(query), form: [], idempotencyKey: nil)
+    }
+
+    /// The object Stripe answered with a 2xx.
     private func call(_ method: HTTPMethod, _ path: String, form: [(String, String)], idempotencyKey: String?) async throws(ProcessorError)
-        -> PaymentIntent
+        -> [String: Any]
     {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
@@ -68,8 +98,7 @@ struct StripeClient: PaymentProcessor {
         let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
         switch status {
         case 200..<300:
-            guard let intent = Self.intent(object) else { throw .unavailable("the processor answered \(status) without a payment intent") }
-            return intent
+            return object
         case 402:
             let error = object["error"] as? [String: Any] ?? [:]
             throw .declined(Self.failure(error), intent: (error["payment_intent"] as? [String: Any]).flatMap(Self.intent))
@@ -94,6 +123,24 @@ struct StripeClient: PaymentProcessor {
             nextAction: (next?["type"] as? String).map { (type: $0, redirectURL: redirect) }, fee: fee,
             failure: (object["last_payment_error"] as? [String: Any]).map(failure),
             metadata: object["metadata"] as? [String: String] ?? [:])
+    }
+
+    /// A Refund object as Stripe writes it; nil when it is not one.
+    static func refund(_ object: [String: Any]) -> ProcessorRefund? {
+        guard object["object"] as? String == "refund", let id = object["id"] as? String, let amount = (object["amount"] as? NSNumber)?.int64Value
+        else { return nil }
+        return ProcessorRefund(
+            id: id, status: (object["status"] as? String).flatMap(ProcessorRefund.Status.init(rawValue:)), amount: amount,
+            paymentIntent: object["payment_intent"] as? String, metadata: object["metadata"] as? [String: String] ?? [:])
+    }
+
+    private static func parsed<T>(_ object: [String: Any], _ parse: ([String: Any]) -> T?) throws(ProcessorError) -> T {
+        guard let value = parse(object) else { throw .unavailable("the processor answered without the \(T.self) asked for") }
+        return value
+    }
+
+    private static func metadata(_ metadata: [String: String]) -> [(String, String)] {
+        metadata.sorted { $0.key < $1.key }.map { ("metadata[\($0.key)]", $0.value) }
     }
 
     static func failure(_ error: [String: Any]) -> ProcessorFailure {

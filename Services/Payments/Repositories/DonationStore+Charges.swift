@@ -14,6 +14,8 @@ extension DonationStore {
         let campaign: UUID
         let donor: UUID?
         let gross: Int64
+        /// Given back so far: refunds and disputes posted.
+        let returned: Int64
         let anonymous: Bool
         let status: Payments.DonationStatus
         let reason: Payments.DeclineReason?
@@ -26,14 +28,15 @@ extension DonationStore {
 
         func view(nextAction: Payments.NextAction? = nil) -> Payments.Donation {
             Payments.Donation(
-                id: CampaignStore.text(id), campaignId: CampaignStore.text(campaign), amount: CampaignStore.euros(gross), anonymous: anonymous,
+                id: CampaignStore.text(id), campaignId: CampaignStore.text(campaign), amount: CampaignStore.euros(gross), returned: CampaignStore.euros(returned),
+                anonymous: anonymous,
                 status: status, reason: reason, nextAction: status == .requiresAction ? nextAction : nil, processor: processor, createdAt: createdAt,
                 succeededAt: succeededAt)
         }
     }
 
     static let columns = """
-        SELECT id, seq, campaign_id, donor_id, gross_minor, anonymous, status, reason, processor, payment_method, intent_id, fingerprint, created_at,
+        SELECT id, seq, campaign_id, donor_id, gross_minor, returned_minor, anonymous, status, reason, processor, payment_method, intent_id, fingerprint, created_at,
                succeeded_at FROM donations
         """
 
@@ -42,11 +45,11 @@ extension DonationStore {
         query.sql += condition.sql
         query.binds = condition.binds
         let rows = try await connection.query(query, logger: database.logger)
-            .decode((UUID, Int64, UUID, UUID?, Int64, Bool, String, String?, String, String?, String?, String?, Date, Date?).self)
+            .decode((UUID, Int64, UUID, UUID?, Int64, Int64, Bool, String, String?, String, String?, String?, String?, Date, Date?).self)
         var records: [Record] = []
-        for try await (id, seq, campaign, donor, gross, anonymous, status, reason, processor, method, intent, fingerprint, created, succeeded) in rows {
+        for try await (id, seq, campaign, donor, gross, returned, anonymous, status, reason, processor, method, intent, fingerprint, created, succeeded) in rows {
             records.append(Record(
-                id: id, seq: seq, campaign: campaign, donor: donor, gross: gross, anonymous: anonymous,
+                id: id, seq: seq, campaign: campaign, donor: donor, gross: gross, returned: returned, anonymous: anonymous,
                 status: Payments.DonationStatus(rawValue: status) ?? .processing, reason: reason.flatMap(Payments.DeclineReason.init(rawValue:)),
                 processor: processor, paymentMethod: method, intent: intent, fingerprint: fingerprint, createdAt: created, succeededAt: succeeded))
         }

@@ -59,9 +59,11 @@ struct DonationStore: Sendable {
     }
 
     /// Gives `amount` cents of succeeded donation `id` back (a refund or a dispute), posted as transfer
-    /// `transfer` once, with the karma it no longer earns. Nil when `amount` is more than is left to
-    /// give back or the donation has not succeeded; otherwise whether it was posted now.
-    func giveBack(_ id: UUID, amount: Int64, as kind: Ledger.TransferKind, transfer: UUID, on connection: PostgresConnection) async throws -> Bool? {
+    /// `transfer` once, with the karma it no longer earns. What the processor gave back is posted even
+    /// when it is more than is left (a dispute of a partly refunded charge): only what is left, so
+    /// the donation never goes below nothing. Nil when the donation has not succeeded or nothing is
+    /// left; otherwise the amount posted now (0: posted before).
+    func giveBack(_ id: UUID, amount: Int64, as kind: Ledger.TransferKind, transfer: UUID, on connection: PostgresConnection) async throws -> Int64? {
         let rows = try await connection.query(
             """
             SELECT d.campaign_id, d.gross_minor, d.returned_minor, d.donor_karma, c.owner_karma, d.succeeded_at IS NOT NULL
@@ -72,11 +74,16 @@ struct DonationStore: Sendable {
             .first(where: { _ in true }), succeeded
         else { return nil }
         if try await connection.query("SELECT 1 FROM ledger_transfers WHERE id = \(transfer)", logger: database.logger).decode(Int.self)
-            .first(where: { _ in true }) != nil { return false }
-        guard amount > 0, amount <= gross - returned else { return nil }
+            .first(where: { _ in true }) != nil { return 0 }
+        let posted = min(amount, gross - returned)
+        guard posted > 0 else { return nil }
+        if posted < amount {
+            database.logger.warning("given back more than was left of a donation: the rest is posted", metadata: ["donation": "\(id)", "asked": "\(amount)", "posted": "\(posted)"])
+        }
         let legs = Postings.giveBack(
-            campaign: campaign, gross: gross, returned: returned, amount: amount, donorKarma: donorKarma, ownerKarma: ownerKarma)
-        try await connection.query("UPDATE donations SET returned_minor = returned_minor + \(amount) WHERE id = \(id)", logger: database.logger)
-        return try await ledger.post(transfer, kind, campaign: campaign, donation: id, legs: legs, on: connection)
+            campaign: campaign, gross: gross, returned: returned, amount: posted, donorKarma: donorKarma, ownerKarma: ownerKarma)
+        try await connection.query("UPDATE donations SET returned_minor = returned_minor + \(posted) WHERE id = \(id)", logger: database.logger)
+        try await ledger.post(transfer, kind, campaign: campaign, donation: id, legs: legs, on: connection)
+        return posted
     }
 }
