@@ -10,7 +10,7 @@ Stripe's documented behaviour (docs.stripe.com/api, /idempotency, /testing), as 
                                        (card_error, its code and decline_code, the intent attached)
   GET  /v1/payment_intents/{id}        expand[]=latest_charge.balance_transaction gives the fee
   GET  /v1/payment_intents             created[gte], limit, starting_after: a list, the newest first,
-                                       with has_more
+                                       with has_more (expand[]=data.latest_charge.balance_transaction)
   POST /v1/refunds                     payment_intent, amount (all that is left when left out),
                                        metadata[...]: of a succeeded intent only, never beyond what is
                                        left (400 charge_already_refunded / amount_too_large)
@@ -25,6 +25,7 @@ effect, as a timed-out request at Stripe may have); POST /_test/authenticate/{id
 intent's 3-D Secure as the donor would; POST /_test/refund {"payment_intent", "amount"} refunds as
 Stripe's dashboard would (no metadata); POST /_test/refunds-pending {"pending": true} makes new refunds
 answer pending, and POST /_test/settle-refund/{id} {"status": "succeeded" or "failed"} ends one;
+POST /_test/balance-pending {"pending": true} shows charges without their balance transaction (fee) while set;
 GET /_test/state says what the server did (charges,
 requests with their idempotency keys). Prints "listening" once it serves. Runs until killed.
 """
@@ -53,6 +54,7 @@ requests = []
 charges = []
 refunds = {}
 refunds_pending = [False]
+balance_pending = [False]
 
 
 def fee(amount):
@@ -62,7 +64,9 @@ def fee(amount):
 def expanded(intent, expand):
     body = dict(intent)
     charge = body.get("latest_charge")
-    if charge and "latest_charge.balance_transaction" in expand:
+    if charge and "latest_charge.balance_transaction" in expand and balance_pending[0]:
+        body["latest_charge"] = {"id": charge, "object": "charge", "balance_transaction": None}
+    elif charge and "latest_charge.balance_transaction" in expand:
         body["latest_charge"] = {
             "id": charge, "object": "charge",
             "balance_transaction": {"id": "txn_" + charge[3:], "object": "balance_transaction", "amount": intent["amount"],
@@ -242,6 +246,9 @@ class Handler(BaseHTTPRequestHandler):
             expand = form.get("expand[]", [])
             if status == 200 and body.get("object") == "payment_intent":
                 body = expanded(body, expand)
+            elif status == 200 and body.get("object") == "list":
+                inner = [e[5:] for e in expand if e.startswith("data.")]
+                body = dict(body, data=[expanded(i, inner) if i.get("object") == "payment_intent" else i for i in body["data"]])
             body = json.loads(json.dumps(body))
         if failure and "delay" in failure:
             time.sleep(failure["delay"])
@@ -285,6 +292,9 @@ class Handler(BaseHTTPRequestHandler):
                 if "amount" in asked:
                     form["amount"] = [str(asked["amount"])]
                 return self.answer(*refund(form, metadata={}))
+            if method == "POST" and path == "/_test/balance-pending":
+                balance_pending[0] = bool(json.loads(raw)["pending"])
+                return self.answer(200, {"pending": balance_pending[0]})
             if method == "POST" and path == "/_test/refunds-pending":
                 refunds_pending[0] = bool(json.loads(raw)["pending"])
                 return self.answer(200, {"pending": refunds_pending[0]})

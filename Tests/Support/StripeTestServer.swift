@@ -66,6 +66,11 @@ public final class StripeTestServer: Sendable {
         _ = try await control.post("/_test/refunds-pending", json: #"{"pending":\#(pending)}"#)
     }
 
+    /// Shows charges without their balance transaction (their fee not known yet) while `pending`.
+    public func balancePending(_ pending: Bool) async throws {
+        _ = try await control.post("/_test/balance-pending", json: #"{"pending":\#(pending)}"#)
+    }
+
     /// Ends pending refund `id` as `status` (`succeeded` or `failed`), as the bank would.
     public func settleRefund(_ id: String, _ status: String) async throws {
         _ = try await control.post("/_test/settle-refund/\(id)", json: #"{"status":"\#(status)"}"#)

@@ -165,8 +165,12 @@ struct DonationHandlers: Sendable {
         try await database.transaction { connection in
             guard let record = try await donations.record(id, locking: true, on: connection) else { throw Self.notFound }
             switch intent.status {
+            case .succeeded? where !Self.matches(intent, record):
+                // Never posted on the processor's word for another amount or donation: an operator looks (reconciliation counts it).
+                logger.error("the processor's intent does not match its donation; not posted", metadata: ["donation": "\(id)", "intent": "\(intent.id)"])
+                try await donations.release(id, on: connection)
             case .succeeded?:
-                if try await donations.succeed(id, fee: intent.fee ?? 0, on: connection) {
+                if try await donations.succeed(id, fee: intent.fee, on: connection) {
                     logger.notice("donation succeeded", metadata: ["donation": "\(id)", "processor": "\(processor.name)", "intent": "\(intent.id)"])
                 }
             case .requiresAction?:
@@ -200,6 +204,12 @@ struct DonationHandlers: Sendable {
             }
             return record
         }
+    }
+
+    /// Whether `intent` charges what donation `record` gave, in euros, for that donation (when it says which).
+    static func matches(_ intent: PaymentIntent, _ record: DonationStore.Record) -> Bool {
+        intent.amount == record.gross && intent.currency.uppercased() == Payments.currency.code
+            && (intent.metadata["donation"].map { $0 == CampaignStore.text(record.id) } ?? true)
     }
 
     /// The reason a donor is shown for the processor's failure.

@@ -27,7 +27,7 @@ struct Ledger: Sendable {
     }
 
     enum TransferKind: String, Sendable, CaseIterable {
-        case donation, refund, dispute
+        case donation, refund, dispute, fee
     }
 
     /// One side of a transfer: debit positive, credit negative.

@@ -20,6 +20,11 @@ enum Postings {
         ]
     }
 
+    /// A fee the processor kept, learnt after its donation was posted: it holds that much less for us.
+    static func lateFee(_ fee: Int64) -> [Ledger.Leg] {
+        [.init(account: .processor, amount: -fee), .init(account: .fees, amount: fee)]
+    }
+
     /// A refund or dispute of `amount` from a donation of `gross` that had `returned` given back before.
     static func giveBack(campaign: UUID, gross: Int64, returned: Int64, amount: Int64, donorKarma: UUID, ownerKarma: UUID) -> [Ledger.Leg] {
         let lost = karma(ofNet: gross - returned) - karma(ofNet: gross - returned - amount)

@@ -13,8 +13,8 @@ protocol PaymentProcessor: Sendable {
     func refund(_ intent: String, amount: Int64, metadata: [String: String], idempotencyKey: String) async throws(ProcessorError) -> ProcessorRefund
     /// The refunds of `intent` the processor knows, made here or elsewhere (its dashboard).
     func refunds(of intent: String) async throws(ProcessorError) -> [ProcessorRefund]
-    /// One page of the intents created since `since`, the newest first, after intent `after`; whether more follow.
-    func intents(createdSince since: Date, after: String?) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool)
+    /// One page of at most `limit` (1 to 100) intents created since `since`, the newest first, after intent `after`; whether more follow.
+    func intents(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool)
     /// Whether the processor keeps records to reconcile with (the sandbox keeps none).
     var keepsRecords: Bool { get }
     func shutdown() async

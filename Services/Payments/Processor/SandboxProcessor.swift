@@ -70,7 +70,7 @@ struct SandboxProcessor: PaymentProcessor {
     /// The sandbox keeps no records: it cannot list what it refunded or charged.
     func refunds(of intent: String) async throws(ProcessorError) -> [ProcessorRefund] { [] }
 
-    func intents(createdSince since: Date, after: String?) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool) { ([], false) }
+    func intents(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool) { ([], false) }
 
     let keepsRecords = false
 

@@ -56,8 +56,10 @@ struct StripeClient: PaymentProcessor {
         return (list["data"] as? [[String: Any]] ?? []).compactMap(Self.refund)
     }
 
-    func intents(createdSince since: Date, after: String?) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool) {
-        var query = [("created[gte]", String(Int64(since.timeIntervalSince1970))), ("limit", "100")]
+    func intents(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool) {
+        var query = [
+            ("created[gte]", String(Int64(since.timeIntervalSince1970))), ("limit", String(min(max(limit, 1), 100))), ("expand[]", "data." + Self.expandFee),
+        ]
         if let after { query.append(("starting_after", after)) }
         let list = try await call(.GET, "/v1/payment_intents", query: query)
         guard list["object"] as? String == "list", let data = list["data"] as? [[String: Any]] else {

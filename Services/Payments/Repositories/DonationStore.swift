@@ -39,14 +39,15 @@ struct DonationStore: Sendable {
         return id
     }
 
-    /// Donation `id` succeeded with the processor keeping `fee` cents: posted to the ledger with its
-    /// karma unless it was before. Whether it was posted now.
+    /// Donation `id` succeeded with the processor keeping `fee` cents (nil: not known yet, posted as
+    /// none and learnt later by `postLateFee`): posted to the ledger with its karma unless it was
+    /// before. Whether it was posted now.
     @discardableResult
-    func succeed(_ id: UUID, fee: Int64, on connection: PostgresConnection) async throws -> Bool {
+    func succeed(_ id: UUID, fee: Int64?, on connection: PostgresConnection) async throws -> Bool {
         let rows = try await connection.query(
             """
-            UPDATE donations d SET succeeded_at = \(database.now()), fee_minor = \(fee), status = 'succeeded', reason = NULL, updated_at = \(database.now()),
-                held_until = NULL
+            UPDATE donations d SET succeeded_at = \(database.now()), fee_minor = \(fee ?? 0), fee_known = \(fee != nil), status = 'succeeded', reason = NULL,
+                updated_at = \(database.now()), held_until = NULL
             FROM campaigns c WHERE d.id = \(id) AND d.succeeded_at IS NULL AND c.id = d.campaign_id
             RETURNING d.campaign_id, d.gross_minor, d.donor_karma, c.owner_karma
             """,
@@ -54,8 +55,27 @@ struct DonationStore: Sendable {
         guard let (campaign, gross, donorKarma, ownerKarma) = try await rows.decode((UUID, Int64, UUID, UUID).self).first(where: { _ in true }) else {
             return false
         }
-        let legs = Postings.donation(campaign: campaign, gross: gross, fee: fee, donorKarma: donorKarma, ownerKarma: ownerKarma)
+        let legs = Postings.donation(campaign: campaign, gross: gross, fee: fee ?? 0, donorKarma: donorKarma, ownerKarma: ownerKarma)
         return try await ledger.post(id, .donation, campaign: campaign, donation: id, legs: legs, on: connection)
+    }
+
+    /// The fee of succeeded donation `id`, not known when it was posted, is `fee`: posted once as a
+    /// transfer of its own. Whether it was posted now.
+    @discardableResult
+    func postLateFee(_ id: UUID, fee: Int64, on connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query(
+            """
+            UPDATE donations SET fee_minor = \(fee), fee_known = true WHERE id = \(id) AND NOT fee_known AND succeeded_at IS NOT NULL
+            RETURNING campaign_id
+            """,
+            logger: database.logger)
+        guard let campaign = try await rows.decode(UUID.self).first(where: { _ in true }), fee > 0 else { return false }
+        return try await ledger.post(Ledger.transfer(processor: "fee:\(id)"), .fee, campaign: campaign, donation: id, legs: Postings.lateFee(fee), on: connection)
+    }
+
+    /// Succeeded donations whose fee is not known yet, the oldest first.
+    func feesUnknown(limit: Int, on connection: PostgresConnection) async throws -> [Record] {
+        try await records("WHERE NOT fee_known AND succeeded_at IS NOT NULL ORDER BY succeeded_at LIMIT \(limit)", on: connection)
     }
 
     /// Gives `amount` cents of succeeded donation `id` back (a refund or a dispute), posted as transfer

@@ -1,0 +1,111 @@
+import Contracts
+import Foundation
+import Logging
+import Metrics
+import PaymentsContract
+import PostgresNIO
+import PostgresSupport
+
+/// The job `ledger.reconcile`: proves the ledger (every balance is the sum of its entries, every
+/// transfer and every unit balances) and compares our donations of the last `window` with the
+/// processor's PaymentIntents. A charge the processor made that we have not settled is settled now
+/// (posted once, as any other path would); fees learnt late are posted. What cannot be mended is a
+/// difference: the gauge `melon_payments_reconciliation_differences` and an error in the log, for
+/// an operator to alert on.
+struct Reconciliation: Sendable {
+    let database: Database
+    let donations: DonationHandlers
+    let processor: any PaymentProcessor
+    /// How far back donations are compared with the processor's records.
+    var window: Duration = .seconds(7 * 86_400)
+    /// Intents asked for per page (Stripe's most).
+    var pageSize = 100
+
+    struct Report: Equatable, Sendable {
+        var ledger = Ledger.Proof(balancesOff: 0, unbalancedTransfers: 0, unitsOff: 0)
+        /// Our succeeded donations the processor has not charged (or charged otherwise).
+        var notCharged = 0
+        /// Charges the processor made for donations we do not know, or for another amount.
+        var unknownCharges = 0
+        /// Charges the processor made that we had not settled: settled now.
+        var settled = 0
+        /// Fees learnt late and posted now.
+        var latePosted = 0
+        /// Donations processing for more than an hour (the sweep should have taken them on).
+        var stuck = 0
+        /// Whether the processor's records were compared (the sandbox keeps none).
+        var compared = false
+
+        var differences: Int {
+            ledger.balancesOff + ledger.unbalancedTransfers + ledger.unitsOff + notCharged + unknownCharges + stuck
+        }
+    }
+
+    func run(on connection: PostgresConnection) async throws -> Int {
+        let report = try await reconcile(on: connection)
+        Gauge(label: "melon_payments_reconciliation_differences").record(report.differences)
+        let metadata: Logger.Metadata = [
+            "balances_off": "\(report.ledger.balancesOff)", "unbalanced_transfers": "\(report.ledger.unbalancedTransfers)",
+            "units_off": "\(report.ledger.unitsOff)", "not_charged": "\(report.notCharged)", "unknown_charges": "\(report.unknownCharges)",
+            "stuck": "\(report.stuck)", "settled": "\(report.settled)", "late_fees": "\(report.latePosted)", "compared": "\(report.compared)",
+        ]
+        if report.differences > 0 {
+            database.logger.error("reconciliation found differences", metadata: metadata)
+        } else {
+            database.logger.info("reconciliation holds", metadata: metadata)
+        }
+        return report.settled + report.latePosted
+    }
+
+    func reconcile(on connection: PostgresConnection) async throws -> Report {
+        var report = Report()
+        report.ledger = try await Ledger(database: database).verify(on: connection)
+        let stuck = try await connection.query(
+            "SELECT count(*)::int FROM donations WHERE status = 'processing' AND updated_at < \(database.ago(.seconds(3_600)))", logger: database.logger)
+        report.stuck = try await stuck.decode(Int.self).first { _ in true } ?? 0
+        guard processor.keepsRecords else {
+            database.logger.notice("the sandbox keeps no records: donations are not compared with a processor's")
+            return report
+        }
+        report.compared = true
+        let since = database.ago(window)
+        // The processor's side: every intent made in the window, page by page.
+        var charged: [String: PaymentIntent] = [:]
+        var after: String?
+        repeat {
+            let page = try await processor.intents(createdSince: since, after: after, limit: pageSize)
+            for intent in page.intents { charged[intent.id] = intent }
+            after = page.more ? page.intents.last?.id : nil
+        } while after != nil
+        // Ours: every donation made in the window through this processor (and a day before it, whose intent may be in it).
+        let ours = try await donations.donations.records(
+            "WHERE processor = \(processor.name) AND created_at >= \(since - 86_400) AND intent_id IS NOT NULL", on: connection)
+        let inWindow = ours.filter { $0.createdAt >= since }
+        let byIntent = Dictionary(ours.compactMap { record in record.intent.map { ($0, record) } }, uniquingKeysWith: { first, _ in first })
+        for record in inWindow where record.status == .succeeded {
+            let intent = record.intent.flatMap { charged[$0] }
+            if intent?.status != .succeeded || !(intent.map { DonationHandlers.matches($0, record) } ?? false) {
+                report.notCharged += 1
+                database.logger.error("a succeeded donation the processor did not charge so", metadata: ["donation": "\(record.id)"])
+            }
+        }
+        for intent in charged.values where intent.status == .succeeded {
+            guard let record = byIntent[intent.id] ?? intent.metadata["donation"].flatMap(UUID.init(uuidString:)).flatMap({ id in ours.first { $0.id == id } }),
+                  DonationHandlers.matches(intent, record)
+            else {
+                report.unknownCharges += 1
+                database.logger.error("the processor charged for a donation we do not have", metadata: ["intent": "\(intent.id)"])
+                continue
+            }
+            if record.status != .succeeded {
+                _ = try await donations.settle(record.id, intent, logger: database.logger)
+                report.settled += 1
+            }
+        }
+        for record in try await donations.donations.feesUnknown(limit: 100, on: connection) {
+            guard let id = record.intent, let fee = try await processor.retrieve(id).fee else { continue }
+            if try await database.transaction({ try await donations.donations.postLateFee(record.id, fee: fee, on: $0) }) { report.latePosted += 1 }
+        }
+        return report
+    }
+}
