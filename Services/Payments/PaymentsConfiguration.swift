@@ -18,10 +18,31 @@ extension Setting {
         help: "The signing secret (whsec_…) of the Stripe endpoint that sends events to POST /v1/webhooks/stripe. Unset: that route refuses every event.",
         isSecret: true, provision: .perDeployment)
 
-    public static let paymentsSettings: [Setting] = [.paymentsStripeSecretKey, .paymentsStripeURL, .paymentsStripeTimeout, .paymentsStripeWebhookSecret]
+    public static let paymentsTestStopAfterCharge = Setting(
+        "payments.test.stop.after.charge", default: nil,
+        help: """
+            For the crash test only: yes makes the process exit the moment the processor charged a donation, before the charge is \
+            recorded. Refused unless donations go to the sandbox or to a Stripe test server on this host's loopback.
+            """)
+
+    public static let paymentsSettings: [Setting] = [
+        .paymentsStripeSecretKey, .paymentsStripeURL, .paymentsStripeTimeout, .paymentsStripeWebhookSecret, .paymentsTestStopAfterCharge,
+    ]
 }
 
 extension ProcessSettings {
+    /// Whether the process is to exit between a charge and its commit (the crash test's setting),
+    /// which only a sandbox or a loopback processor may ask for.
+    func stopsAfterCharge(_ processor: any PaymentProcessor) throws -> Bool {
+        guard let value = string(.paymentsTestStopAfterCharge), !value.isEmpty else { return false }
+        guard value == "yes" else { throw InvalidValue(setting: .paymentsTestStopAfterCharge, value: value, expected: "yes, or unset") }
+        let local = (processor as? StripeClient).map { URLComponents(string: $0.baseURL)?.scheme == "http" } ?? true
+        guard local else {
+            throw InvalidValue(setting: .paymentsTestStopAfterCharge, value: value, expected: "unset: it is for a test processor on the loopback only")
+        }
+        return true
+    }
+
     /// The payment processor: Stripe when its key is set, else the sandbox (the local default).
     func paymentProcessor() throws -> any PaymentProcessor {
         guard let key = string(.paymentsStripeSecretKey), !key.isEmpty else { return SandboxProcessor() }

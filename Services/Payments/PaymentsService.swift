@@ -23,7 +23,9 @@ extension ServiceDefinition {
         let processor = try environment.settings.paymentProcessor()
         environment.logger.notice("donations are charged through \(processor.name)", metadata: ["processor": "\(processor.name)"])
         let donationStore = DonationStore(database: database, ledger: ledger)
-        let donations = DonationHandlers(database: database, donations: donationStore, campaigns: campaignStore, processor: processor, access: access)
+        let donations = DonationHandlers(
+            database: database, donations: donationStore, campaigns: campaignStore, processor: processor, access: access,
+            stopAfterCharge: try environment.settings.stopsAfterCharge(processor))
         let refunds = RefundHandlers(database: database, refunds: RefundStore(database: database, donations: donationStore), processor: processor, access: access)
 
         var handlers = OperationHandlers(Payments.self, database: database)

@@ -19,6 +19,8 @@ struct DonationHandlers: Sendable {
     let campaigns: CampaignStore
     let processor: any PaymentProcessor
     let access: FundraisingAccess
+    /// The crash test's: exit the moment the processor charged, before the charge is recorded.
+    var stopAfterCharge = false
 
     /// Against card testing: attempts per account and per client network.
     static let perAccount = RateLimit("donations.account", count: 20, per: .seconds(3_600), message: "too many donations this hour; try again later")
@@ -95,6 +97,11 @@ struct DonationHandlers: Sendable {
         }
     }
 
+    /// How long one caller holds a donation it takes to the processor: two requests at most (create
+    /// or read back, then confirm) and a margin. A holder that died lets go when it ends, so a
+    /// repeat, a read or the sweep takes the donation on soon after a crash.
+    var lease: Duration { processor.patience * 2 + .seconds(5) }
+
     /// Takes donation `record` as far as the processor will, holding it so that one request, read
     /// or sweep at a time does (another answers it as it stands): creates its PaymentIntent (the same
     /// one again on a repeat) and stores it, confirms it, or reads it back; then settles what it
@@ -102,7 +109,7 @@ struct DonationHandlers: Sendable {
     /// leaves the donation processing: a repeat, a read or the sweep takes it on from there.
     func drive(_ record: DonationStore.Record, logger: Logger) async throws -> Payments.Donation {
         guard record.status == .processing || record.status == .requiresAction,
-              let held = try await database.transaction({ try await donations.hold(record.id, for: .seconds(60), on: $0) })
+              let held = try await database.transaction({ try await donations.hold(record.id, for: lease, on: $0) })
         else { return record.view() }
         let intent: PaymentIntent
         do {
@@ -122,6 +129,10 @@ struct DonationHandlers: Sendable {
             }
             try await database.transaction { try await donations.release(held.id, on: $0) }
             return held.view()
+        }
+        if stopAfterCharge && intent.status == .succeeded {
+            logger.critical("stopping between the charge and its commit, as payments.test.stop.after.charge asks", metadata: ["donation": "\(held.id)"])
+            exit(86)
         }
         return try await settle(held.id, intent, logger: logger)
     }

@@ -15,6 +15,8 @@ protocol PaymentProcessor: Sendable {
     func refunds(of intent: String) async throws(ProcessorError) -> [ProcessorRefund]
     /// One page of at most `limit` (1 to 100) intents created since `since`, the newest first, after intent `after`; whether more follow.
     func intents(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool)
+    /// The longest one request to the processor may take before it counts as unanswered.
+    var patience: Duration { get }
     /// Whether the processor keeps records to reconcile with (the sandbox keeps none).
     var keepsRecords: Bool { get }
     func shutdown() async

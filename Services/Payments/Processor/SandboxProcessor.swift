@@ -73,6 +73,8 @@ struct SandboxProcessor: PaymentProcessor {
     func intents(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool) { ([], false) }
 
     let keepsRecords = false
+    /// It answers at once.
+    let patience = Duration.seconds(1)
 
     func shutdown() async {}
 

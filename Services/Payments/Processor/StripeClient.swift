@@ -14,6 +14,7 @@ struct StripeClient: PaymentProcessor {
     let baseURL: String
     private let secretKey: String
     private let timeout: Duration
+    var patience: Duration { timeout }
 
     /// The API version our parsing follows; Stripe answers in it whatever the account's default.
     static let apiVersion = "2024-06-20"
