@@ -231,7 +231,7 @@ let productServices: [ServicePackage] = [
     service(
         "Payments", product: "payments",
         dependencies: [
-            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, metrics, .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
@@ -340,6 +340,12 @@ let executables: [Target] = [
         name: "NotificationsBenchmark",
         dependencies: ["Bus", "NotificationsContract", "NotificationsService", "TestSupport"],
         path: "Benchmarks/NotificationsBenchmark",
+        swiftSettings: swiftSettings
+    ),
+    .executableTarget(
+        name: "PaymentsBenchmark",
+        dependencies: ["PaymentsService", "PostgresSupport", "ServiceKit", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")],
+        path: "Benchmarks/PaymentsBenchmark",
         swiftSettings: swiftSettings
     ),
     .executableTarget(
@@ -468,6 +474,7 @@ let package = Package(
         .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),
         .executable(name: "auth-benchmark", targets: ["AuthBenchmark"]),
         .executable(name: "notifications-benchmark", targets: ["NotificationsBenchmark"]),
+        .executable(name: "payments-benchmark", targets: ["PaymentsBenchmark"]),
         .executable(name: "media-benchmark", targets: ["MediaBenchmark"]),
         .executable(name: "migrate-probe", targets: ["MigrateProbe"]),
     ],

@@ -143,8 +143,8 @@ class Client:
         self.connection = http.client.HTTPConnection(host, int(port), timeout=30)
         self.token = token
 
-    def send(self, method, path, body=None):
-        headers = {"Content-Type": "application/json"}
+    def send(self, method, path, body=None, extra=None):
+        headers = {"Content-Type": "application/json", **(extra or {})}
         if self.token:
             headers["Authorization"] = "Bearer " + self.token
         self.connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
@@ -176,8 +176,9 @@ def psql(database_url, sql):
     return done.stdout
 
 
-def open_loop(base, tokens, paths, rate, duration, threads):
-    """(latencies in ms from each request's due time, errors, seconds taken) for rate × duration GETs."""
+def open_loop(base, tokens, paths, rate, duration, threads, send=None):
+    """(latencies in ms from each request's due time, errors, seconds taken) for rate × duration GETs
+    of `paths` in turn, or calls of `send(client, index)`, which answers whether the request did."""
     count = int(rate * duration)
     start = time.monotonic() + 0.2
     latencies, errors, lock, next_index = [], [0], threading.Lock(), [0]
@@ -195,7 +196,7 @@ def open_loop(base, tokens, paths, rate, duration, threads):
             if wait > 0:
                 time.sleep(wait)
             try:
-                status, _ = client.send("GET", paths[index % len(paths)])
+                status = (200 if send(client, index) else 0) if send else client.send("GET", paths[index % len(paths)])[0]
             except Exception:
                 status = 0
                 client = Client(base, tokens[number % len(tokens)])

@@ -94,6 +94,32 @@ extension PaymentsStackTests {
         }
     }
 
+    @Test func concurrentPostingsSharingTheirAccountsNeitherDeadlockNorMiscount() async throws {
+        try await InProcessStack.with([.payments]) { http in
+            let database = try #require(http.databases["payments"])
+            let probe = LedgerProbe(database: database)
+            let campaigns = try await probe.campaigns(2), donors = try await probe.donors(3)
+            // Eight callers at once over the same processor, fees, campaign and karma accounts, one to three transfers at a time.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for lane in 0..<8 {
+                    group.addTask {
+                        for index in 0..<15 {
+                            let campaign = campaigns[(lane + index) % 2]
+                            try await probe.post(batch: (0...(index % 3)).map { _ in
+                                (gross: 1_000, donorKarma: donors[(lane + index) % 3], campaign: campaign.id, ownerKarma: campaign.ownerKarma)
+                            })
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await probe.verify())
+            #expect(try await DonationRouteTests.count(database, "SELECT count(*)::int FROM ledger_transfers") == 8 * 5 * (1 + 2 + 3))
+            #expect(try await DonationRouteTests.count(database, "SELECT sum(balance)::int FROM ledger_accounts WHERE kind = 'karma' AND balance > 0") == 240 * 10,
+                    "ten points a transfer to the donors")
+        }
+    }
+
     @Test func theDatabaseRefusesToRewriteHistoryOrPostAnUnbalancedTransfer() async throws {
         try await InProcessStack.with([.payments]) { http in
             let database = try #require(http.databases["payments"])
@@ -107,12 +133,24 @@ extension PaymentsStackTests {
                     try await database.transaction { try await $0.query(PostgresQuery(unsafeSQL: statement), logger: database.logger) }
                 }
             }
-            // Half a transfer: the campaign credited with nothing debited. Refused when the transaction commits.
+            // Half a transfer: the campaign credited with nothing debited. Refused by the statement that records it.
+            let campaignID = UUID(uuidString: campaign)!
             await #expect(throws: (any Error).self) {
                 try await database.transaction { connection in
                     try await ledger.post(
-                        UUID(), .donation, campaign: UUID(uuidString: campaign)!, donation: UUID(),
-                        legs: [.init(account: .campaign(UUID(uuidString: campaign)!), amount: -500)], on: connection)
+                        UUID(), .donation, campaign: campaignID, donation: UUID(), legs: [.init(account: .campaign(campaignID), amount: -500)], on: connection)
+                }
+            }
+            // A balanced transfer added to one already recorded: refused too (a transfer is recorded by one statement).
+            let transfer = try await database.transaction { connection in
+                try await connection.query("SELECT id FROM ledger_transfers", logger: database.logger).decode(UUID.self).first { _ in true }
+            }
+            await #expect(throws: (any Error).self) {
+                try await database.transaction { connection in
+                    let (processor, fees) = (try await ledger.id(of: .processor, on: connection), try await ledger.id(of: .fees, on: connection))
+                    try await connection.query(
+                        "INSERT INTO ledger_entries (transfer_id, account_id, amount) VALUES (\(transfer), \(processor), -7), (\(transfer), \(fees), 7)",
+                        logger: database.logger)
                 }
             }
             let proof = try await database.transaction { try await ledger.verify(on: $0) }

@@ -5,12 +5,23 @@ import Foundation
 import PaymentsContract
 import PostgresNIO
 import PostgresSupport
+import Synchronization
 
 /// The double-entry ledger (`0001_ledger.sql`): accounts, transfers and their entries. PostgreSQL
 /// holds its rules (a transfer balances at commit, nothing is updated or deleted, balances move
 /// with their entries); this posts transfers and proves the rules held (`verify`).
 struct Ledger: Sendable {
     let database: Database
+    /// The processor's and the fees' account ids, read once: accounts are never deleted.
+    private let singletons = Singletons()
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    private final class Singletons: Sendable {
+        let ids = Mutex<[Account: UUID]>([:])
+    }
 
     static let karmaUnit = "KARMA"
 
@@ -36,32 +47,58 @@ struct Ledger: Sendable {
         let amount: Int64
     }
 
-    /// Posts transfer `id` with `legs` (zero legs left out) in the caller's transaction, unless a
-    /// transfer `id` was posted already; whether it was posted now. The legs must balance in each
-    /// unit: the database refuses the commit otherwise. Entries go in in the order of their accounts'
-    /// ids, so two postings lock the balances they share in one order.
+    /// One transfer to post: a donation's success, a refund, a dispute or a late fee.
+    struct Transfer: Sendable {
+        let id: UUID
+        let kind: TransferKind
+        let campaign: UUID
+        let donation: UUID
+        let legs: [Leg]
+    }
+
+    /// Posts transfer `id` with `legs` in the caller's transaction, unless a transfer `id` was
+    /// posted already; whether it was posted now.
     @discardableResult
     func post(_ id: UUID, _ kind: TransferKind, campaign: UUID, donation: UUID, legs: [Leg], on connection: PostgresConnection) async throws -> Bool {
+        try await post([Transfer(id: id, kind: kind, campaign: campaign, donation: donation, legs: legs)], on: connection).contains(id)
+    }
+
+    /// Posts `transfers` (zero legs left out, legs of one account summed) in the caller's
+    /// transaction, each unless it was posted already, in two statements whatever their number; the
+    /// ids posted now. Each transfer's legs must balance in each unit: the database refuses the
+    /// statement otherwise (`0008_ledger_statements.sql`), and moves the balances in the order of
+    /// their accounts' ids, so two postings lock the balances they share in one order.
+    @discardableResult
+    func post(_ transfers: [Transfer], on connection: PostgresConnection) async throws -> Set<UUID> {
+        guard !transfers.isEmpty else { return [] }
         let inserted = try await connection.query(
             """
             INSERT INTO ledger_transfers (id, kind, campaign_id, donation_id, created_at)
-            VALUES (\(id), \(kind.rawValue), \(campaign), \(donation), \(database.now())) ON CONFLICT (id) DO NOTHING RETURNING 1
+            SELECT id, kind, campaign, donation, \(database.now())
+            FROM unnest(\(transfers.map(\.id))::uuid[], \(transfers.map(\.kind.rawValue))::text[], \(transfers.map(\.campaign))::uuid[],
+                        \(transfers.map(\.donation))::uuid[]) AS t (id, kind, campaign, donation)
+            ON CONFLICT (id) DO NOTHING RETURNING id
             """,
             logger: database.logger)
-        guard try await inserted.decode(Int.self).first(where: { _ in true }) != nil else { return false }
-        var accounts: [UUID] = [], amounts: [Int64] = []
-        for leg in legs where leg.amount != 0 {
-            accounts.append(try await self.id(of: leg.account, on: connection))
-            amounts.append(leg.amount)
+        var posted = Set<UUID>()
+        for try await id in inserted.decode(UUID.self) { posted.insert(id) }
+        var ids: [UUID] = [], accounts: [UUID] = [], amounts: [Int64] = []
+        for transfer in transfers where posted.contains(transfer.id) {
+            for leg in transfer.legs where leg.amount != 0 {
+                ids.append(transfer.id)
+                accounts.append(try await self.id(of: leg.account, on: connection))
+                amounts.append(leg.amount)
+            }
         }
+        guard !ids.isEmpty else { return posted }
         try await connection.query(
             """
             INSERT INTO ledger_entries (transfer_id, account_id, amount)
-            SELECT \(id), account, sum(amount) FROM unnest(\(accounts)::uuid[], \(amounts)::bigint[]) AS leg (account, amount)
-            GROUP BY account HAVING sum(amount) <> 0 ORDER BY account
+            SELECT transfer, account, sum(amount) FROM unnest(\(ids)::uuid[], \(accounts)::uuid[], \(amounts)::bigint[]) AS leg (transfer, account, amount)
+            GROUP BY transfer, account HAVING sum(amount) <> 0
             """,
             logger: database.logger)
-        return true
+        return posted
     }
 
     /// The transfer of something the processor did (`refund:re_…`, `dispute:dp_…`): the same id
@@ -72,32 +109,33 @@ struct Ledger: Sendable {
                            bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 
-    /// The id of `account`, made when it is a singleton or a campaign's not made yet.
+    /// The id of `account`: the processor's and the fees' (made by the migrations) are kept once read;
+    /// a campaign's is made with the campaign, and here when it is missing.
     func id(of account: Account, on connection: PostgresConnection) async throws -> UUID {
-        let found: PostgresRowSequence
+        let kind: String, campaign: UUID?
         switch account {
-        case .id(let id):
-            return id
+        case .id(let id): return id
         case .processor, .fees:
-            let kind = account == .processor ? "processor" : "fees"
+            if let id = singletons.ids.withLock({ $0[account] }) { return id }
+            (kind, campaign) = (account == .processor ? "processor" : "fees", nil)
+        case .campaign(let id):
+            (kind, campaign) = ("campaign", id)
+        }
+        // Each of these is an index's lookup (the singletons' and the campaigns' partial unique indexes).
+        let query: PostgresQuery = campaign.map { "SELECT id FROM ledger_accounts WHERE kind = 'campaign' AND campaign_id = \($0)" }
+            ?? "SELECT id FROM ledger_accounts WHERE kind = \(kind) AND unit = \(Payments.currency.code)"
+        var found = try await connection.query(query, logger: database.logger).decode(UUID.self).first { _ in true }
+        if found == nil {
             try await connection.query(
                 """
-                INSERT INTO ledger_accounts (id, kind, unit, created_at) VALUES (\(UUID()), \(kind), \(Payments.currency.code), \(database.now()))
+                INSERT INTO ledger_accounts (id, kind, unit, campaign_id, created_at) VALUES (\(UUID()), \(kind), \(Payments.currency.code), \(campaign), \(database.now()))
                 ON CONFLICT DO NOTHING
                 """,
                 logger: database.logger)
-            found = try await connection.query(
-                "SELECT id FROM ledger_accounts WHERE kind = \(kind) AND unit = \(Payments.currency.code)", logger: database.logger)
-        case .campaign(let campaign):
-            try await connection.query(
-                """
-                INSERT INTO ledger_accounts (id, kind, unit, campaign_id, created_at)
-                VALUES (\(UUID()), 'campaign', \(Payments.currency.code), \(campaign), \(database.now())) ON CONFLICT DO NOTHING
-                """,
-                logger: database.logger)
-            found = try await connection.query("SELECT id FROM ledger_accounts WHERE kind = 'campaign' AND campaign_id = \(campaign)", logger: database.logger)
+            found = try await connection.query(query, logger: database.logger).decode(UUID.self).first { _ in true }
         }
-        guard let id = try await found.decode(UUID.self).first(where: { _ in true }) else { throw OperationError(.unavailable, "a ledger account was not made; try again") }
+        guard let id = found else { throw OperationError(.unavailable, "a ledger account was not made; try again") }
+        if campaign == nil { singletons.ids.withLock { $0[account] = id } }
         return id
     }
 
