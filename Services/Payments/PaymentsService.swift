@@ -15,7 +15,8 @@ extension ServiceDefinition {
         let database = environment.requireDatabase()
         let ledger = Ledger(database: database)
         let campaignStore = CampaignStore(database: database, ledger: ledger)
-        let access = FundraisingAccess(people: PeopleStore(database: database))
+        let peopleStore = PeopleStore(database: database)
+        let access = FundraisingAccess(people: peopleStore)
         let campaigns = CampaignHandlers(database: database, campaigns: campaignStore, figures: CampaignFigures(database: database), access: access)
         let bookmarks = BookmarkHandlers(
             database: database, bookmarks: BookmarkStore(database: database, campaigns: campaignStore), campaigns: campaignStore, access: access)
@@ -38,6 +39,8 @@ extension ServiceDefinition {
         handlers.on(Payments.Bookmarks.Set.self, bookmarks.set)
         handlers.on(Payments.Bookmarks.Remove.self, bookmarks.remove)
         handlers.on(Payments.Bookmarks.List.self, bookmarks.list)
+        let people = PeopleHandlers(database: database, people: peopleStore, campaigns: campaignStore, access: access)
+        handlers.on(Payments.People.Get.self, people.get)
         handlers.on(Payments.Donations.Create.self, donations.create)
         handlers.on(Payments.Donations.Get.self, donations.get)
         handlers.on(Payments.Donations.Finish.self, donations.finish)

@@ -274,6 +274,7 @@ import TestSupport
         "payments.bookmarks.remove.v1/removed": { database, _ in try await givenCampaign(bookmarked: true, in: database) },
         "payments.bookmarks.list.v1/one": { database, _ in try await givenCampaign(bookmarked: true, in: database) },
         "payments.account.erase.v1/erased": { database, _ in try await givenCampaign(in: database) },
+        "payments.people.get.v1/found": { database, _ in try await givenCampaign(owner: otherTrader, in: database) },
         "payments.refunds.create.v1/partial": { database, _ in try await givenDonation(toOwnCampaign: true, in: database) },
         "payments.refunds.received.v1/one": { database, _ in try await givenDonation(toOwnCampaign: true, in: database) },
         "payments.donations.create.v1/succeeded": { database, _ in try await givenCampaign(owner: otherTrader, in: database) },

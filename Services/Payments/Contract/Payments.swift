@@ -9,7 +9,7 @@ public enum Payments: ServiceContract {
     public static let summary = "The fundraising app: campaigns, bookmarks, and a double-entry ledger of donations with karma points."
     public static let operations: [any OperationDeclaration.Type] = [
         Campaigns.Create.self, Campaigns.Get.self, Campaigns.List.self, Campaigns.Update.self, Campaigns.Close.self, Campaigns.Mine.self,
-        Bookmarks.Set.self, Bookmarks.Remove.self, Bookmarks.List.self,
+        Bookmarks.Set.self, Bookmarks.Remove.self, Bookmarks.List.self, People.Get.self,
         Donations.Create.self, Donations.Get.self, Donations.Finish.self, Donations.Mine.self, Refunds.Create.self, Refunds.Received.self,
         Webhooks.Stripe.self,
         Account.Erase.self,

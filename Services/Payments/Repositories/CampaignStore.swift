@@ -108,11 +108,12 @@ struct CampaignStore: Sendable {
             logger: database.logger)
     }
 
-    /// `owner`'s campaigns, the newest first, below `before`.
-    func mine(_ owner: UUID, before: Int64?, limit: Int, on connection: PostgresConnection) async throws -> [Row] {
-        var query = Self.select(viewer: owner)
+    /// `owner`'s campaigns (`openOnly`: those still open) as `viewer` sees them, the newest first, below `before`.
+    func owned(by owner: UUID, viewer: UUID, openOnly: Bool = false, before: Int64?, limit: Int, on connection: PostgresConnection) async throws -> [Row] {
+        var query = Self.select(viewer: viewer)
         let (mine, below, most) = (query.binds.placeholder(owner), query.binds.placeholder(before), query.binds.placeholder(limit))
-        query.sql += " WHERE c.owner_id = \(mine) AND (\(below)::bigint IS NULL OR c.seq < \(below)) ORDER BY c.seq DESC LIMIT \(most)"
+        let open = openOnly ? " AND c.closed_at IS NULL AND c.ends_at > \(query.binds.placeholder(database.now()))" : ""
+        query.sql += " WHERE c.owner_id = \(mine)\(open) AND (\(below)::bigint IS NULL OR c.seq < \(below)) ORDER BY c.seq DESC LIMIT \(most)"
         return try await rows(query, on: connection)
     }
 

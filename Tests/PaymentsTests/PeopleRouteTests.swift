@@ -1,0 +1,46 @@
+import Contracts
+import Envelope
+import Foundation
+import PaymentsContract
+@testable import PaymentsService
+import Testing
+import TestSupport
+
+extension PaymentsStackTests {
+/// A person's fundraising profile as another member sees it: karma, open campaigns, latest activity
+/// without the anonymous gifts; no one who never used the app.
+@Suite(.timeLimit(.minutes(3))) struct PeopleRouteTests {
+    let donors = Donors()
+
+    @Test func aProfileShowsKarmaOpenCampaignsAndActivityButNeverAnAnonymousGift() async throws {
+        try await InProcessStack.with([.payments]) { http in
+            let (fiona, gerry) = try await donors.headers(http)
+            let roof = try await Donors.start(http, fiona, title: "New roof for the scout hall")
+            let kit = try await Donors.start(http, fiona, title: "Kit for the team")
+            #expect(try await http.post("/v1/campaigns/\(kit)/close", json: "{}", headers: fiona).status == 200)
+            #expect(try await DonationRouteTests.give(http, gerry, to: roof, cents: 2_550).json?["status"] == "succeeded")
+            #expect(try await DonationRouteTests.give(http, gerry, to: roof, cents: 10_000, anonymous: true).json?["status"] == "succeeded")
+            let hana = try await http.signedIn(UUID(), as: Donors.caller("hana"))
+
+            let gerrys = try await http.get("/v1/people/\(donors.gerry.uuidString.lowercased())", headers: hana)
+            #expect(gerrys.status == 200 && gerrys.json?["person"]?["username"] == "gerry" && gerrys.json?["karma"] == 125, "\(gerrys.text)")
+            let given = Donors.items(gerrys, "activity")
+            #expect(given.count == 1 && given.first?["kind"] == "donated" && given.first?["amount"]?["minorUnits"] == 2_550, "the anonymous gift is not shown: \(given)")
+            #expect(given.first?["campaignTitle"] == "New roof for the scout hall")
+
+            let fionas = try await http.get("/v1/people/\(donors.fiona.uuidString.lowercased())", headers: hana)
+            #expect(fionas.json?["karma"] == -125, "\(fionas.text)")
+            #expect(Donors.items(fionas, "campaigns").map { $0["id"] } == [.string(roof)], "open campaigns only: \(fionas.text)")
+            #expect(Donors.items(fionas, "activity").map { $0["kind"] } == ["campaign_started", "campaign_started"], "\(fionas.text)")
+            let titles = Donors.items(fionas, "activity").map { $0["campaignTitle"] }
+            #expect(titles.contains(nil) && titles.contains("New roof for the scout hall"), "the closed campaign's texts are gone: \(titles)")
+
+            // No one who never used the app, nor a made-up id: the same 404; and only from the fundraising app.
+            let stranger = try await http.get("/v1/people/\(UUID().uuidString.lowercased())", headers: hana)
+            #expect(stranger.status == 404 && Donors.errorFields(stranger) == ["accountId"], "\(stranger.text)")
+            let elsewhere = try await http.signedIn(donors.gerry, as: Donors.caller("gerry", app: "marketplace"))
+            #expect(try await http.get("/v1/people/\(donors.fiona.uuidString.lowercased())", headers: elsewhere).status == 403)
+        }
+    }
+}
+}
