@@ -229,9 +229,9 @@ let productServices: [ServicePackage] = [
         resources: [.copy("Migrations")]),
     // The fundraising app: campaigns and bookmarks over a double-entry ledger with karma points.
     service(
-        "Payments", product: "payments",
+        "Payments", product: "payments", calls: ["Notifications"],
         dependencies: [
-            "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceSupport", log, metrics, .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "Bus", "Contracts", "Envelope", "NotificationsContract", "PostgresSupport", "ServiceSupport", log, metrics, .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],

@@ -27,6 +27,39 @@ extension PaymentsStackTests {
         }
     }
 
+    @Test func theOwnerHearsOfEachDonationAndBookmarkersOfHalfWayAndTheGoalOnce() async throws {
+        try await InProcessStack.with([.payments]) { http in
+            let (fiona, gerry) = try await donors.headers(http)
+            let database = try #require(http.databases["payments"])
+            let hana = UUID()
+            let hanas = try await http.signedIn(hana, as: Donors.caller("hana"))
+            let roof = try await Donors.start(http, fiona, title: "New roof for the scout hall", goal: 10_000)
+            #expect(try await http.send("PUT", "/v1/campaigns/\(roof)/bookmark", headers: hanas).status == 200)
+            let pushes = { (event: String) in
+                try await database.sentRequests("notifications.push.send.v1").filter { $0["content"]?["eventType"] == .string(event) }
+            }
+            #expect(try await Self.give(http, gerry, to: roof, cents: 4_000).json?["status"] == "succeeded")
+            #expect(try await Self.give(http, gerry, to: roof, cents: 2_000, anonymous: true).json?["status"] == "succeeded")
+            let received = try await pushes("fundraising.donation.received")
+            #expect(received.map { $0["content"]?["alert"]?["body"] } == [
+                "gerry gave €40.00 to New roof for the scout hall", "Someone gave €20.00 to New roof for the scout hall",
+            ], "\(received)")
+            #expect(received.allSatisfy { $0["recipients"] == [.string(donors.fiona.uuidString.lowercased())] })
+            // 60 of 100 euro: half way, told once to the owner and the bookmarker; then the goal.
+            var milestones = try await pushes("fundraising.campaign.milestone")
+            #expect(milestones.count == 1 && milestones.first?["content"]?["alert"]?["body"] == "New roof for the scout hall is half way to its goal")
+            #expect(milestones.first?["recipients"] == .array([donors.fiona, hana].map { $0.uuidString.lowercased() }.sorted().map(JSONValue.string)),
+                    "\(milestones)")
+            #expect(try await Self.give(http, gerry, to: roof, cents: 5_000).json?["status"] == "succeeded")
+            milestones = try await pushes("fundraising.campaign.milestone")
+            #expect(milestones.map { $0["content"]?["alert"]?["body"] } == [
+                "New roof for the scout hall is half way to its goal", "New roof for the scout hall reached its goal",
+            ])
+            // Read again, the donation is not told again.
+            #expect(try await pushes("fundraising.donation.received").count == 3)
+        }
+    }
+
     @Test func aDonationIsChargedOncePostedWithItsKarmaAndADeclineLeavesNoEntry() async throws {
         try await InProcessStack.with([.payments]) { http in
             let (fiona, gerry) = try await donors.headers(http)

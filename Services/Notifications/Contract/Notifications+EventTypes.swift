@@ -24,10 +24,12 @@ extension Notifications {
         public static let followedUserPosted = EventType(name: "marketplace.followed.posted", app: .marketplace, category: "following")
         public static let moderationNotice = EventType(name: "marketplace.moderation.notice", app: .marketplace, category: "account")
         public static let campaignProgress = EventType(name: "fundraising.campaign.progress", app: .fundraising, category: "campaigns")
+        public static let donationReceived = EventType(name: "fundraising.donation.received", app: .fundraising, category: "campaigns")
+        public static let campaignMilestone = EventType(name: "fundraising.campaign.milestone", app: .fundraising, category: "campaigns")
 
         public static let all: [EventType] = [
             boardPosted, communalGroceryAdded, goingShopping, choreAssigned, choreDone, choreDue, billCreated, debtReminder, settlementRecorded, taxDeadline, chatMessage,
-            privateChatMessage, offerUpdate, wishlistMatch, followedUserPosted, moderationNotice, campaignProgress,
+            privateChatMessage, offerUpdate, wishlistMatch, followedUserPosted, moderationNotice, campaignProgress, donationReceived, campaignMilestone,
         ]
     }
 }

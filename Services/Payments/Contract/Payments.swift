@@ -1,6 +1,7 @@
 import Contracts
 import Envelope
 import Foundation
+import NotificationsContract
 
 /// The `payments` service: the fundraising app's campaigns and bookmarks, and the one place where
 /// money moves: a double-entry ledger of donations, refunds and disputes, and karma points.
@@ -15,7 +16,7 @@ public enum Payments: ServiceContract {
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
-    public static let calls: [any OperationDeclaration.Type] = []
+    public static let calls: [any OperationDeclaration.Type] = [Notifications.Push.Send.self]
 
     /// Every campaign's currency: the fundraising app is in euros.
     public static let currency = Currency.eur

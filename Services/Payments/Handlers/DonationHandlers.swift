@@ -182,6 +182,7 @@ struct DonationHandlers: Sendable {
                 try await donations.release(id, on: connection)
             case .succeeded?:
                 if try await donations.succeed(id, fee: intent.fee, on: connection) {
+                    try await DonationPushes(database: database).succeeded(id, on: connection)
                     logger.notice("donation succeeded", metadata: ["donation": "\(id)", "processor": "\(processor.name)", "intent": "\(intent.id)"])
                 }
             case .requiresAction?:
