@@ -61,7 +61,7 @@ struct Reconciliation: Sendable {
         var report = Report()
         report.ledger = try await Ledger(database: database).verify(on: connection)
         let stuck = try await connection.query(
-            "SELECT count(*)::int FROM donations WHERE status = 'processing' AND updated_at < \(database.ago(.seconds(3_600)))", logger: database.logger)
+            "SELECT count(*)::int FROM donations WHERE status = 'processing' AND created_at < \(database.ago(.seconds(3_600)))", logger: database.logger)
         report.stuck = try await stuck.decode(Int.self).first { _ in true } ?? 0
         guard processor.keepsRecords else {
             database.logger.notice("the sandbox keeps no records: donations are not compared with a processor's")
@@ -69,6 +69,11 @@ struct Reconciliation: Sendable {
         }
         report.compared = true
         let since = database.ago(window)
+        // Ours first: every donation made in the window through this processor (and a day before it, whose intent may be
+        // in it). A donation that succeeds while the processor's list is read is then not in this snapshot as succeeded,
+        // so it is never judged uncharged.
+        let ours = try await donations.donations.records(
+            "WHERE processor = \(processor.name) AND created_at >= \(since - 86_400) AND intent_id IS NOT NULL", on: connection)
         // The processor's side: every intent made in the window, page by page.
         var charged: [String: PaymentIntent] = [:]
         var after: String?
@@ -77,22 +82,21 @@ struct Reconciliation: Sendable {
             for intent in page.intents { charged[intent.id] = intent }
             after = page.more ? page.intents.last?.id : nil
         } while after != nil
-        // Ours: every donation made in the window through this processor (and a day before it, whose intent may be in it).
-        let ours = try await donations.donations.records(
-            "WHERE processor = \(processor.name) AND created_at >= \(since - 86_400) AND intent_id IS NOT NULL", on: connection)
-        let inWindow = ours.filter { $0.createdAt >= since }
-        let byIntent = Dictionary(ours.compactMap { record in record.intent.map { ($0, record) } }, uniquingKeysWith: { first, _ in first })
-        for record in inWindow where record.status == .succeeded {
+        for record in ours where record.status == .succeeded && record.createdAt >= since {
             let intent = record.intent.flatMap { charged[$0] }
             if intent?.status != .succeeded || !(intent.map { DonationHandlers.matches($0, record) } ?? false) {
                 report.notCharged += 1
                 database.logger.error("a succeeded donation the processor did not charge so", metadata: ["donation": "\(record.id)"])
             }
         }
+        let byIntent = Dictionary(ours.compactMap { record in record.intent.map { ($0, record) } }, uniquingKeysWith: { first, _ in first })
         for intent in charged.values where intent.status == .succeeded {
-            guard let record = byIntent[intent.id] ?? intent.metadata["donation"].flatMap(UUID.init(uuidString:)).flatMap({ id in ours.first { $0.id == id } }),
-                  DonationHandlers.matches(intent, record)
-            else {
+            // A donation made after the snapshot is read now.
+            var record = byIntent[intent.id]
+            if record == nil {
+                record = try await donations.donations.records("WHERE intent_id = \(intent.id)", on: connection).first
+            }
+            guard let record, DonationHandlers.matches(intent, record) else {
                 report.unknownCharges += 1
                 database.logger.error("the processor charged for a donation we do not have", metadata: ["intent": "\(intent.id)"])
                 continue

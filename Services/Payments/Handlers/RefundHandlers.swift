@@ -102,6 +102,9 @@ struct RefundHandlers: Sendable {
                 idempotencyKey: "melon-refund-\(id)")
         } catch {
             switch error {
+            case .refused(409, _):
+                // The same key in flight elsewhere (a repeat or the sweep): the refund may be under way, so it stays pending.
+                logger.notice("the processor is busy with this refund's key; it stays pending", metadata: ["refund": "\(id)"])
             case .declined(let failure, _), .refused(_, let failure):
                 logger.error("the processor refused a refund", metadata: ["refund": "\(id)", "code": "\(failure.code ?? "-")"])
                 try await database.transaction { try await refunds.mark(record.id, .failed, on: $0) }

@@ -81,19 +81,24 @@ struct RefundStore: Sendable {
     /// Records what the processor says of refund `id`, under its donation's lock: a success is
     /// posted once (as what was actually refunded); a failure lets go of the amount it held.
     func settle(_ id: UUID, _ answer: ProcessorRefund, on connection: PostgresConnection) async throws {
-        guard let record = try await record(id, on: connection) else { return }
-        _ = try await donations.record(record.donation, locking: true, on: connection)
+        guard let record = try await record(id, on: connection),
+              let donation = try await donations.record(record.donation, locking: true, on: connection) else { return }
         try await connection.query(
             "UPDATE refunds SET processor_id = COALESCE(processor_id, \(answer.id)), updated_at = \(database.now()) WHERE id = \(id)",
             logger: database.logger)
         switch answer.status {
+        case .succeeded? where donation.status != .succeeded:
+            // Refunded before we settled the donation itself (a webhook ahead of it): posted once the donation is.
+            break
         case .succeeded?:
             let transfer = Ledger.transfer(processor: "refund:\(answer.id)")
             if try await donations.giveBack(record.donation, amount: answer.amount, as: .refund, transfer: transfer, on: connection) == nil {
                 database.logger.error(
                     "the processor refunded what the ledger has no more of: reconcile by hand", metadata: ["refund": "\(id)", "processor_refund": "\(answer.id)"])
             }
-            try await mark(id, .succeeded, on: connection)
+            // The processor's word wins over a failure we recorded (a refusal while the same key was in flight).
+            try await connection.query(
+                "UPDATE refunds SET status = 'succeeded', updated_at = \(database.now()) WHERE id = \(id) AND status <> 'succeeded'", logger: database.logger)
         case .failed?, .canceled?:
             try await mark(id, .failed, on: connection)
         case .pending?, .requiresAction?, nil:
@@ -110,6 +115,8 @@ struct RefundStore: Sendable {
     /// Our refund for the processor's `answer` of donation `donation`: found by the processor's id or
     /// by ours in its metadata, or recorded now (a refund made at the processor's dashboard).
     func match(_ answer: ProcessorRefund, donation: UUID, on connection: PostgresConnection) async throws -> UUID {
+        // Under the donation's lock: two events about one new refund (charge.refunded and refund.created at once) record it once.
+        _ = try await donations.record(donation, locking: true, on: connection)
         let ours = answer.metadata["refund"].flatMap(UUID.init(uuidString:))
         let found = try await connection.query(
             "SELECT id FROM refunds WHERE processor_id = \(answer.id) OR (id = \(ours) AND donation_id = \(donation)) ORDER BY processor_id NULLS LAST LIMIT 1",
