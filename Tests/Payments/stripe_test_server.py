@@ -14,7 +14,8 @@ Stripe's documented behaviour (docs.stripe.com/api, /idempotency, /testing), as 
   POST /v1/refunds                     payment_intent, amount (all that is left when left out),
                                        metadata[...]: of a succeeded intent only, never beyond what is
                                        left (400 charge_already_refunded / amount_too_large)
-  GET  /v1/refunds                     payment_intent, limit: the intent's refunds, the newest first
+  GET  /v1/refunds                     payment_intent, created[gte], limit, starting_after: refunds, the
+                                       newest first, with has_more
 Authorization: Bearer SECRET_KEY (else 401). An Idempotency-Key seen before with the same
 parameters answers the stored response with Idempotent-Replayed: true; with other parameters, 400
 idempotency_error. Fees are 1.5 % + 25 cents (Stripe's standard EEA card price).
@@ -265,9 +266,15 @@ class Handler(BaseHTTPRequestHandler):
         if method == "POST" and parts == ["v1", "refunds"]:
             return refund(form)
         if method == "GET" and parts == ["v1", "refunds"]:
-            intent = form.get("payment_intent", [None])[0]
-            mine = sorted((r for r in refunds.values() if intent is None or r["payment_intent"] == intent), key=lambda r: (r["created"], r["id"]), reverse=True)
-            return 200, {"object": "list", "data": mine[:int(form.get("limit", ["10"])[0])], "has_more": False, "url": "/v1/refunds"}
+            intent, since = form.get("payment_intent", [None])[0], int(form.get("created[gte]", ["0"])[0])
+            mine = sorted((r for r in refunds.values() if (intent is None or r["payment_intent"] == intent) and r["created"] >= since),
+                          key=lambda r: (r["created"], r["id"]), reverse=True)
+            after = form.get("starting_after", [None])[0]
+            if after is not None:
+                ids = [r["id"] for r in mine]
+                mine = mine[ids.index(after) + 1:] if after in ids else []
+            limit = max(1, min(100, int(form.get("limit", ["10"])[0])))
+            return 200, {"object": "list", "data": mine[:limit], "has_more": len(mine) > limit, "url": "/v1/refunds"}
         if method == "GET" and len(parts) == 3 and parts[:2] == ["v1", "payment_intents"]:
             intent = intents.get(parts[2])
             if intent is None:

@@ -40,13 +40,25 @@ extension PaymentsStackTests {
                 campaigns: CampaignStore(database: database, ledger: Ledger(database: database)), processor: client,
                 access: FundraisingAccess(people: PeopleStore(database: database)))
             // Two intents a page: the pages are followed to the end.
-            let reconciliation = Reconciliation(database: database, donations: handlers, processor: client, pageSize: 2)
+            let refunds = RefundHandlers(
+                database: database, refunds: RefundStore(database: database, donations: handlers.donations), processor: client, access: handlers.access)
+            let reconciliation = Reconciliation(database: database, donations: handlers, processor: client, refunds: refunds, pageSize: 2)
             let first = try await database.transaction { try await reconciliation.reconcile(on: $0) }
             #expect(first.compared && first.differences == 0 && first.settled == 1 && first.latePosted == 1, "\(first)")
             #expect(try await DonationRouteTests.count(database, "SELECT count(*)::int FROM donations WHERE status = 'succeeded'") == 3)
             #expect(try await fees() == .number(Double(SandboxProcessor.fee(2_000) + SandboxProcessor.fee(3_000) + SandboxProcessor.fee(4_000))))
             let again = try await database.transaction { try await reconciliation.reconcile(on: $0) }
-            #expect(again.settled == 0 && again.latePosted == 0 && again.differences == 0, "nothing is posted twice: \(again)")
+            #expect(again.settled == 0 && again.latePosted == 0 && again.refundsLearnt == 0 && again.differences == 0, "nothing is posted twice: \(again)")
+
+            // A refund made at Stripe's dashboard whose webhooks were all lost: learnt, posted once.
+            let refunded = try #require(try await database.transaction { connection in
+                try await connection.query("SELECT intent_id FROM donations WHERE gross_minor = 2000", logger: database.logger).decode(String.self).first { _ in true }
+            })
+            #expect(try await stripe.refundAtDashboard(refunded, amount: 500) != nil)
+            let learnt = try await database.transaction { try await reconciliation.reconcile(on: $0) }
+            #expect(learnt.refundsLearnt == 1 && learnt.differences == 0, "\(learnt)")
+            #expect(try await database.transaction { try await reconciliation.reconcile(on: $0) }.refundsLearnt == 0)
+            #expect(try await DonationRouteTests.count(database, "SELECT count(*)::int FROM ledger_transfers WHERE kind = 'refund'") == 1)
 
             // What it cannot mend, each counted: a charge for no donation of ours, a success Stripe never charged, a balance off.
             let stray = try await client.create(

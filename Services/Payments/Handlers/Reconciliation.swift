@@ -9,13 +9,16 @@ import PostgresSupport
 /// The job `ledger.reconcile`: proves the ledger (every balance is the sum of its entries, every
 /// transfer and every unit balances) and compares our donations of the last `window` with the
 /// processor's PaymentIntents. A charge the processor made that we have not settled is settled now
-/// (posted once, as any other path would); fees learnt late are posted. What cannot be mended is a
+/// (posted once, as any other path would); fees learnt late are posted; a refund made at the
+/// processor whose events were lost is learnt. What cannot be mended is a
 /// difference: the gauge `melon_payments_reconciliation_differences` and an error in the log, for
 /// an operator to alert on.
 struct Reconciliation: Sendable {
     let database: Database
     let donations: DonationHandlers
     let processor: any PaymentProcessor
+    /// Learns refunds whose events were lost.
+    let refunds: RefundHandlers
     /// How far back donations are compared with the processor's records.
     var window: Duration = .seconds(7 * 86_400)
     /// Intents asked for per page (Stripe's most).
@@ -29,6 +32,8 @@ struct Reconciliation: Sendable {
         var unknownCharges = 0
         /// Charges the processor made that we had not settled: settled now.
         var settled = 0
+        /// Donations whose refunds at the processor were read back because one of them was not ours yet (its events lost).
+        var refundsLearnt = 0
         /// Fees learnt late and posted now.
         var latePosted = 0
         /// Donations processing for more than an hour (the sweep should have taken them on).
@@ -47,14 +52,14 @@ struct Reconciliation: Sendable {
         let metadata: Logger.Metadata = [
             "balances_off": "\(report.ledger.balancesOff)", "unbalanced_transfers": "\(report.ledger.unbalancedTransfers)",
             "units_off": "\(report.ledger.unitsOff)", "not_charged": "\(report.notCharged)", "unknown_charges": "\(report.unknownCharges)",
-            "stuck": "\(report.stuck)", "settled": "\(report.settled)", "late_fees": "\(report.latePosted)", "compared": "\(report.compared)",
+            "stuck": "\(report.stuck)", "settled": "\(report.settled)", "late_fees": "\(report.latePosted)", "refunds_learnt": "\(report.refundsLearnt)", "compared": "\(report.compared)",
         ]
         if report.differences > 0 {
             database.logger.error("reconciliation found differences", metadata: metadata)
         } else {
             database.logger.info("reconciliation holds", metadata: metadata)
         }
-        return report.settled + report.latePosted
+        return report.settled + report.latePosted + report.refundsLearnt
     }
 
     func reconcile(on connection: PostgresConnection) async throws -> Report {
@@ -105,6 +110,25 @@ struct Reconciliation: Sendable {
                 _ = try await donations.settle(record.id, intent, logger: database.logger)
                 report.settled += 1
             }
+        }
+        // Refunds made in the window that we do not have as settled (their webhooks lost): their charges' refunds read back.
+        var made: [ProcessorRefund] = []
+        after = nil
+        repeat {
+            let page = try await processor.refunds(createdSince: since, after: after, limit: pageSize)
+            made += page.refunds
+            after = page.more ? page.refunds.last?.id : nil
+        } while after != nil
+        let known = try await connection.query(
+            "SELECT processor_id FROM refunds WHERE processor_id = ANY(\(made.map(\.id))) AND status <> 'pending'", logger: database.logger)
+        var settled = Set<String>()
+        for try await id in known.decode(String.self) { settled.insert(id) }
+        let unsettled = Set(made.filter { !settled.contains($0.id) && $0.status != .pending }.compactMap(\.paymentIntent))
+        for intent in unsettled {
+            guard let record = try await donations.donations.records("WHERE intent_id = \(intent)", on: connection).first else { continue }
+            let before = try await refunds.refunds.settledCount(of: record.id, on: connection)
+            try await refunds.sync(donation: record.id, intent: intent)
+            if try await refunds.refunds.settledCount(of: record.id, on: connection) != before { report.refundsLearnt += 1 }
         }
         for record in try await donations.donations.feesUnknown(limit: 100, on: connection) {
             guard let id = record.intent, let fee = try await processor.retrieve(id).fee else { continue }

@@ -13,6 +13,8 @@ protocol PaymentProcessor: Sendable {
     func refund(_ intent: String, amount: Int64, metadata: [String: String], idempotencyKey: String) async throws(ProcessorError) -> ProcessorRefund
     /// The refunds of `intent` the processor knows, made here or elsewhere (its dashboard).
     func refunds(of intent: String) async throws(ProcessorError) -> [ProcessorRefund]
+    /// One page of at most `limit` (1 to 100) refunds created since `since`, the newest first, after refund `after`; whether more follow.
+    func refunds(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (refunds: [ProcessorRefund], more: Bool)
     /// One page of at most `limit` (1 to 100) intents created since `since`, the newest first, after intent `after`; whether more follow.
     func intents(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool)
     /// The longest one request to the processor may take before it counts as unanswered.

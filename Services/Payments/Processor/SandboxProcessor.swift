@@ -70,6 +70,8 @@ struct SandboxProcessor: PaymentProcessor {
     /// The sandbox keeps no records: it cannot list what it refunded or charged.
     func refunds(of intent: String) async throws(ProcessorError) -> [ProcessorRefund] { [] }
 
+    func refunds(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (refunds: [ProcessorRefund], more: Bool) { ([], false) }
+
     func intents(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool) { ([], false) }
 
     let keepsRecords = false

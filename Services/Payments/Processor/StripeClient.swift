@@ -57,6 +57,16 @@ struct StripeClient: PaymentProcessor {
         return (list["data"] as? [[String: Any]] ?? []).compactMap(Self.refund)
     }
 
+    func refunds(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (refunds: [ProcessorRefund], more: Bool) {
+        var query = [("created[gte]", String(Int64(since.timeIntervalSince1970))), ("limit", String(min(max(limit, 1), 100)))]
+        if let after { query.append(("starting_after", after)) }
+        let list = try await call(.GET, "/v1/refunds", query: query)
+        guard list["object"] as? String == "list", let data = list["data"] as? [[String: Any]] else {
+            throw .unavailable("the processor answered a list of refunds without its data")
+        }
+        return (data.compactMap(Self.refund), list["has_more"] as? Bool ?? false)
+    }
+
     func intents(createdSince since: Date, after: String?, limit: Int) async throws(ProcessorError) -> (intents: [PaymentIntent], more: Bool) {
         var query = [
             ("created[gte]", String(Int64(since.timeIntervalSince1970))), ("limit", String(min(max(limit, 1), 100))), ("expand[]", "data." + Self.expandFee),

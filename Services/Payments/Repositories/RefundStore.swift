@@ -126,6 +126,12 @@ struct RefundStore: Sendable {
                               on: connection)
     }
 
+    /// How many of donation `donation`'s refunds are settled (succeeded or failed).
+    func settledCount(of donation: UUID, on connection: PostgresConnection) async throws -> Int {
+        try await connection.query("SELECT count(*)::int FROM refunds WHERE donation_id = \(donation) AND status <> 'pending'", logger: database.logger)
+            .decode(Int.self).first { _ in true } ?? 0
+    }
+
     /// Refunds still pending and untouched since `before`: the sweep's work.
     func pending(since before: Date, limit: Int, on connection: PostgresConnection) async throws -> [Record] {
         try await records("WHERE r.status = 'pending' AND r.updated_at < \(before) ORDER BY r.updated_at LIMIT \(limit)", on: connection)
