@@ -62,9 +62,21 @@ struct Reconciliation: Sendable {
         return report.settled + report.latePosted + report.refundsLearnt
     }
 
+    /// Every item of a list the processor gives a page at a time (Stripe's `starting_after` and `has_more`).
+    static func everyPage<Item>(id: (Item) -> String, _ page: (String?) async throws -> ([Item], Bool)) async throws -> [Item] {
+        var items: [Item] = []
+        var after: String?
+        repeat {
+            let (more, hasMore) = try await page(after)
+            items += more
+            after = hasMore ? more.last.map(id) : nil
+        } while after != nil
+        return items
+    }
+
     func reconcile(on connection: PostgresConnection) async throws -> Report {
         var report = Report()
-        report.ledger = try await Ledger(database: database).verify(on: connection)
+        report.ledger = try await donations.donations.ledger.verify(on: connection)
         let stuck = try await connection.query(
             "SELECT count(*)::int FROM donations WHERE status = 'processing' AND created_at < \(database.ago(.seconds(3_600)))", logger: database.logger)
         report.stuck = try await stuck.decode(Int.self).first { _ in true } ?? 0
@@ -79,14 +91,9 @@ struct Reconciliation: Sendable {
         // so it is never judged uncharged.
         let ours = try await donations.donations.records(
             "WHERE processor = \(processor.name) AND created_at >= \(since - 86_400) AND intent_id IS NOT NULL", on: connection)
-        // The processor's side: every intent made in the window, page by page.
-        var charged: [String: PaymentIntent] = [:]
-        var after: String?
-        repeat {
-            let page = try await processor.intents(createdSince: since, after: after, limit: pageSize)
-            for intent in page.intents { charged[intent.id] = intent }
-            after = page.more ? page.intents.last?.id : nil
-        } while after != nil
+        // The processor's side: every intent made in the window.
+        let intents = try await Self.everyPage(id: \PaymentIntent.id) { try await processor.intents(createdSince: since, after: $0, limit: pageSize) }
+        let charged = Dictionary(intents.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for record in ours where record.status == .succeeded && record.createdAt >= since {
             let intent = record.intent.flatMap { charged[$0] }
             if intent?.status != .succeeded || !(intent.map { DonationHandlers.matches($0, record) } ?? false) {
@@ -99,7 +106,7 @@ struct Reconciliation: Sendable {
             // A donation made after the snapshot is read now.
             var record = byIntent[intent.id]
             if record == nil {
-                record = try await donations.donations.records("WHERE intent_id = \(intent.id)", on: connection).first
+                record = try await donations.donations.record(paidBy: intent.id, on: connection)
             }
             guard let record, DonationHandlers.matches(intent, record) else {
                 report.unknownCharges += 1
@@ -112,20 +119,14 @@ struct Reconciliation: Sendable {
             }
         }
         // Refunds made in the window that we do not have as settled (their webhooks lost): their charges' refunds read back.
-        var made: [ProcessorRefund] = []
-        after = nil
-        repeat {
-            let page = try await processor.refunds(createdSince: since, after: after, limit: pageSize)
-            made += page.refunds
-            after = page.more ? page.refunds.last?.id : nil
-        } while after != nil
+        let made = try await Self.everyPage(id: \ProcessorRefund.id) { try await processor.refunds(createdSince: since, after: $0, limit: pageSize) }
         let known = try await connection.query(
             "SELECT processor_id FROM refunds WHERE processor_id = ANY(\(made.map(\.id))) AND status <> 'pending'", logger: database.logger)
         var settled = Set<String>()
         for try await id in known.decode(String.self) { settled.insert(id) }
         let unsettled = Set(made.filter { !settled.contains($0.id) && $0.status != .pending }.compactMap(\.paymentIntent))
         for intent in unsettled {
-            guard let record = try await donations.donations.records("WHERE intent_id = \(intent)", on: connection).first else { continue }
+            guard let record = try await donations.donations.record(paidBy: intent, on: connection) else { continue }
             let before = try await refunds.refunds.settledCount(of: record.id, on: connection)
             try await refunds.sync(donation: record.id, intent: intent)
             if try await refunds.refunds.settledCount(of: record.id, on: connection) != before { report.refundsLearnt += 1 }

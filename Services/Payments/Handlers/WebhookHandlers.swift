@@ -70,7 +70,7 @@ struct WebhookHandlers: Sendable {
 
     private func donation(paidBy intent: String) async throws -> DonationStore.Record? {
         try await database.transaction { connection in
-            try await donations.donations.records("WHERE intent_id = \(intent)", on: connection).first
+            try await donations.donations.record(paidBy: intent, on: connection)
         }
     }
 

@@ -60,6 +60,11 @@ extension DonationStore {
         try await records(locking ? "WHERE id = \(id) FOR UPDATE" : "WHERE id = \(id)", on: connection).first
     }
 
+    /// The donation paid by PaymentIntent `intent`, if it is ours.
+    func record(paidBy intent: String, on connection: PostgresConnection) async throws -> Record? {
+        try await records("WHERE intent_id = \(intent)", on: connection).first
+    }
+
     /// `donor`'s donation under client key `key`, if they made one.
     func record(of donor: UUID, clientKey key: String, on connection: PostgresConnection) async throws -> Record? {
         try await records("WHERE donor_id = \(donor) AND client_key = \(key)", on: connection).first
