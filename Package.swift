@@ -392,7 +392,7 @@ let tests: [Target] = [
     .testTarget(
         name: "PaymentsTests",
         dependencies: [
-            "PaymentsContract", "PaymentsService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport",
+            "PaymentsContract", "PaymentsService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport",
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         swiftSettings: swiftSettings),

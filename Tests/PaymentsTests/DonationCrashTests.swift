@@ -3,7 +3,9 @@ import Contracts
 import Envelope
 import Foundation
 import PaymentsContract
+@testable import PaymentsService
 import PostgresSupport
+import ServiceSupport
 import Testing
 import TestSupport
 
@@ -57,6 +59,18 @@ extension PaymentsStackTests {
             #expect(try await stripe.charges().count == 1)
             #expect(try await TestDatabase.integer("SELECT count(*)::int FROM payments.ledger_transfers WHERE kind = 'donation'", on: databaseURL) == 1)
         }
+    }
+
+    @Test func theCrashSettingIsRefusedUnlessTheProcessorIsTheSandboxOrOnTheLoopback() throws {
+        let settings = ProcessSettings(
+            process: "payments", settings: Setting.paymentsSettings, arguments: [], environment: ["PAYMENTS_TEST_STOP_AFTER_CHARGE": "yes"])
+        #expect(throws: ProcessSettings.InvalidValue.self) {
+            try settings.stopsAfterCharge(StripeClient(baseURL: "https://api.stripe.com", secretKey: "sk_live_x", timeout: .seconds(1)))
+        }
+        #expect(try settings.stopsAfterCharge(StripeClient(baseURL: "http://127.0.0.1:9", secretKey: "sk_test_x", timeout: .seconds(1))))
+        #expect(try settings.stopsAfterCharge(SandboxProcessor()))
+        let unset = ProcessSettings(process: "payments", settings: Setting.paymentsSettings, arguments: [], environment: [:])
+        #expect(try unset.stopsAfterCharge(SandboxProcessor()) == false)
     }
 }
 }
