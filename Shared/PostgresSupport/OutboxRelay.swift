@@ -75,6 +75,16 @@ public final class OutboxRelay: Service {
         }
     }
 
+    /// One round of `run`'s work, for tests that drive the relay themselves: claims the rows due now
+    /// and delivers each; how many it claimed.
+    public func deliverDue() async throws -> Int {
+        let rows = try await claim(limit: configuration.batchSize)
+        await withDiscardingTaskGroup { group in
+            for row in rows { group.addTask { await self.deliver(row) } }
+        }
+        return rows.count
+    }
+
     /// Every ten minutes, deletes delivered rows older than the retention.
     public static func purgeJob(database: Database, configuration: OutboxConfiguration = OutboxConfiguration()) -> PeriodicJob {
         PeriodicJob("outbox.purge", every: .seconds(600), database: database) { connection in

@@ -47,7 +47,7 @@ public enum InProcessStack {
                 configuration: try settings.gatewayConfiguration(), services: definitions.map(\.contract), bus: bus, authenticator: authenticator,
                 logger: BusHarness.logger("gateway"))
             let byService = Dictionary(zip(definitions.map(\.name), databases).compactMap { name, database in database.map { (name, $0) } }) { first, _ in first }
-            try await app.test(.router) { client in try await body(InProcessHTTP(client: client, tokens: tokens, databases: byService)) }
+            try await app.test(.router) { client in try await body(InProcessHTTP(client: client, tokens: tokens, databases: byService, bus: bus)) }
         }
     }
 }
@@ -58,6 +58,17 @@ public struct InProcessHTTP: Sendable {
     let tokens: InProcessTokens
     /// Each service's database, by the service's name: to read what a route left behind (its outbox).
     public let databases: [String: Database]
+    /// The stack's bus: each request goes to the registry of its service, in this process.
+    let bus: BusClient
+
+    /// Delivers what `service` put in its outbox to the stack's services, as its relay would (a
+    /// row for a service not in the stack waits for a later attempt): the relay, which does not run
+    /// here, done once. How many rows it took.
+    @discardableResult
+    public func relayOutbox(of service: String) async throws -> Int {
+        guard let database = databases[service] else { return 0 }
+        return try await OutboxRelay(database: database, bus: bus).deliverDue()
+    }
 
     /// The `Authorization` header of a fresh access token for `account`, signed as auth signs one.
     public func signedIn(_ account: UUID, as who: TestCaller = TestCaller()) async throws -> [String: String] {
