@@ -227,11 +227,12 @@ let productServices: [ServicePackage] = [
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Migrations")]),
-    // The fundraising app: campaigns and bookmarks over a double-entry ledger with karma points.
+    // The fundraising app: campaigns and bookmarks over a double-entry ledger with karma points; household debts paid in the app.
     service(
-        "Payments", product: "payments", calls: ["Notifications"],
+        "Payments", product: "payments", calls: ["Notifications", "Household"],
         dependencies: [
-            "Bus", "Contracts", "Envelope", "NotificationsContract", "PostgresSupport", "ServiceSupport", log, metrics, .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "Bus", "Contracts", "Envelope", "HouseholdContract", "NotificationsContract", "PostgresSupport", "ServiceSupport", log, metrics,
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
@@ -392,8 +393,8 @@ let tests: [Target] = [
     .testTarget(
         name: "PaymentsTests",
         dependencies: [
-            "PaymentsContract", "PaymentsService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            "PaymentsContract", "PaymentsService", "HouseholdService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "ServiceSupport",
+            "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         swiftSettings: swiftSettings),
     .testTarget(

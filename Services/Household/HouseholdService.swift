@@ -32,9 +32,10 @@ extension ServiceDefinition {
         let board = BoardHandlers(database: database, board: boardStore, photos: photoStore, access: access, notifier: notifier)
         let chores = ChoreHandlers(
             database: database, chores: ChoreStore(database: database), households: households, photos: photoStore, access: access, notifier: notifier)
+        let settlementStore = SettlementStore(database: database, bills: billStore)
         let settle = SettleHandlers(
-            database: database, bills: billStore, settlements: SettlementStore(database: database, bills: billStore), households: households, access: access,
-            notifier: notifier)
+            database: database, bills: billStore, settlements: settlementStore, households: households, access: access, notifier: notifier)
+        let inApp = InAppPaymentHandlers(database: database, bills: billStore, settlements: settlementStore, households: households, notifier: notifier)
 
         var handlers = OperationHandlers(Household.self, database: database)
         handlers.once(Household.Households.Create.self, prepare: householdHandlers.prepareCreate, apply: householdHandlers.create)
@@ -73,6 +74,8 @@ extension ServiceDefinition {
         handlers.once(Household.Settlements.Create.self, prepare: settle.prepareSettle, apply: settle.settle)
         handlers.on(Household.Settlements.Confirm.self, settle.confirm)
         handlers.on(Household.Settlements.List.self, settle.list)
+        handlers.on(Household.Settlements.Payable.self, inApp.payable)
+        handlers.on(Household.Settlements.Paid.self, inApp.paid)
         handlers.once(Household.Chores.Create.self, prepare: chores.prepareCreate, apply: chores.create)
         handlers.on(Household.Chores.List.self, chores.list)
         handlers.on(Household.Chores.Get.self, chores.get)

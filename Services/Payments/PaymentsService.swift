@@ -6,7 +6,8 @@ import ServiceKit
 import ServiceSupport
 
 extension ServiceDefinition {
-    /// `payments`: the fundraising app's campaigns and bookmarks over a double-entry ledger with karma.
+    /// `payments`: the fundraising app's campaigns and bookmarks over a double-entry ledger with karma,
+    /// and household debts paid in the app.
     public static let payments = ServiceDefinition(
         contract: Payments.self, schema: "payments", settings: Setting.paymentsSettings,
         deployment: ServiceDeployment(about: "The fundraising app: campaigns and bookmarks over a double-entry ledger with karma points"),
@@ -45,6 +46,10 @@ extension ServiceDefinition {
         handlers.on(Payments.Donations.Get.self, donations.get)
         handlers.on(Payments.Donations.Finish.self, donations.finish)
         handlers.on(Payments.Donations.Mine.self, donations.mine)
+        let settleUps = SettleUpHandlers(database: database, donations: donationStore, charges: donations)
+        handlers.on(Payments.SettleUps.Create.self, settleUps.create)
+        handlers.on(Payments.SettleUps.Get.self, settleUps.get)
+        handlers.on(Payments.SettleUps.Finish.self, settleUps.finish)
         handlers.on(Payments.Refunds.Create.self, refunds.create)
         handlers.on(Payments.Refunds.Received.self, refunds.received)
         let webhooks = WebhookHandlers(

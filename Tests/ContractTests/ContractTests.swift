@@ -281,6 +281,10 @@ import TestSupport
         "payments.donations.get.v1/found": { database, _ in try await givenDonation(in: database) },
         "payments.donations.finish.v1/authenticated": { database, _ in try await givenDonation(authenticating: true, in: database) },
         "payments.donations.mine.v1/one": { database, _ in try await givenDonation(in: database) },
+        "payments.settle-ups.get.v1/found": { database, _ in try await givenSettleUp(in: database) },
+        "payments.settle-ups.finish.v1/authenticated": { database, _ in try await givenSettleUp(authenticating: true, in: database) },
+        "household.settlements.payable.v1/owed": { database, _ in try await givenBills(in: database) },
+        "household.settlements.paid.v1/recorded": { database, _ in try await givenBills(in: database) },
         "marketplace-chat.messages.send-image.v1/sent": { database, _ in try await givenConversation(in: database) },
         "marketplace-chat.messages.image.v1/thumbnail": { database, _ in try await givenPictureMessage(in: database) },
         "marketplace-chat.live-locations.share.v1/shared": { database, _ in try await givenConversation(in: database) },
@@ -567,21 +571,44 @@ import TestSupport
     static func givenDonation(authenticating: Bool = false, toOwnCampaign: Bool = false, in database: Database) async throws {
         let (owner, donor) = toOwnCampaign ? (exampleAccount, otherTrader) : (otherTrader, exampleAccount)
         try await givenCampaign(owner: owner, in: database)
+        try await givenCharge("6d7e8f9a-0000-4e5f-8a9b-000000000001", of: 2_500, authenticating: authenticating, in: database) { donations, charge, connection in
+            if toOwnCampaign { try await PeopleStore(database: database).record(donor, username: "brian", on: connection) }
+            return try await donations.open(campaign: exampleCampaign, donor: donor, anonymous: false, gross: 2_500, charge: charge, on: connection)
+        }
+    }
+
+    /// The example account's payment 6d7e8f9a-…0002 of 5 euro in the household app to the example
+    /// household's owner (member …0001, Brian here), as the sandbox charged it: succeeded, or waiting
+    /// for the payer's 3-D Secure.
+    static func givenSettleUp(authenticating: Bool = false, in database: Database) async throws {
+        let parties = DonationStore.SettleUpParties(
+            household: exampleHousehold, payer: exampleAccount, payerMember: UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000002")!, payee: otherTrader,
+            payeeMember: UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000001")!)
+        try await givenCharge("6d7e8f9a-0000-4e5f-8a9b-000000000002", of: 500, authenticating: authenticating, in: database) { donations, charge, connection in
+            try await donations.open(settleUp: parties, gross: 500, charge: charge, on: connection)
+        }
+    }
+
+    /// Charge `id` of `gross` cents, opened by `open`, as the sandbox charged it: succeeded, or
+    /// waiting for the payer's 3-D Secure.
+    static func givenCharge(
+        _ id: String, of gross: Int64, authenticating: Bool, in database: Database,
+        open: @Sendable (DonationStore, DonationStore.Charge, PostgresConnection) async throws -> UUID
+    ) async throws {
         let donations = DonationStore(database: database, ledger: Ledger(database: database))
-        let id = UUID(uuidString: "6d7e8f9a-0000-4e5f-8a9b-000000000001")!
+        let id = UUID(uuidString: id)!
         let method = authenticating ? "pm_card_threeDSecure2Required" : "pm_card_visa"
         let charge = DonationStore.Charge(processor: "sandbox", paymentMethod: method, clientKey: "example", fingerprint: "example")
         let intent = try await SandboxProcessor().create(
-            .init(amount: 2_500, currency: "eur", paymentMethod: method, metadata: [:]), idempotencyKey: "melon-donation-\(id.uuidString.lowercased())")
+            .init(amount: gross, currency: "eur", paymentMethod: method, metadata: [:]), idempotencyKey: "melon-donation-\(id.uuidString.lowercased())")
         try await database.transaction { connection in
-            if toOwnCampaign { try await PeopleStore(database: database).record(donor, username: "brian", on: connection) }
-            let made = try await donations.open(campaign: exampleCampaign, donor: donor, anonymous: false, gross: 2_500, charge: charge, on: connection)
+            let made = try await open(donations, charge, connection)
             try await connection.query("UPDATE donations SET id = \(id) WHERE id = \(made)", logger: database.logger)
             try await donations.setIntent(id, intent.id, on: connection)
             if authenticating {
                 try await donations.mark(id, .requiresAction, on: connection)
             } else {
-                try await donations.succeed(id, fee: SandboxProcessor.fee(2_500), on: connection)
+                try await donations.succeed(id, fee: SandboxProcessor.fee(gross), on: connection)
             }
         }
     }

@@ -86,7 +86,7 @@ extension PaymentsStackTests {
             _ = try await client.confirm(oddIntent.id, idempotencyKey: UUID().uuidString)
             try await database.transaction { try await handlers.donations.setIntent(odd, oddIntent.id, on: $0) }
             let oddRecord = try #require(try await database.transaction { try await handlers.donations.record(odd, on: $0) })
-            #expect(try await handlers.drive(oddRecord, logger: database.logger).status == .processing)
+            #expect(try await handlers.drive(oddRecord, logger: database.logger).record.status == .processing)
             let last = try await database.transaction { try await reconciliation.reconcile(on: $0) }
             #expect(last.unknownCharges == 2 && last.settled == 0, "\(last)")
             #expect(try await DonationRouteTests.count(database, "SELECT count(*)::int FROM ledger_transfers WHERE donation_id = '\(odd)'") == 0)

@@ -59,8 +59,12 @@ extension Household {
         public var recordedAt: Date
         /// When the one paid confirmed it; until then it counts in no balance.
         public var confirmedAt: Date?
+        /// The payment in the app (`GET /v1/settle-ups/{settleUpId}`) when it was paid there: confirmed
+        /// by the processor, not by the one paid. Absent for a payment made elsewhere.
+        public var paymentId: String?
 
-        public init(id: String, from: String, to: String, amount: Money, reference: String?, recordedBy: String, recordedAt: Date, confirmedAt: Date?) {
+        public init(id: String, from: String, to: String, amount: Money, reference: String?, recordedBy: String, recordedAt: Date, confirmedAt: Date?,
+                    paymentId: String? = nil) {
             self.id = id
             self.from = from
             self.to = to
@@ -69,9 +73,10 @@ extension Household {
             self.recordedBy = recordedBy
             self.recordedAt = recordedAt
             self.confirmedAt = confirmedAt
+            self.paymentId = paymentId
         }
 
-        public static let fieldRules: [String: FieldRule] = ["id": .uuid, "from": .uuid, "to": .uuid, "recordedBy": .uuid]
+        public static let fieldRules: [String: FieldRule] = ["id": .uuid, "from": .uuid, "to": .uuid, "recordedBy": .uuid, "paymentId": .uuid]
     }
 
     public enum Balances {

@@ -17,6 +17,7 @@ public enum Household: ServiceContract {
         GroceryItems.Get.self, GroceryItems.Update.self, GroceryItems.Delete.self, GroceryItems.BuyAgain.self,
         Bills.Create.self, Bills.FromPurchases.self, Bills.List.self, Bills.Get.self, Bills.Update.self, Bills.Delete.self, Bills.Restore.self,
         Balances.Get.self, Balances.Remind.self, Settlements.Create.self, Settlements.Confirm.self, Settlements.List.self,
+        Settlements.Payable.self, Settlements.Paid.self,
         Chores.Create.self, Chores.List.self, Chores.Get.self, Chores.Update.self, Chores.Delete.self, Chores.Complete.self, Chores.Turns.self,
         Chores.Comment.self, Chores.Comments.self, Chores.Stats.self, Away.Set.self,
         Photos.Upload.self, Photos.Get.self,

@@ -94,6 +94,14 @@ struct HouseholdStore: Sendable {
         ).decode(UUID.self).reduce(into: []) { $0.append($1) }
     }
 
+    /// The account of member `member` of `household`: nil when no such member, `.some(nil)` once
+    /// their account was erased.
+    func account(of member: UUID, in household: UUID, on connection: PostgresConnection) async throws -> UUID?? {
+        let rows = try await connection.query("SELECT account_id FROM members WHERE id = \(member) AND household_id = \(household)", logger: database.logger)
+        for try await account in rows.decode(UUID?.self) { return .some(account) }
+        return nil
+    }
+
     /// Everyone who belongs or belonged to `household`.
     func everyMember(of household: UUID, on connection: PostgresConnection) async throws -> Set<UUID> {
         try await connection.query("SELECT id FROM members WHERE household_id = \(household)", logger: database.logger)

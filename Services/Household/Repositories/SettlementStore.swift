@@ -35,6 +35,31 @@ struct SettlementStore: Sendable {
         return id
     }
 
+    /// The settlement of payment `payment`, made in the app `from` → `to` and confirmed by the
+    /// processor: recorded (by the payer) and counted at once, or found when it was before. Its id,
+    /// and whether it was recorded now.
+    func paid(_ payment: UUID, in household: UUID, from: UUID, to: UUID, amount: Money, on connection: PostgresConnection) async throws
+        -> (id: UUID, new: Bool)
+    {
+        let id = UUID(), now = database.now()
+        let inserted = try await connection.query(
+            """
+            INSERT INTO settlements (id, household_id, from_member, to_member, amount_minor, currency, reference, recorded_by, recorded_at, confirmed_at,
+                                     payment_id)
+            VALUES (\(id), \(household), \(from), \(to), \(amount.minorUnits), \(amount.currency.code), 'Paid in the app', \(from), \(now), \(now), \(payment))
+            ON CONFLICT (payment_id) DO NOTHING RETURNING id
+            """,
+            logger: database.logger
+        ).collect().count == 1
+        if inserted {
+            try await bills.applyPayment(in: household, from: from, to: to, amount: amount, on: connection)
+            return (id, true)
+        }
+        let earlier = try await connection.query("SELECT id FROM settlements WHERE payment_id = \(payment)", logger: database.logger).decode(UUID.self)
+        for try await id in earlier { return (id, false) }
+        throw OperationError(.unavailable, "the settlement of a payment was not found after its insert; try again")
+    }
+
     /// Confirms the settlement; false when it was confirmed already.
     func confirm(_ row: Row, on connection: PostgresConnection) async throws -> Bool {
         let confirmed = try await connection.query(
@@ -56,7 +81,7 @@ struct SettlementStore: Sendable {
 
     private func rows(_ condition: PostgresQuery, on connection: PostgresConnection) async throws -> [Row] {
         let query = PostgresQuery.select(
-            "id, household_id, from_member, to_member, amount_minor, currency, reference, recorded_by, recorded_at, confirmed_at, seq FROM settlements",
+            "id, household_id, from_member, to_member, amount_minor, currency, reference, recorded_by, recorded_at, confirmed_at, seq, payment_id FROM settlements",
             where: condition)
         var rows: [Row] = []
         for try await row in try await connection.query(query, logger: database.logger) {
@@ -66,7 +91,8 @@ struct SettlementStore: Sendable {
             let view = Household.Settlement(
                 id: HouseholdStore.text(id), from: HouseholdStore.text(from), to: HouseholdStore.text(to), amount: amount,
                 reference: try cells[6].decode(String?.self), recordedBy: HouseholdStore.text(try cells[7].decode(UUID.self)),
-                recordedAt: try cells[8].decode(Date.self), confirmedAt: try cells[9].decode(Date?.self))
+                recordedAt: try cells[8].decode(Date.self), confirmedAt: try cells[9].decode(Date?.self),
+                paymentId: try cells[11].decode(UUID?.self).map(HouseholdStore.text))
             rows.append(Row(view: view, id: id, household: household, from: from, to: to, seq: try cells[10].decode(Int64.self)))
         }
         return rows

@@ -36,6 +36,10 @@ extension Payments {
         }
     }
 
+    /// A payment method the app made on the device from Apple Pay.
+    static let paymentMethodRule = FieldRule.text(4...255).pattern("^(pm|tok)_[A-Za-z0-9_]+$", meaning: "a payment method id (pm_…) or token (tok_…)")
+        .described("made on the device from Apple Pay; never a card number")
+
     /// A donation as its donor sees it.
     public struct Donation: Codable, Sendable, Equatable, FieldRules {
         public var id: String
@@ -112,8 +116,7 @@ extension Payments {
 
                 public static let fieldRules: [String: FieldRule] = [
                     "campaignId": .uuid, "amount": .described("in euros (EUR), from 0.50 to 10,000"),
-                    "paymentMethod": FieldRule.text(4...255).pattern("^(pm|tok)_[A-Za-z0-9_]+$", meaning: "a payment method id (pm_…) or token (tok_…)")
-                        .described("made on the device from Apple Pay; never a card number"),
+                    "paymentMethod": Payments.paymentMethodRule,
                 ]
             }
 

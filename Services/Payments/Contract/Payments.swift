@@ -1,10 +1,12 @@
 import Contracts
 import Envelope
 import Foundation
+import HouseholdContract
 import NotificationsContract
 
 /// The `payments` service: the fundraising app's campaigns and bookmarks, and the one place where
-/// money moves: a double-entry ledger of donations, refunds and disputes, and karma points.
+/// money moves: a double-entry ledger of donations, refunds and disputes, and karma points, and
+/// household debts paid in the app.
 public enum Payments: ServiceContract {
     public static let name = "payments"
     public static let summary = "The fundraising app: campaigns, bookmarks, and a double-entry ledger of donations with karma points."
@@ -12,11 +14,15 @@ public enum Payments: ServiceContract {
         Campaigns.Create.self, Campaigns.Get.self, Campaigns.List.self, Campaigns.Update.self, Campaigns.Close.self, Campaigns.Mine.self,
         Bookmarks.Set.self, Bookmarks.Remove.self, Bookmarks.List.self, People.Get.self,
         Donations.Create.self, Donations.Get.self, Donations.Finish.self, Donations.Mine.self, Refunds.Create.self, Refunds.Received.self,
+        SettleUps.Create.self, SettleUps.Get.self, SettleUps.Finish.self,
         Webhooks.Stripe.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
-    public static let calls: [any OperationDeclaration.Type] = [Notifications.Push.Send.self]
+    /// Pushes through notifications; household's check of a payment in the app, and its settlement.
+    public static let calls: [any OperationDeclaration.Type] = [
+        Notifications.Push.Send.self, Household.Settlements.Payable.self, Household.Settlements.Paid.self,
+    ]
 
     /// Every campaign's currency: the fundraising app is in euros.
     public static let currency = Currency.eur

@@ -34,57 +34,53 @@ struct DonationHandlers: Sendable {
 
     @Sendable
     func create(_ request: Payments.Donations.Create.Request, _ context: RequestContext) async throws -> Payments.Donation {
-        guard let key = context.attributes.idempotencyKey else {
-            throw OperationError.invalid(field: "idempotencyKey", "a donation needs an Idempotency-Key header: a repeat with it charges once")
-        }
+        let key = try Self.clientKey(context, for: "a donation")
         var validation = Validation()
-        validation.check(request.amount.currency == Payments.currency, "data.amount.currency", "must be EUR: the fundraising app is in euros")
-        validation.check(
-            (Payments.Bounds.minimumDonation...Self.largest).contains(request.amount.minorUnits), "data.amount.minorUnits",
-            "must be from \(Payments.Bounds.minimumDonation) (0.50 euro) to \(Self.largest)")
+        Self.checkAmount(request.amount, &validation)
         try validation.finish()
         let anonymous = request.anonymous ?? false
-        let fingerprint = SHA256.hash(data: Data("\(request.campaignId)|\(request.amount.minorUnits)|\(request.paymentMethod)|\(anonymous)".utf8))
-            .map { String(format: "%02x", $0) }.joined()
+        let fingerprint = Self.fingerprint("\(request.campaignId)|\(request.amount.minorUnits)|\(request.paymentMethod)|\(anonymous)")
         let record = try await database.transaction { connection -> DonationStore.Record in
             let caller = try await access.caller(context, recording: true, on: connection)
-            // Two requests with one key at once (a double tap): the second waits, then finds the first's donation.
-            try await connection.query(
-                "SELECT pg_advisory_xact_lock(hashtextextended(\(caller.uuidString + "|" + key), 0))::text", logger: database.logger)
-            if let earlier = try await donations.record(of: caller, clientKey: key, on: connection) {
-                guard earlier.fingerprint == fingerprint else {
-                    throw OperationError(.conflict, "this Idempotency-Key named another donation: use a new key for a new donation")
-                }
-                return earlier
-            }
+            if let earlier = try await earlier(of: caller, key: key, fingerprint: fingerprint, on: connection) { return earlier }
             guard let id = UUID(uuidString: request.campaignId), let campaign = try await campaigns.campaign(id, viewer: caller, on: connection) else {
                 throw CampaignHandlers.notFound
             }
             guard campaign.view.state == .open else { throw OperationError(.conflict, "the campaign is closed: it takes no more donations") }
             guard campaign.owner != caller else { throw OperationError.invalid(field: "data.campaignId", "is your own campaign") }
-            try await database.hit(Self.perAccount, [.account(caller.uuidString)], at: database.now(), on: connection)
-            if let network = context.attributes.clientIP.flatMap(ClientNetwork.key) {
-                try await database.hit(Self.perNetwork, [.network(network)], at: database.now(), on: connection)
-            }
+            try await limit(caller, context, on: connection)
             let charge = DonationStore.Charge(processor: processor.name, paymentMethod: request.paymentMethod, clientKey: key, fingerprint: fingerprint)
             let donation = try await donations.open(campaign: id, donor: caller, anonymous: anonymous, gross: request.amount.minorUnits, charge: charge,
                                                     on: connection)
             guard let record = try await donations.record(donation, on: connection) else { throw OperationError(.unavailable, "try again") }
             return record
         }
-        return try await drive(record, logger: context.logger)
+        return try await drive(record, logger: context.logger).donation
     }
 
     @Sendable
     func get(_ request: Payments.DonationReference, _ context: RequestContext) async throws -> Payments.Donation {
-        let record = try await owned(request.donationId, context)
-        // Asked again while the processor has it; a donation waiting for its donor waits for `finished`.
-        return record.status == .processing ? try await drive(record, logger: context.logger) : record.view()
+        try await current(try await owned(request.donationId, context), logger: context.logger).donation
     }
 
     @Sendable
     func finish(_ request: Payments.DonationReference, _ context: RequestContext) async throws -> Payments.Donation {
-        try await drive(try await owned(request.donationId, context), logger: context.logger)
+        try await drive(try await owned(request.donationId, context), logger: context.logger).donation
+    }
+
+    /// Where charge `record` stands: asked of the processor again while it has it; one waiting for
+    /// its payer's 3-D Secure waits for `finished`.
+    func current(_ record: DonationStore.Record, logger: Logger) async throws -> Driven {
+        record.status == .processing ? try await drive(record, logger: logger) : Driven(record: record, nextAction: nil)
+    }
+
+    /// A charge as it stands after it was driven, and what the app does next (3-D Secure).
+    struct Driven: Sendable {
+        let record: DonationStore.Record
+        let nextAction: Payments.NextAction?
+
+        var donation: Payments.Donation { record.view(nextAction: nextAction) }
+        var settleUp: Payments.SettleUp { record.settleUpView(nextAction: nextAction) }
     }
 
     @Sendable
@@ -107,10 +103,10 @@ struct DonationHandlers: Sendable {
     /// one again on a repeat) and stores it, confirms it, or reads it back; then settles what it
     /// says. A processor out of reach, or one that refuses to say about an intent already made,
     /// leaves the donation processing: a repeat, a read or the sweep takes it on from there.
-    func drive(_ record: DonationStore.Record, logger: Logger) async throws -> Payments.Donation {
+    func drive(_ record: DonationStore.Record, logger: Logger) async throws -> Driven {
         guard record.status == .processing || record.status == .requiresAction,
               let held = try await database.transaction({ try await donations.hold(record.id, for: lease, on: $0) })
-        else { return record.view() }
+        else { return Driven(record: record, nextAction: nil) }
         let intent: PaymentIntent
         do {
             intent = try await charge(held)
@@ -128,7 +124,7 @@ struct DonationHandlers: Sendable {
                 logger.warning("the processor did not answer; the donation stays processing", metadata: ["donation": "\(held.id)", "why": "\(why)"])
             }
             try await database.transaction { try await donations.release(held.id, on: $0) }
-            return held.view()
+            return Driven(record: held, nextAction: nil)
         }
         if stopAfterCharge && intent.status == .succeeded {
             logger.critical("stopping between the charge and its commit, as payments.test.stop.after.charge asks", metadata: ["donation": "\(held.id)"])
@@ -172,7 +168,7 @@ struct DonationHandlers: Sendable {
     }
 
     /// Records what `intent` says of donation `id`, under its lock: succeeded is posted once.
-    func settle(_ id: UUID, _ intent: PaymentIntent, logger: Logger) async throws -> Payments.Donation {
+    func settle(_ id: UUID, _ intent: PaymentIntent, logger: Logger) async throws -> Driven {
         try await database.transaction { connection in
             guard let record = try await donations.record(id, locking: true, on: connection) else { throw Self.notFound }
             switch intent.status {
@@ -182,8 +178,12 @@ struct DonationHandlers: Sendable {
                 try await donations.release(id, on: connection)
             case .succeeded?:
                 if try await donations.succeed(id, fee: intent.fee, on: connection) {
-                    try await DonationPushes(database: database).succeeded(id, on: connection)
-                    logger.notice("donation succeeded", metadata: ["donation": "\(id)", "processor": "\(processor.name)", "intent": "\(intent.id)"])
+                    if record.household != nil {
+                        try await SettleUpHandlers.tellHousehold(record, database: database, on: connection)
+                    } else {
+                        try await DonationPushes(database: database).succeeded(id, on: connection)
+                    }
+                    logger.notice("charge succeeded", metadata: ["donation": "\(id)", "processor": "\(processor.name)", "intent": "\(intent.id)"])
                 }
             case .requiresAction?:
                 try await donations.mark(id, .requiresAction, on: connection)
@@ -195,15 +195,15 @@ struct DonationHandlers: Sendable {
             }
             guard let settled = try await donations.record(id, on: connection) else { throw Self.notFound }
             let action = intent.nextAction.map { Payments.NextAction(type: $0.type, clientSecret: intent.clientSecret, redirectUrl: $0.redirectURL) }
-            return settled.view(nextAction: action)
+            return Driven(record: settled, nextAction: action)
         }
     }
 
-    private func settle(_ id: UUID, failed reason: Payments.DeclineReason) async throws -> Payments.Donation {
+    private func settle(_ id: UUID, failed reason: Payments.DeclineReason) async throws -> Driven {
         try await database.transaction { connection in
             try await donations.mark(id, .failed, reason: reason, on: connection)
             guard let record = try await donations.record(id, on: connection) else { throw Self.notFound }
-            return record.view()
+            return Driven(record: record, nextAction: nil)
         }
     }
 
@@ -211,7 +211,9 @@ struct DonationHandlers: Sendable {
     private func owned(_ reference: String, _ context: RequestContext) async throws -> DonationStore.Record {
         try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            guard let id = UUID(uuidString: reference), let record = try await donations.record(id, on: connection), record.donor == caller else {
+            guard let id = UUID(uuidString: reference), let record = try await donations.record(id, on: connection), record.donor == caller,
+                  record.campaign != nil
+            else {
                 throw Self.notFound
             }
             return record

@@ -7,8 +7,8 @@ import PostgresNIO
 import PostgresSupport
 
 /// `payments.account.erase.v1`: a deleted account's campaigns lose their texts and close, its
-/// bookmarks, username and donor pseudonym go; its donations and karma account keep their ledger
-/// entries without the account. Money history is never rewritten. A repeat finds nothing.
+/// bookmarks, username and donor pseudonym go; its donations, settle-ups (paid or paid to it), karma
+/// account and money held for it keep their ledger entries without the account. Money history is never rewritten. A repeat finds nothing.
 struct ErasureHandler: Sendable {
     let database: Database
 
@@ -32,7 +32,9 @@ struct ErasureHandler: Sendable {
             try await connection.query("UPDATE donations SET donor_id = NULL, client_key = NULL, payment_method = NULL WHERE donor_id = \(account)", logger: database.logger)
             try await connection.query("UPDATE refunds SET requested_by = NULL, client_key = NULL WHERE requested_by = \(account)", logger: database.logger)
             try await connection.query("DELETE FROM donor_keys WHERE account_id = \(account)", logger: database.logger)
-            try await connection.query("UPDATE ledger_accounts SET account_id = NULL WHERE kind = 'karma' AND account_id = \(account)", logger: database.logger)
+            try await connection.query("UPDATE donations SET payee_id = NULL WHERE payee_id = \(account)", logger: database.logger)
+            try await connection.query(
+                "UPDATE ledger_accounts SET account_id = NULL WHERE kind IN ('karma', 'member') AND account_id = \(account)", logger: database.logger)
             try await connection.query("DELETE FROM people WHERE account_id = \(account)", logger: database.logger)
             context.logger.notice("account erased", metadata: ["campaigns": "\(campaignsClosed)", "bookmarks": "\(bookmarksDeleted)"])
             return .init(campaignsClosed: campaignsClosed, bookmarksDeleted: bookmarksDeleted)

@@ -48,7 +48,7 @@ struct RefundHandlers: Sendable {
                 return earlier
             }
             guard let id = UUID(uuidString: request.donationId), let donation = try await refunds.donations.record(id, locking: true, on: connection),
-                  donation.status == .succeeded, try await manages(donation.campaign, caller, context, on: connection)
+                  donation.status == .succeeded, let campaign = donation.campaign, try await manages(campaign, caller, context, on: connection)
             else { throw Self.notFound }
             guard donation.intent != nil, donation.processor == processor.name else {
                 throw OperationError(.conflict, "this donation was charged through \(donation.processor), which does not take refunds here")

@@ -39,6 +39,8 @@ struct Ledger: Sendable {
 
     enum TransferKind: String, Sendable, CaseIterable {
         case donation, refund, dispute, fee
+        /// A household debt paid in the app.
+        case settleUp = "settle_up"
     }
 
     /// One side of a transfer: debit positive, credit negative.
@@ -47,11 +49,12 @@ struct Ledger: Sendable {
         let amount: Int64
     }
 
-    /// One transfer to post: a donation's success, a refund, a dispute or a late fee.
+    /// One transfer to post: a donation's success, a refund, a dispute or a late fee; or a settle-up's.
     struct Transfer: Sendable {
         let id: UUID
         let kind: TransferKind
-        let campaign: UUID
+        /// The campaign given to; nil for a settle-up.
+        let campaign: UUID?
         let donation: UUID
         let legs: [Leg]
     }
@@ -59,7 +62,7 @@ struct Ledger: Sendable {
     /// Posts transfer `id` with `legs` in the caller's transaction, unless a transfer `id` was
     /// posted already; whether it was posted now.
     @discardableResult
-    func post(_ id: UUID, _ kind: TransferKind, campaign: UUID, donation: UUID, legs: [Leg], on connection: PostgresConnection) async throws -> Bool {
+    func post(_ id: UUID, _ kind: TransferKind, campaign: UUID?, donation: UUID, legs: [Leg], on connection: PostgresConnection) async throws -> Bool {
         try await post([Transfer(id: id, kind: kind, campaign: campaign, donation: donation, legs: legs)], on: connection).contains(id)
     }
 
@@ -71,11 +74,12 @@ struct Ledger: Sendable {
     @discardableResult
     func post(_ transfers: [Transfer], on connection: PostgresConnection) async throws -> Set<UUID> {
         guard !transfers.isEmpty else { return [] }
+        // A settle-up's campaign (none) goes as '' in the array of texts.
         let inserted = try await connection.query(
             """
             INSERT INTO ledger_transfers (id, kind, campaign_id, donation_id, created_at)
-            SELECT id, kind, campaign, donation, \(database.now())
-            FROM unnest(\(transfers.map(\.id))::uuid[], \(transfers.map(\.kind.rawValue))::text[], \(transfers.map(\.campaign))::uuid[],
+            SELECT id, kind, NULLIF(campaign, '')::uuid, donation, \(database.now())
+            FROM unnest(\(transfers.map(\.id))::uuid[], \(transfers.map(\.kind.rawValue))::text[], \(transfers.map { $0.campaign?.uuidString ?? "" })::text[],
                         \(transfers.map(\.donation))::uuid[]) AS t (id, kind, campaign, donation)
             ON CONFLICT (id) DO NOTHING RETURNING id
             """,
@@ -141,14 +145,24 @@ struct Ledger: Sendable {
 
     /// `account`'s karma account, made on first use.
     func karmaAccount(of account: UUID, on connection: PostgresConnection) async throws -> UUID {
+        try await personalAccount("karma", unit: Self.karmaUnit, of: account, on: connection)
+    }
+
+    /// The account of the money held for `account` as a member paid in the household app (in
+    /// euros), made on first use.
+    func memberAccount(of account: UUID, on connection: PostgresConnection) async throws -> UUID {
+        try await personalAccount("member", unit: Payments.currency.code, of: account, on: connection)
+    }
+
+    private func personalAccount(_ kind: String, unit: String, of account: UUID, on connection: PostgresConnection) async throws -> UUID {
         try await connection.query(
             """
-            INSERT INTO ledger_accounts (id, kind, unit, account_id, created_at) VALUES (\(UUID()), 'karma', \(Self.karmaUnit), \(account), \(database.now()))
+            INSERT INTO ledger_accounts (id, kind, unit, account_id, created_at) VALUES (\(UUID()), \(kind), \(unit), \(account), \(database.now()))
             ON CONFLICT DO NOTHING
             """,
             logger: database.logger)
-        let rows = try await connection.query("SELECT id FROM ledger_accounts WHERE kind = 'karma' AND account_id = \(account)", logger: database.logger)
-        guard let id = try await rows.decode(UUID.self).first(where: { _ in true }) else { throw OperationError(.unavailable, "a karma account was not made; try again") }
+        let rows = try await connection.query("SELECT id FROM ledger_accounts WHERE kind = \(kind) AND account_id = \(account)", logger: database.logger)
+        guard let id = try await rows.decode(UUID.self).first(where: { _ in true }) else { throw OperationError(.unavailable, "a \(kind) account was not made; try again") }
         return id
     }
 

@@ -6,6 +6,9 @@ import Foundation
 ///   the fee is an expense, the campaign is credited the gross.
 /// - A refund or dispute of `amount`: the campaign gives it back and the processor pays it out (the
 ///   fee is not returned).
+/// - A settle-up (a household debt paid in the app) of `gross` with the processor's `fee`: as a
+///   donation, with the member paid's account credited instead of a campaign, and no karma; given
+///   back (a refund or dispute), their account gives it back.
 /// - Karma, as the seed defines it, per donation on its amount net of what was given back: +1 point
 ///   per whole euro to the donor, -1 to the campaign's owner, so karma balances too.
 enum Postings {
@@ -18,6 +21,15 @@ enum Postings {
             .init(account: .processor, amount: gross - fee), .init(account: .fees, amount: fee), .init(account: .campaign(campaign), amount: -gross),
             .init(account: .id(donorKarma), amount: points), .init(account: .id(ownerKarma), amount: -points),
         ]
+    }
+
+    static func settleUp(gross: Int64, fee: Int64, payee: UUID) -> [Ledger.Leg] {
+        [.init(account: .processor, amount: gross - fee), .init(account: .fees, amount: fee), .init(account: .id(payee), amount: -gross)]
+    }
+
+    /// A refund or dispute of `amount` from a settle-up: the member paid's account gives it back.
+    static func settleUpGiveBack(amount: Int64, payee: UUID) -> [Ledger.Leg] {
+        [.init(account: .id(payee), amount: amount), .init(account: .processor, amount: -amount)]
     }
 
     /// A fee the processor kept, learnt after its donation was posted: it holds that much less for us.

@@ -11,7 +11,11 @@ extension DonationStore {
     struct Record: Sendable {
         let id: UUID
         let seq: Int64
-        let campaign: UUID
+        /// The campaign given to; nil for a settle-up, which names its household.
+        let campaign: UUID?
+        let household: UUID?
+        /// A settle-up's member paid.
+        let payeeMember: UUID?
         let donor: UUID?
         let gross: Int64
         /// Given back so far: refunds and disputes posted.
@@ -28,15 +32,23 @@ extension DonationStore {
 
         func view(nextAction: Payments.NextAction? = nil) -> Payments.Donation {
             Payments.Donation(
-                id: CampaignStore.text(id), campaignId: CampaignStore.text(campaign), amount: CampaignStore.euros(gross), returned: CampaignStore.euros(returned),
+                id: CampaignStore.text(id), campaignId: campaign.map(CampaignStore.text) ?? "", amount: CampaignStore.euros(gross),
+                returned: CampaignStore.euros(returned),
                 anonymous: anonymous,
                 status: status, reason: reason, nextAction: status == .requiresAction ? nextAction : nil, processor: processor, createdAt: createdAt,
                 succeededAt: succeededAt)
         }
+
+        func settleUpView(nextAction: Payments.NextAction? = nil) -> Payments.SettleUp {
+            Payments.SettleUp(
+                id: CampaignStore.text(id), householdId: household.map(CampaignStore.text) ?? "", to: payeeMember.map(CampaignStore.text) ?? "",
+                amount: CampaignStore.euros(gross), status: status, reason: reason, nextAction: status == .requiresAction ? nextAction : nil,
+                processor: processor, createdAt: createdAt, succeededAt: succeededAt)
+        }
     }
 
     static let columns = """
-        SELECT id, seq, campaign_id, donor_id, gross_minor, returned_minor, anonymous, status, reason, processor, payment_method, intent_id, fingerprint, created_at,
+        SELECT id, seq, campaign_id, household_id, payee_member, donor_id, gross_minor, returned_minor, anonymous, status, reason, processor, payment_method, intent_id, fingerprint, created_at,
                succeeded_at FROM donations
         """
 
@@ -45,11 +57,11 @@ extension DonationStore {
         query.sql += condition.sql
         query.binds = condition.binds
         let rows = try await connection.query(query, logger: database.logger)
-            .decode((UUID, Int64, UUID, UUID?, Int64, Int64, Bool, String, String?, String, String?, String?, String?, Date, Date?).self)
+            .decode((UUID, Int64, UUID?, UUID?, UUID?, UUID?, Int64, Int64, Bool, String, String?, String, String?, String?, String?, Date, Date?).self)
         var records: [Record] = []
-        for try await (id, seq, campaign, donor, gross, returned, anonymous, status, reason, processor, method, intent, fingerprint, created, succeeded) in rows {
+        for try await (id, seq, campaign, household, payeeMember, donor, gross, returned, anonymous, status, reason, processor, method, intent, fingerprint, created, succeeded) in rows {
             records.append(Record(
-                id: id, seq: seq, campaign: campaign, donor: donor, gross: gross, returned: returned, anonymous: anonymous,
+                id: id, seq: seq, campaign: campaign, household: household, payeeMember: payeeMember, donor: donor, gross: gross, returned: returned, anonymous: anonymous,
                 status: Payments.DonationStatus(rawValue: status) ?? .processing, reason: reason.flatMap(Payments.DeclineReason.init(rawValue:)),
                 processor: processor, paymentMethod: method, intent: intent, fingerprint: fingerprint, createdAt: created, succeededAt: succeeded))
         }
@@ -70,9 +82,9 @@ extension DonationStore {
         try await records("WHERE donor_id = \(donor) AND client_key = \(key)", on: connection).first
     }
 
-    /// `donor`'s donations, the newest first, below `before`.
+    /// `donor`'s donations (not their settle-ups), the newest first, below `before`.
     func mine(_ donor: UUID, before: Int64?, limit: Int, on connection: PostgresConnection) async throws -> [Record] {
-        try await records("WHERE donor_id = \(donor) AND (\(before)::bigint IS NULL OR seq < \(before)) ORDER BY seq DESC LIMIT \(limit)", on: connection)
+        try await records("WHERE donor_id = \(donor) AND campaign_id IS NOT NULL AND (\(before)::bigint IS NULL OR seq < \(before)) ORDER BY seq DESC LIMIT \(limit)", on: connection)
     }
 
     /// Donations still processing and untouched since `before`: the sweep's work (not locked: the

@@ -39,6 +39,34 @@ struct DonationStore: Sendable {
         return id
     }
 
+    /// Who pays whom in a settle-up: the payer's account and the two members of the household.
+    struct SettleUpParties: Sendable {
+        let household: UUID
+        let payer: UUID
+        let payerMember: UUID
+        let payee: UUID
+        let payeeMember: UUID
+    }
+
+    /// Records a settle-up of `gross` cents (not yet succeeded), to be charged as `charge` says; its id.
+    func open(settleUp parties: SettleUpParties, gross: Int64, charge: Charge, on connection: PostgresConnection) async throws -> UUID {
+        let id = UUID()
+        try await connection.query(
+            "INSERT INTO donor_keys (account_id, donor_key) VALUES (\(parties.payer), \(UUID())) ON CONFLICT DO NOTHING", logger: database.logger)
+        let funds = try await ledger.memberAccount(of: parties.payee, on: connection)
+        try await connection.query(
+            """
+            INSERT INTO donations (id, household_id, donor_id, donor_key, payer_member, payee_member, payee_id, payee_funds, gross_minor, currency,
+                                   created_at, updated_at, processor, payment_method, client_key, fingerprint)
+            SELECT \(id), \(parties.household), \(parties.payer), donor_key, \(parties.payerMember), \(parties.payeeMember), \(parties.payee), \(funds),
+                   \(gross), \(Payments.currency.code), \(database.now()), \(database.now()), \(charge.processor), \(charge.paymentMethod), \(charge.clientKey),
+                   \(charge.fingerprint)
+            FROM donor_keys WHERE account_id = \(parties.payer)
+            """,
+            logger: database.logger)
+        return id
+    }
+
     /// Donation `id` succeeded with the processor keeping `fee` cents (nil: not known yet, posted as
     /// none and learnt later by `postLateFee`): posted to the ledger with its karma unless it was
     /// before. Whether it was posted now.
@@ -48,15 +76,18 @@ struct DonationStore: Sendable {
             """
             UPDATE donations d SET succeeded_at = \(database.now()), fee_minor = \(fee ?? 0), fee_known = \(fee != nil), status = 'succeeded', reason = NULL,
                 updated_at = \(database.now()), held_until = NULL
-            FROM campaigns c WHERE d.id = \(id) AND d.succeeded_at IS NULL AND c.id = d.campaign_id
-            RETURNING d.campaign_id, d.gross_minor, d.donor_karma, c.owner_karma
+            WHERE d.id = \(id) AND d.succeeded_at IS NULL
+            RETURNING d.campaign_id, d.gross_minor, d.donor_karma, (SELECT c.owner_karma FROM campaigns c WHERE c.id = d.campaign_id), d.payee_funds
             """,
             logger: database.logger)
-        guard let (campaign, gross, donorKarma, ownerKarma) = try await rows.decode((UUID, Int64, UUID, UUID).self).first(where: { _ in true }) else {
-            return false
+        guard let (campaign, gross, donorKarma, ownerKarma, payee) = try await rows.decode((UUID?, Int64, UUID?, UUID?, UUID?).self).first(where: { _ in true })
+        else { return false }
+        if let campaign, let donorKarma, let ownerKarma {
+            let legs = Postings.donation(campaign: campaign, gross: gross, fee: fee ?? 0, donorKarma: donorKarma, ownerKarma: ownerKarma)
+            return try await ledger.post(id, .donation, campaign: campaign, donation: id, legs: legs, on: connection)
         }
-        let legs = Postings.donation(campaign: campaign, gross: gross, fee: fee ?? 0, donorKarma: donorKarma, ownerKarma: ownerKarma)
-        return try await ledger.post(id, .donation, campaign: campaign, donation: id, legs: legs, on: connection)
+        guard let payee else { throw OperationError(.internal, "a charge for neither a campaign nor a household") }
+        return try await ledger.post(id, .settleUp, campaign: nil, donation: id, legs: Postings.settleUp(gross: gross, fee: fee ?? 0, payee: payee), on: connection)
     }
 
     /// The fee of succeeded donation `id`, not known when it was posted, is `fee`: posted once as a
@@ -69,7 +100,8 @@ struct DonationStore: Sendable {
             RETURNING campaign_id
             """,
             logger: database.logger)
-        guard let campaign = try await rows.decode(UUID.self).first(where: { _ in true }), fee > 0 else { return false }
+        // A settle-up's fee too (no campaign): the processor's and the fees' accounts alone move.
+        guard let campaign = try await rows.decode(UUID?.self).first(where: { _ in true }), fee > 0 else { return false }
         return try await ledger.post(Ledger.transfer(processor: "fee:\(id)"), .fee, campaign: campaign, donation: id, legs: Postings.lateFee(fee), on: connection)
     }
 
@@ -86,11 +118,11 @@ struct DonationStore: Sendable {
     func giveBack(_ id: UUID, amount: Int64, as kind: Ledger.TransferKind, transfer: UUID, on connection: PostgresConnection) async throws -> Int64? {
         let rows = try await connection.query(
             """
-            SELECT d.campaign_id, d.gross_minor, d.returned_minor, d.donor_karma, c.owner_karma, d.succeeded_at IS NOT NULL
-            FROM donations d JOIN campaigns c ON c.id = d.campaign_id WHERE d.id = \(id) FOR UPDATE OF d
+            SELECT d.campaign_id, d.gross_minor, d.returned_minor, d.donor_karma, c.owner_karma, d.payee_funds, d.succeeded_at IS NOT NULL
+            FROM donations d LEFT JOIN campaigns c ON c.id = d.campaign_id WHERE d.id = \(id) FOR UPDATE OF d
             """,
             logger: database.logger)
-        guard let (campaign, gross, returned, donorKarma, ownerKarma, succeeded) = try await rows.decode((UUID, Int64, Int64, UUID, UUID, Bool).self)
+        guard let (campaign, gross, returned, donorKarma, ownerKarma, payee, succeeded) = try await rows.decode((UUID?, Int64, Int64, UUID?, UUID?, UUID?, Bool).self)
             .first(where: { _ in true }), succeeded
         else { return nil }
         if try await connection.query("SELECT 1 FROM ledger_transfers WHERE id = \(transfer)", logger: database.logger).decode(Int.self)
@@ -100,8 +132,16 @@ struct DonationStore: Sendable {
         if posted < amount {
             database.logger.warning("given back more than was left of a donation: the rest is posted", metadata: ["donation": "\(id)", "asked": "\(amount)", "posted": "\(posted)"])
         }
-        let legs = Postings.giveBack(
-            campaign: campaign, gross: gross, returned: returned, amount: posted, donorKarma: donorKarma, ownerKarma: ownerKarma)
+        let legs: [Ledger.Leg]
+        if let campaign, let donorKarma, let ownerKarma {
+            legs = Postings.giveBack(campaign: campaign, gross: gross, returned: returned, amount: posted, donorKarma: donorKarma, ownerKarma: ownerKarma)
+        } else if let payee {
+            // The household keeps its settlement: the payer's bank took the money back, which the one paid takes up with them.
+            database.logger.warning("a settle-up paid in the app was given back", metadata: ["settleUp": "\(id)", "kind": "\(kind.rawValue)", "amount": "\(posted)"])
+            legs = Postings.settleUpGiveBack(amount: posted, payee: payee)
+        } else {
+            return nil
+        }
         try await connection.query("UPDATE donations SET returned_minor = returned_minor + \(posted) WHERE id = \(id)", logger: database.logger)
         try await ledger.post(transfer, kind, campaign: campaign, donation: id, legs: legs, on: connection)
         return posted

@@ -211,6 +211,22 @@ await step("settle up once") {
     return "one settlement, confirmed; Cara's 3.33 left"
 }
 
+// Cara pays Ana her 3.33 in the app: payments charges her through the sandbox, and household hears
+// of it through payments' outbox and records the settlement, confirmed.
+await step("pay in the app") {
+    guard let cara, let ana = members["ana"] else { throw StepFailed(description: "no roommates") }
+    let body = Operations.SettleUpCreate.Input.Body.json(
+        .init(amount: .init(currency: .eur, minorUnits: 333), householdId: household, paymentMethod: "pm_card_visa", to: ana))
+    let paid = try await cara.settleUpCreate(headers: .init(idempotencyKey: "journey-pay-\(tag)"), body: body).created.body.json
+    try check(paid.status == .succeeded && paid.processor == "sandbox", "\(paid.status) through \(paid.processor)")
+    let start = ContinuousClock.now
+    while !(try await client.householdBalances(path: .init(householdId: household)).ok.body.json.currencies.first?.transfers ?? []).isEmpty {
+        try check(ContinuousClock.now - start < .seconds(10), "the payment did not reach the household's balances within 10 s")
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    return "3.33 through the sandbox; nobody owes Ana now"
+}
+
 await step("logout") {
     _ = try await client.authLogout(body: .json(.init())).ok.body.json
     let problem = try await anonymous.authRefresh(body: .json(.init(refreshToken: refreshToken))).unauthorized.body.applicationProblemJson
