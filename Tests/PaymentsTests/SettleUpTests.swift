@@ -65,8 +65,11 @@ extension PaymentsStackTests {
             #expect(proof.holds, "\(proof)")
             #expect(try await http.get("/v1/settle-ups/\(id)", headers: ben).json?["status"] == "succeeded")
 
-            // Until payments' outbox reaches household, Ben still owes; delivered twice (a lost acknowledgement), it is one settlement.
+            // Until payments' outbox reaches household, Ben still owes there; a second payment meanwhile (another key) counts the first.
             #expect(try await Self.settlements(http, flat, ana).isEmpty)
+            let twice = try await Self.pay(http, ben, household: flat, to: anaMember, cents: 500)
+            #expect(twice.status == 400 && Donors.errorFields(twice) == ["amount"], "\(twice.text)")
+            // Delivered twice (a lost acknowledgement), it is one settlement.
             try await payments.transaction { connection in
                 try await connection.query(
                     """

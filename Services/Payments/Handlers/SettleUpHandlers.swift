@@ -37,19 +37,27 @@ struct SettleUpHandlers: Sendable {
         DonationHandlers.checkAmount(request.amount, &validation)
         try validation.finish()
         let fingerprint = DonationHandlers.fingerprint("settle-up|\(request.householdId)|\(request.to)|\(request.amount.minorUnits)|\(request.paymentMethod)")
-        // A repeat resumes its payment without asking household again (the debt it paid is gone by then).
-        if let earlier = try await database.transaction({ try await charges.earlier(of: caller, key: key, fingerprint: fingerprint, on: $0) }) {
-            return try await charges.current(earlier, logger: context.logger).settleUp
-        }
         guard let bus = context.bus else { throw OperationError(.unavailable, "household cannot be asked from here") }
-        let payable = try await bus.call(
-            Household.Settlements.Payable.self, .init(householdId: request.householdId, account: CampaignStore.text(caller), to: request.to, amount: request.amount),
-            options: context.onwards(timeout: .seconds(5)))
-        guard let payer = UUID(uuidString: payable.from), let payee = UUID(uuidString: payable.payee), let payeeMember = UUID(uuidString: request.to),
-              let household = UUID(uuidString: request.householdId)
-        else { throw OperationError(.internal, "household answered with ids that are not ids") }
         let record = try await database.transaction { connection -> DonationStore.Record in
+            // A repeat resumes its payment without asking household again (the debt it paid is gone by then).
             if let earlier = try await charges.earlier(of: caller, key: key, fingerprint: fingerprint, on: connection) { return earlier }
+            // One new payment at a time per payer and household, asked of household and counted
+            // against what is owed together: two at once, or one while an earlier one has not reached
+            // household yet, never pay one debt twice.
+            try await database.lockForTransaction("settle-up/\(request.householdId)/\(CampaignStore.text(caller))", on: connection)
+            let payable = try await bus.call(
+                Household.Settlements.Payable.self,
+                .init(householdId: request.householdId, account: CampaignStore.text(caller), to: request.to, amount: request.amount),
+                options: context.onwards(timeout: .seconds(5)))
+            guard let payer = UUID(uuidString: payable.from), let payee = UUID(uuidString: payable.payee), let payeeMember = UUID(uuidString: request.to),
+                  let household = UUID(uuidString: request.householdId)
+            else { throw OperationError(.internal, "household answered with ids that are not ids") }
+            let underWay = try await donations.settleUpsUnderWay(from: caller, to: payeeMember, in: household, on: connection)
+            guard request.amount.minorUnits <= payable.owed.minorUnits - underWay else {
+                throw OperationError.invalid(
+                    field: "data.amount",
+                    "is more than you owe them once your payments under way count: \(Money(minorUnits: max(payable.owed.minorUnits - underWay, 0), currency: Payments.currency))")
+            }
             try await charges.limit(caller, context, on: connection)
             let charge = DonationStore.Charge(processor: charges.processor.name, paymentMethod: request.paymentMethod, clientKey: key, fingerprint: fingerprint)
             let parties = DonationStore.SettleUpParties(household: household, payer: caller, payerMember: payer, payee: payee, payeeMember: payeeMember)

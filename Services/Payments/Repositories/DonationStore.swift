@@ -67,6 +67,22 @@ struct DonationStore: Sendable {
         return id
     }
 
+    /// What `payer`'s settle-ups to member `payee` of `household` that household does not know of
+    /// yet hold, in cents: those with the processor, and those that succeeded while the outbox has
+    /// not delivered them (`SettleUpHandlers.tellHousehold`).
+    func settleUpsUnderWay(from payer: UUID, to payee: UUID, in household: UUID, on connection: PostgresConnection) async throws -> Int64 {
+        let rows = try await connection.query(
+            """
+            SELECT COALESCE(sum(d.gross_minor), 0)::bigint FROM donations d
+            WHERE d.household_id = \(household) AND d.donor_id = \(payer) AND d.payee_member = \(payee)
+              AND (d.status IN ('processing', 'requires_action')
+                   OR (d.status = 'succeeded' AND EXISTS (
+                       SELECT 1 FROM outbox o WHERE o.idempotency_key = 'settle-up-' || d.id::text AND o.delivered_at IS NULL)))
+            """,
+            logger: database.logger)
+        return try await rows.decode(Int64.self).first { _ in true } ?? 0
+    }
+
     /// Donation `id` succeeded with the processor keeping `fee` cents (nil: not known yet, posted as
     /// none and learnt later by `postLateFee`): posted to the ledger with its karma unless it was
     /// before. Whether it was posted now.
