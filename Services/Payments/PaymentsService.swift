@@ -60,7 +60,9 @@ extension ServiceDefinition {
         let refundSweep = PeriodicJob("refunds.sweep", every: .seconds(60), database: database) { try await refunds.sweep(on: $0) }
         let reconciliation = Reconciliation(database: database, donations: donations, processor: processor, refunds: refunds)
         let reconcile = PeriodicJob("ledger.reconcile", every: .seconds(3_600), database: database) { try await reconciliation.run(on: $0) }
+        let reminders = CampaignReminders(database: database, pushes: DonationPushes(database: database))
+        let remind = PeriodicJob("campaigns.remind", every: .seconds(3_600), database: database) { try await reminders.run(on: $0) }
         let events = PeriodicJob("webhook-events.prune", every: .seconds(86_400), database: database) { try await webhooks.prune(on: $0) }
-        return ServiceParts(handlers: handlers, jobs: [sweep, refundSweep, reconcile, events])
+        return ServiceParts(handlers: handlers, jobs: [sweep, refundSweep, reconcile, remind, events])
     }
 }

@@ -27,9 +27,12 @@ extension Payments {
         public var progressBasisPoints: Int
         /// Whether the caller bookmarked it.
         public var bookmarked: Bool
+        /// The owner's setting (absent for anyone else): a push each week with its progress while it is open.
+        public var weeklyProgress: Bool?
 
         public init(id: String, owner: Person?, title: String?, story: String?, beneficiary: String?, category: Category, goal: Money, endsAt: Date,
-                    state: CampaignState, closedAt: Date?, createdAt: Date, version: Int, raised: Money, progressBasisPoints: Int, bookmarked: Bool) {
+                    state: CampaignState, closedAt: Date?, createdAt: Date, version: Int, raised: Money, progressBasisPoints: Int, bookmarked: Bool,
+                    weeklyProgress: Bool? = nil) {
             self.id = id
             self.owner = owner
             self.title = title
@@ -45,6 +48,7 @@ extension Payments {
             self.raised = raised
             self.progressBasisPoints = progressBasisPoints
             self.bookmarked = bookmarked
+            self.weeklyProgress = weeklyProgress
         }
 
         public static let fieldRules: [String: FieldRule] = ["id": .uuid]

@@ -22,14 +22,17 @@ extension Payments {
                 public var endsAt: Date
                 public var category: Category
                 public var beneficiary: String
+                /// A push to the owner each week with the campaign's progress while it is open; true when absent.
+                public var weeklyProgress: Bool?
 
-                public init(title: String, story: String, goal: Money, endsAt: Date, category: Category, beneficiary: String) {
+                public init(title: String, story: String, goal: Money, endsAt: Date, category: Category, beneficiary: String, weeklyProgress: Bool? = nil) {
                     self.title = title
                     self.story = story
                     self.goal = goal
                     self.endsAt = endsAt
                     self.category = category
                     self.beneficiary = beneficiary
+                    self.weeklyProgress = weeklyProgress
                 }
 
                 public static let fieldRules: [String: FieldRule] = [
@@ -143,9 +146,10 @@ extension Payments {
                 public var endsAt: Date?
                 public var category: Category?
                 public var beneficiary: String?
+                public var weeklyProgress: Bool?
 
                 public init(campaignId: String, version: Int, title: String? = nil, story: String? = nil, goal: Money? = nil, endsAt: Date? = nil,
-                            category: Category? = nil, beneficiary: String? = nil) {
+                            category: Category? = nil, beneficiary: String? = nil, weeklyProgress: Bool? = nil) {
                     self.campaignId = campaignId
                     self.version = version
                     self.title = title
@@ -154,6 +158,7 @@ extension Payments {
                     self.endsAt = endsAt
                     self.category = category
                     self.beneficiary = beneficiary
+                    self.weeklyProgress = weeklyProgress
                 }
 
                 public static let fieldRules: [String: FieldRule] = Create.Request.fieldRules.merging([

@@ -32,7 +32,9 @@ struct CampaignHandlers: Sendable {
         guard let title = fields.title, let story = fields.story, let beneficiary = fields.beneficiary, let goal = fields.goal else {
             throw OperationError.invalid(field: "data", "must give a title, a story, a beneficiary and a goal")
         }
-        return .init(title: title, story: story, beneficiary: beneficiary, category: request.category, goal: goal, endsAt: request.endsAt)
+        return .init(
+            title: title, story: story, beneficiary: beneficiary, category: request.category, goal: goal, endsAt: request.endsAt,
+            weeklyProgress: request.weeklyProgress ?? true)
     }
 
     @Sendable
@@ -93,7 +95,7 @@ struct CampaignHandlers: Sendable {
             }
             try await campaigns.update(
                 row.id, title: fields.title, story: fields.story, beneficiary: fields.beneficiary, category: request.category, goal: fields.goal,
-                endsAt: request.endsAt, on: connection)
+                endsAt: request.endsAt, weeklyProgress: request.weeklyProgress, on: connection)
             guard let changed = try await campaigns.campaign(row.id, viewer: caller, on: connection) else { throw Self.notFound }
             return changed.view
         }

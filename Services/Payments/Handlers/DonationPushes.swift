@@ -7,7 +7,7 @@ import PostgresSupport
 /// The pushes a succeeded donation sends, through notifications' outbox in the transaction that
 /// posts it (so a donation posted is told once, and one rolled back never): its campaign's owner
 /// hears of each donation (the donor by username unless they gave anonymously); the owner and
-/// everyone who bookmarked the campaign hear when it passes half its goal and its goal.
+/// everyone who bookmarked the campaign hear when it passes half its goal and its goal, once each.
 struct DonationPushes: Sendable {
     let database: Database
 
@@ -31,15 +31,28 @@ struct DonationPushes: Sendable {
             }
             let before = raised - gross
             for milestone in Self.milestones where before * 10_000 < goal * milestone.share && raised * 10_000 >= goal * milestone.share {
-                let marked = try await connection.query("SELECT account_id FROM bookmarks WHERE campaign_id = \(campaign)", logger: database.logger)
-                var recipients = Set(owner.map { [$0] } ?? [])
-                for try await account in marked.decode(UUID.self) { recipients.insert(account) }
-                try await push(.campaignMilestone, to: recipients, title: title, body: "\(title) \(milestone.body)", data: data, on: connection)
+                // Told once: crossed again after a refund, it is not told again.
+                let first = try await connection.query(
+                    "UPDATE campaigns SET milestones_told = \(milestone.share) WHERE id = \(campaign) AND milestones_told < \(milestone.share) RETURNING 1",
+                    logger: database.logger
+                ).collect().count == 1
+                guard first else { continue }
+                try await push(
+                    .campaignMilestone, to: try await followers(of: campaign, owner: owner, on: connection), title: title, body: "\(title) \(milestone.body)",
+                    data: data, on: connection)
             }
         }
     }
 
-    private func push(_ event: Notifications.EventType, to recipients: Set<UUID>, title: String, body: String, data: [String: String],
+    /// The campaign's owner (unless their account is gone) and everyone who bookmarked it.
+    func followers(of campaign: UUID, owner: UUID?, on connection: PostgresConnection) async throws -> Set<UUID> {
+        let marked = try await connection.query("SELECT account_id FROM bookmarks WHERE campaign_id = \(campaign)", logger: database.logger)
+        var recipients = Set(owner.map { [$0] } ?? [])
+        for try await account in marked.decode(UUID.self) { recipients.insert(account) }
+        return recipients
+    }
+
+    func push(_ event: Notifications.EventType, to recipients: Set<UUID>, title: String, body: String, data: [String: String],
                       on connection: PostgresConnection) async throws {
         guard !recipients.isEmpty else { return }
         let content = Notifications.Content(

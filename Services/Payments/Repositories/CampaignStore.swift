@@ -27,7 +27,7 @@ struct CampaignStore: Sendable {
         """
         SELECT c.id, c.seq, c.owner_id, p.username, c.title, c.story, c.beneficiary, c.category, c.goal_minor, c.ends_at, c.closed_at, c.created_at,
                c.version, -COALESCE(a.balance, 0), EXISTS (SELECT 1 FROM bookmarks b WHERE b.campaign_id = c.id AND b.account_id = \(viewer)),
-               c.owner_karma, \(unescaped: key)
+               CASE WHEN c.owner_id = \(viewer) THEN c.weekly_progress END, c.owner_karma, \(unescaped: key)
         FROM \(unescaped: from) LEFT JOIN people p ON p.account_id = c.owner_id
         LEFT JOIN ledger_accounts a ON a.kind = 'campaign' AND a.campaign_id = c.id
         """
@@ -37,15 +37,15 @@ struct CampaignStore: Sendable {
         let now = database.now()
         var rows: [Row] = []
         let found = try await connection.query(query, logger: database.logger)
-            .decode((UUID, Int64, UUID?, String?, String?, String?, String?, String, Int64, Date, Date?, Date, Int, Int64, Bool, UUID, Int64).self)
-        for try await (id, seq, owner, username, title, story, beneficiary, category, goal, endsAt, closedAt, createdAt, version, raised, bookmarked, karma, key)
-            in found {
+            .decode((UUID, Int64, UUID?, String?, String?, String?, String?, String, Int64, Date, Date?, Date, Int, Int64, Bool, Bool?, UUID, Int64).self)
+        for try await (id, seq, owner, username, title, story, beneficiary, category, goal, endsAt, closedAt, createdAt, version, raised, bookmarked, weekly,
+                       karma, key) in found {
             let state: Payments.CampaignState = closedAt == nil && endsAt > now ? .open : .closed
             let view = Payments.Campaign(
                 id: Self.text(id), owner: owner.map { .init(accountId: Self.text($0), username: username ?? "member") }, title: title, story: story,
                 beneficiary: beneficiary, category: Payments.Category(rawValue: category) ?? .other, goal: Self.euros(goal), endsAt: endsAt, state: state,
                 closedAt: closedAt ?? (state == .closed ? endsAt : nil), createdAt: createdAt, version: version, raised: Self.euros(raised),
-                progressBasisPoints: Self.progress(raised, of: goal), bookmarked: bookmarked)
+                progressBasisPoints: Self.progress(raised, of: goal), bookmarked: bookmarked, weeklyProgress: weekly)
             rows.append(Row(id: id, seq: seq, key: key, owner: owner, ownerKarma: karma, view: view))
         }
         return rows
@@ -67,6 +67,7 @@ struct CampaignStore: Sendable {
         let category: Payments.Category
         let goal: Int64
         let endsAt: Date
+        let weeklyProgress: Bool
     }
 
     /// Starts `new` for `owner`, with its ledger account and the owner's karma account.
@@ -75,9 +76,9 @@ struct CampaignStore: Sendable {
         let karma = try await ledger.karmaAccount(of: owner, on: connection)
         try await connection.query(
             """
-            INSERT INTO campaigns (id, owner_id, title, story, beneficiary, category, goal_minor, currency, ends_at, created_at, owner_karma)
+            INSERT INTO campaigns (id, owner_id, title, story, beneficiary, category, goal_minor, currency, ends_at, created_at, owner_karma, weekly_progress)
             VALUES (\(id), \(owner), \(new.title), \(new.story), \(new.beneficiary), \(new.category.rawValue), \(new.goal), \(Payments.currency.code),
-                    \(new.endsAt), \(database.now()), \(karma))
+                    \(new.endsAt), \(database.now()), \(karma), \(new.weeklyProgress))
             """,
             logger: database.logger)
         _ = try await ledger.id(of: .campaign(id), on: connection)
@@ -86,12 +87,13 @@ struct CampaignStore: Sendable {
 
     /// Writes the changed fields of campaign `id` and moves its version on.
     func update(_ id: UUID, title: String?, story: String?, beneficiary: String?, category: Payments.Category?, goal: Int64?, endsAt: Date?,
-                on connection: PostgresConnection) async throws {
+                weeklyProgress: Bool?, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
             UPDATE campaigns SET title = COALESCE(\(title), title), story = COALESCE(\(story), story),
                 beneficiary = COALESCE(\(beneficiary), beneficiary), category = COALESCE(\(category?.rawValue), category),
-                goal_minor = COALESCE(\(goal), goal_minor), ends_at = COALESCE(\(endsAt), ends_at), version = version + 1
+                goal_minor = COALESCE(\(goal), goal_minor), ends_at = COALESCE(\(endsAt), ends_at),
+                weekly_progress = COALESCE(\(weeklyProgress), weekly_progress), version = version + 1
             WHERE id = \(id)
             """,
             logger: database.logger)
