@@ -231,7 +231,7 @@ let productServices: [ServicePackage] = [
     service(
         "Payments", product: "payments", calls: ["Notifications", "Household"],
         dependencies: [
-            "Bus", "Contracts", "Envelope", "HouseholdContract", "NotificationsContract", "PostgresSupport", "ServiceSupport", log, metrics,
+            "Bus", "Contracts", "Envelope", "HouseholdContract", "Media", "NotificationsContract", "PostgresSupport", "ServiceSupport", log, metrics,
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),

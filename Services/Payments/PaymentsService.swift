@@ -1,5 +1,6 @@
 import Contracts
 import Foundation
+import Media
 import PaymentsContract
 import PostgresSupport
 import ServiceKit
@@ -18,7 +19,8 @@ extension ServiceDefinition {
         let campaignStore = CampaignStore(database: database, ledger: ledger)
         let peopleStore = PeopleStore(database: database)
         let access = FundraisingAccess(people: peopleStore)
-        let campaigns = CampaignHandlers(database: database, campaigns: campaignStore, figures: CampaignFigures(database: database), access: access)
+        let campaigns = CampaignHandlers(
+            database: database, campaigns: campaignStore, figures: CampaignFigures(database: database), access: access, media: MediaLibrary(database: database))
         let bookmarks = BookmarkHandlers(
             database: database, bookmarks: BookmarkStore(database: database, campaigns: campaignStore), campaigns: campaignStore, access: access)
         let erasure = ErasureHandler(database: database)
@@ -37,6 +39,9 @@ extension ServiceDefinition {
         handlers.on(Payments.Campaigns.Mine.self, campaigns.mine)
         handlers.on(Payments.Campaigns.Update.self, campaigns.update)
         handlers.on(Payments.Campaigns.Close.self, campaigns.close)
+        handlers.on(Payments.Covers.Set.self, campaigns.setCover)
+        handlers.on(Payments.Covers.Remove.self, campaigns.removeCover)
+        handlers.on(Payments.Covers.Get.self, campaigns.cover)
         handlers.on(Payments.Bookmarks.Set.self, bookmarks.set)
         handlers.on(Payments.Bookmarks.Remove.self, bookmarks.remove)
         handlers.on(Payments.Bookmarks.List.self, bookmarks.list)

@@ -281,6 +281,9 @@ import TestSupport
         "payments.donations.get.v1/found": { database, _ in try await givenDonation(in: database) },
         "payments.donations.finish.v1/authenticated": { database, _ in try await givenDonation(authenticating: true, in: database) },
         "payments.donations.mine.v1/one": { database, _ in try await givenDonation(in: database) },
+        "payments.covers.set.v1/put": { database, _ in try await givenCampaign(in: database) },
+        "payments.covers.remove.v1/removed": { database, _ in try await givenCampaign(covered: true, in: database) },
+        "payments.covers.get.v1/thumbnail": { database, _ in try await givenCampaign(owner: otherTrader, covered: true, in: database) },
         "payments.settle-ups.get.v1/found": { database, _ in try await givenSettleUp(in: database) },
         "payments.settle-ups.finish.v1/authenticated": { database, _ in try await givenSettleUp(authenticating: true, in: database) },
         "household.settlements.payable.v1/owed": { database, _ in try await givenBills(in: database) },
@@ -614,8 +617,8 @@ import TestSupport
     }
 
     /// The example account's campaign 5c6d7e8f-…0001, open for 90 days, with its ledger account (and
-    /// the caller's bookmark of it).
-    static func givenCampaign(owner: UUID = exampleAccount, bookmarked: Bool = false, in database: Database) async throws {
+    /// the caller's bookmark of it, and a cover picture).
+    static func givenCampaign(owner: UUID = exampleAccount, bookmarked: Bool = false, covered: Bool = false, in database: Database) async throws {
         let campaign = exampleCampaign, ledger = Ledger(database: database)
         try await database.transaction { connection in
             try await PeopleStore(database: database).record(owner, username: owner == exampleAccount ? "aoife" : "brian", on: connection)
@@ -628,6 +631,11 @@ import TestSupport
                 """,
                 logger: database.logger)
             _ = try await ledger.id(of: .campaign(campaign), on: connection)
+            if covered {
+                let media = MediaLibrary(database: database)
+                let kept = try await media.keep(try await media.process(Data(ImageSamples.webpLossless40x30), mediaType: "image/webp"), account: owner, on: connection)
+                try await connection.query("UPDATE campaigns SET cover_media = \(kept.id) WHERE id = \(campaign)", logger: database.logger)
+            }
             if bookmarked {
                 try await connection.query(
                     "INSERT INTO bookmarks (account_id, campaign_id, created_at) VALUES (\(exampleAccount), \(campaign), \(today.now()))", logger: database.logger)

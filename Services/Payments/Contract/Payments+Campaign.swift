@@ -29,10 +29,12 @@ extension Payments {
         public var bookmarked: Bool
         /// The owner's setting (absent for anyone else): a push each week with its progress while it is open.
         public var weeklyProgress: Bool?
+        /// Its cover picture (`GET /v1/campaigns/{campaignId}/cover`); absent without one.
+        public var cover: Cover?
 
         public init(id: String, owner: Person?, title: String?, story: String?, beneficiary: String?, category: Category, goal: Money, endsAt: Date,
                     state: CampaignState, closedAt: Date?, createdAt: Date, version: Int, raised: Money, progressBasisPoints: Int, bookmarked: Bool,
-                    weeklyProgress: Bool? = nil) {
+                    weeklyProgress: Bool? = nil, cover: Cover? = nil) {
             self.id = id
             self.owner = owner
             self.title = title
@@ -49,6 +51,7 @@ extension Payments {
             self.progressBasisPoints = progressBasisPoints
             self.bookmarked = bookmarked
             self.weeklyProgress = weeklyProgress
+            self.cover = cover
         }
 
         public static let fieldRules: [String: FieldRule] = ["id": .uuid]

@@ -14,6 +14,7 @@ public enum Payments: ServiceContract {
         Campaigns.Create.self, Campaigns.Get.self, Campaigns.List.self, Campaigns.Update.self, Campaigns.Close.self, Campaigns.Mine.self,
         Bookmarks.Set.self, Bookmarks.Remove.self, Bookmarks.List.self, People.Get.self,
         Donations.Create.self, Donations.Get.self, Donations.Finish.self, Donations.Mine.self, Refunds.Create.self, Refunds.Received.self,
+        Covers.Set.self, Covers.Remove.self, Covers.Get.self,
         SettleUps.Create.self, SettleUps.Get.self, SettleUps.Finish.self,
         Webhooks.Stripe.self,
         Account.Erase.self,

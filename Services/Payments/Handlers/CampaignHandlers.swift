@@ -2,6 +2,7 @@ import Bus
 import Contracts
 import Envelope
 import Foundation
+import Media
 import PaymentsContract
 import PostgresNIO
 import PostgresSupport
@@ -13,6 +14,8 @@ struct CampaignHandlers: Sendable {
     let campaigns: CampaignStore
     let figures: CampaignFigures
     let access: FundraisingAccess
+    /// Cover pictures.
+    let media: MediaLibrary
 
     /// Campaigns one account starts a day.
     static let starting = RateLimit("campaigns.create", count: 10, per: .seconds(86_400), message: "too many new campaigns today; try again tomorrow")
@@ -115,7 +118,7 @@ struct CampaignHandlers: Sendable {
     // MARK: - Parts
 
     /// The caller and their campaign `reference` (its row locked), or `notYours`.
-    private func owned(_ reference: String, _ context: RequestContext, on connection: PostgresConnection) async throws -> (UUID, CampaignStore.Row) {
+    func owned(_ reference: String, _ context: RequestContext, on connection: PostgresConnection) async throws -> (UUID, CampaignStore.Row) {
         let caller = try await access.caller(context, recording: true, on: connection)
         guard let id = UUID(uuidString: reference), let row = try await campaigns.campaign(id, viewer: caller, locking: true, on: connection),
               row.owner == caller

@@ -1,6 +1,7 @@
 import Contracts
 import Envelope
 import Foundation
+import Media
 import PaymentsContract
 import PostgresNIO
 import PostgresSupport
@@ -27,8 +28,8 @@ struct CampaignStore: Sendable {
         """
         SELECT c.id, c.seq, c.owner_id, p.username, c.title, c.story, c.beneficiary, c.category, c.goal_minor, c.ends_at, c.closed_at, c.created_at,
                c.version, -COALESCE(a.balance, 0), EXISTS (SELECT 1 FROM bookmarks b WHERE b.campaign_id = c.id AND b.account_id = \(viewer)),
-               CASE WHEN c.owner_id = \(viewer) THEN c.weekly_progress END, c.owner_karma, \(unescaped: key)
-        FROM \(unescaped: from) LEFT JOIN people p ON p.account_id = c.owner_id
+               CASE WHEN c.owner_id = \(viewer) THEN c.weekly_progress END, m.media_type, m.width, m.height, c.owner_karma, \(unescaped: key)
+        FROM \(unescaped: from) LEFT JOIN people p ON p.account_id = c.owner_id LEFT JOIN media_objects m ON m.id = c.cover_media
         LEFT JOIN ledger_accounts a ON a.kind = 'campaign' AND a.campaign_id = c.id
         """
     }
@@ -37,15 +38,17 @@ struct CampaignStore: Sendable {
         let now = database.now()
         var rows: [Row] = []
         let found = try await connection.query(query, logger: database.logger)
-            .decode((UUID, Int64, UUID?, String?, String?, String?, String?, String, Int64, Date, Date?, Date, Int, Int64, Bool, Bool?, UUID, Int64).self)
+            .decode((UUID, Int64, UUID?, String?, String?, String?, String?, String, Int64, Date, Date?, Date, Int, Int64, Bool, Bool?, String?, Int?, Int?,
+                     UUID, Int64).self)
         for try await (id, seq, owner, username, title, story, beneficiary, category, goal, endsAt, closedAt, createdAt, version, raised, bookmarked, weekly,
-                       karma, key) in found {
+                       coverType, coverWidth, coverHeight, karma, key) in found {
+            let cover = coverType.flatMap { type in coverWidth.flatMap { width in coverHeight.map { Payments.Cover(mediaType: type, width: width, height: $0) } } }
             let state: Payments.CampaignState = closedAt == nil && endsAt > now ? .open : .closed
             let view = Payments.Campaign(
                 id: Self.text(id), owner: owner.map { .init(accountId: Self.text($0), username: username ?? "member") }, title: title, story: story,
                 beneficiary: beneficiary, category: Payments.Category(rawValue: category) ?? .other, goal: Self.euros(goal), endsAt: endsAt, state: state,
                 closedAt: closedAt ?? (state == .closed ? endsAt : nil), createdAt: createdAt, version: version, raised: Self.euros(raised),
-                progressBasisPoints: Self.progress(raised, of: goal), bookmarked: bookmarked, weeklyProgress: weekly)
+                progressBasisPoints: Self.progress(raised, of: goal), bookmarked: bookmarked, weeklyProgress: weekly, cover: cover)
             rows.append(Row(id: id, seq: seq, key: key, owner: owner, ownerKarma: karma, view: view))
         }
         return rows
@@ -99,7 +102,8 @@ struct CampaignStore: Sendable {
             logger: database.logger)
     }
 
-    /// Closes campaign `id` (unless it is) and deletes its texts; its ledger history stays.
+    /// Closes campaign `id` (unless it is) and deletes its texts and its cover picture; its ledger
+    /// history stays.
     func close(_ id: UUID, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
@@ -108,6 +112,16 @@ struct CampaignStore: Sendable {
             WHERE id = \(id) AND (title IS NOT NULL OR closed_at IS NULL)
             """,
             logger: database.logger)
+        try await setCover(id, nil, on: connection)
+    }
+
+    /// Makes `media` (nil: none) campaign `id`'s cover picture, deleting the one before.
+    func setCover(_ id: UUID, _ media: UUID?, on connection: PostgresConnection) async throws {
+        let before = try await connection.query(
+            "UPDATE campaigns c SET cover_media = \(media) FROM campaigns old WHERE c.id = \(id) AND old.id = c.id RETURNING old.cover_media",
+            logger: database.logger
+        ).decode(UUID?.self).reduce(into: [UUID]()) { if let old = $1, old != media { $0.append(old) } }
+        try await MediaLibrary(database: database).delete(before, on: connection)
     }
 
     /// `owner`'s campaigns (`openOnly`: those still open) as `viewer` sees them, the newest first, below `before`.
