@@ -229,9 +229,9 @@ let productServices: [ServicePackage] = [
         resources: [.copy("Migrations")]),
     // The fundraising app: campaigns and bookmarks over a double-entry ledger with karma points; household debts paid in the app.
     service(
-        "Payments", product: "payments", calls: ["Notifications", "Household"],
+        "Payments", product: "payments", calls: ["Notifications", "Household", "PdfEmail"],
         dependencies: [
-            "Bus", "Contracts", "Envelope", "HouseholdContract", "Media", "NotificationsContract", "PostgresSupport", "ServiceSupport", log, metrics,
+            "Bus", "Contracts", "Envelope", "HouseholdContract", "Media", "NotificationsContract", "PdfEmailContract", "PostgresSupport", "ServiceSupport", log, metrics,
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "PostgresNIO", package: "postgres-nio"),

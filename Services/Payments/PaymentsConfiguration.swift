@@ -25,8 +25,15 @@ extension Setting {
             recorded. Refused unless donations go to the sandbox or to a Stripe test server on this host's loopback.
             """)
 
+    public static let paymentsProjectOrganisation = Setting(
+        "payments.project.organisation", default: nil,
+        help: """
+            The registered organisation that receives gifts to the Melon project, with its number ("Melon Foundation CLG, CHY 12345"): \
+            receipts name it. Unset: receipts say the gift is not tax-deductible.
+            """)
+
     public static let paymentsSettings: [Setting] = [
-        .paymentsStripeSecretKey, .paymentsStripeURL, .paymentsStripeTimeout, .paymentsStripeWebhookSecret, .paymentsTestStopAfterCharge,
+        .paymentsProjectOrganisation, .paymentsStripeSecretKey, .paymentsStripeURL, .paymentsStripeTimeout, .paymentsStripeWebhookSecret, .paymentsTestStopAfterCharge,
     ]
 }
 

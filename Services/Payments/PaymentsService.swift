@@ -27,8 +27,9 @@ extension ServiceDefinition {
         let processor = try environment.settings.paymentProcessor()
         environment.logger.notice("donations are charged through \(processor.name)", metadata: ["processor": "\(processor.name)"])
         let donationStore = DonationStore(database: database, ledger: ledger)
+        let receipts = DonationReceipts(database: database, organisation: environment.settings.string(.paymentsProjectOrganisation).flatMap { $0.isEmpty ? nil : $0 })
         let donations = DonationHandlers(
-            database: database, donations: donationStore, campaigns: campaignStore, processor: processor, access: access,
+            database: database, donations: donationStore, campaigns: campaignStore, processor: processor, access: access, receipts: receipts,
             stopAfterCharge: try environment.settings.stopsAfterCharge(processor))
         let refunds = RefundHandlers(database: database, refunds: RefundStore(database: database, donations: donationStore), processor: processor, access: access)
 
@@ -48,6 +49,8 @@ extension ServiceDefinition {
         let people = PeopleHandlers(database: database, people: peopleStore, campaigns: campaignStore, access: access)
         handlers.on(Payments.People.Get.self, people.get)
         handlers.on(Payments.Donations.Create.self, donations.create)
+        handlers.on(Payments.Project.Donate.self, donations.donateToProject)
+        handlers.on(Payments.Project.Get.self, campaigns.project)
         handlers.on(Payments.Donations.Get.self, donations.get)
         handlers.on(Payments.Donations.Finish.self, donations.finish)
         handlers.on(Payments.Donations.Mine.self, donations.mine)

@@ -38,7 +38,7 @@ extension PaymentsStackTests {
             let handlers = DonationHandlers(
                 database: database, donations: DonationStore(database: database, ledger: Ledger(database: database)),
                 campaigns: CampaignStore(database: database, ledger: Ledger(database: database)), processor: client,
-                access: FundraisingAccess(people: PeopleStore(database: database)))
+                access: FundraisingAccess(people: PeopleStore(database: database)), receipts: DonationReceipts(database: database, organisation: nil))
             // Two intents a page: the pages are followed to the end.
             let refunds = RefundHandlers(
                 database: database, refunds: RefundStore(database: database, donations: handlers.donations), processor: client, access: handlers.access)

@@ -3,6 +3,7 @@ import Envelope
 import Foundation
 import HouseholdContract
 import NotificationsContract
+import PdfEmailContract
 
 /// The `payments` service: the fundraising app's campaigns and bookmarks, and the one place where
 /// money moves: a double-entry ledger of donations, refunds and disputes, and karma points, and
@@ -14,15 +15,16 @@ public enum Payments: ServiceContract {
         Campaigns.Create.self, Campaigns.Get.self, Campaigns.List.self, Campaigns.Update.self, Campaigns.Close.self, Campaigns.Mine.self,
         Bookmarks.Set.self, Bookmarks.Remove.self, Bookmarks.List.self, People.Get.self,
         Donations.Create.self, Donations.Get.self, Donations.Finish.self, Donations.Mine.self, Refunds.Create.self, Refunds.Received.self,
-        Covers.Set.self, Covers.Remove.self, Covers.Get.self,
+        Covers.Set.self, Covers.Remove.self, Covers.Get.self, Project.Get.self, Project.Donate.self,
         SettleUps.Create.self, SettleUps.Get.self, SettleUps.Finish.self,
         Webhooks.Stripe.self,
         Account.Erase.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
-    /// Pushes through notifications; household's check of a payment in the app, and its settlement.
+    /// Pushes through notifications; household's check of a payment in the app, and its settlement;
+    /// receipts by email.
     public static let calls: [any OperationDeclaration.Type] = [
-        Notifications.Push.Send.self, Household.Settlements.Payable.self, Household.Settlements.Paid.self,
+        Notifications.Push.Send.self, Household.Settlements.Payable.self, Household.Settlements.Paid.self, PdfEmail.Mail.Send.self,
     ]
 
     /// Every campaign's currency: the fundraising app is in euros.

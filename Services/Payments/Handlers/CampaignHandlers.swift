@@ -61,6 +61,18 @@ struct CampaignHandlers: Sendable {
         }
     }
 
+    /// The Melon project's own campaign, from any app.
+    @Sendable
+    func project(_ request: Empty, _ context: RequestContext) async throws -> Payments.CampaignDetail {
+        try await database.transaction { connection in
+            let caller = try await access.caller(context, fromAnyApp: true, on: connection)
+            guard let id = UUID(uuidString: Payments.projectCampaignId), let row = try await campaigns.campaign(id, viewer: caller, on: connection) else {
+                throw Self.notFound
+            }
+            return .init(campaign: row.view, statistics: try await figures.statistics(of: id, on: connection))
+        }
+    }
+
     @Sendable
     func list(_ request: Payments.Campaigns.List.Request, _ context: RequestContext) async throws -> Payments.Campaigns.List.Response {
         let query = try CampaignQuery(request)

@@ -19,6 +19,8 @@ struct DonationHandlers: Sendable {
     let campaigns: CampaignStore
     let processor: any PaymentProcessor
     let access: FundraisingAccess
+    /// Receipts by email, for the donations that asked for one.
+    let receipts: DonationReceipts
     /// The crash test's: exit the moment the processor charged, before the charge is recorded.
     var stopAfterCharge = false
 
@@ -34,14 +36,31 @@ struct DonationHandlers: Sendable {
 
     @Sendable
     func create(_ request: Payments.Donations.Create.Request, _ context: RequestContext) async throws -> Payments.Donation {
+        try await give(request, receiptEmail: nil, fromAnyApp: false, context)
+    }
+
+    /// A gift to the Melon project's own campaign, from any app, with a receipt by email when asked.
+    @Sendable
+    func donateToProject(_ request: Payments.Project.Donate.Request, _ context: RequestContext) async throws -> Payments.Donation {
+        let gift = Payments.Donations.Create.Request(
+            campaignId: Payments.projectCampaignId, amount: request.amount, paymentMethod: request.paymentMethod, anonymous: request.anonymous)
+        return try await give(gift, receiptEmail: request.receiptEmail, fromAnyApp: true, context)
+    }
+
+    private func give(_ request: Payments.Donations.Create.Request, receiptEmail: String?, fromAnyApp: Bool, _ context: RequestContext) async throws
+        -> Payments.Donation
+    {
         let key = try Self.clientKey(context, for: "a donation")
         var validation = Validation()
         Self.checkAmount(request.amount, &validation)
+        if let problem = receiptEmail.flatMap(EmailAddress.problem) { validation.check(false, "data.receiptEmail", problem) }
         try validation.finish()
         let anonymous = request.anonymous ?? false
-        let fingerprint = Self.fingerprint("\(request.campaignId)|\(request.amount.minorUnits)|\(request.paymentMethod)|\(anonymous)")
+        let receipt = receiptEmail.map(EmailAddress.normalized)
+        let fingerprint = Self.fingerprint(
+            "\(request.campaignId)|\(request.amount.minorUnits)|\(request.paymentMethod)|\(anonymous)" + (receipt.map { "|\($0)" } ?? ""))
         let record = try await database.transaction { connection -> DonationStore.Record in
-            let caller = try await access.caller(context, recording: true, on: connection)
+            let caller = try await access.caller(context, recording: true, fromAnyApp: fromAnyApp, on: connection)
             if let earlier = try await earlier(of: caller, key: key, fingerprint: fingerprint, on: connection) { return earlier }
             guard let id = UUID(uuidString: request.campaignId), let campaign = try await campaigns.campaign(id, viewer: caller, on: connection) else {
                 throw CampaignHandlers.notFound
@@ -50,8 +69,8 @@ struct DonationHandlers: Sendable {
             guard campaign.owner != caller else { throw OperationError.invalid(field: "data.campaignId", "is your own campaign") }
             try await limit(caller, context, on: connection)
             let charge = DonationStore.Charge(processor: processor.name, paymentMethod: request.paymentMethod, clientKey: key, fingerprint: fingerprint)
-            let donation = try await donations.open(campaign: id, donor: caller, anonymous: anonymous, gross: request.amount.minorUnits, charge: charge,
-                                                    on: connection)
+            let donation = try await donations.open(
+                campaign: id, donor: caller, anonymous: anonymous, gross: request.amount.minorUnits, charge: charge, receiptEmail: receipt, on: connection)
             guard let record = try await donations.record(donation, on: connection) else { throw OperationError(.unavailable, "try again") }
             return record
         }
@@ -178,6 +197,7 @@ struct DonationHandlers: Sendable {
                 try await donations.release(id, on: connection)
             case .succeeded?:
                 if try await donations.succeed(id, fee: intent.fee, on: connection) {
+                    try await receipts.send(for: id, on: connection)
                     if record.household != nil {
                         try await SettleUpHandlers.tellHousehold(record, database: database, on: connection)
                     } else {
@@ -210,7 +230,8 @@ struct DonationHandlers: Sendable {
     /// The caller's donation `reference`, or `notFound`.
     private func owned(_ reference: String, _ context: RequestContext) async throws -> DonationStore.Record {
         try await database.transaction { connection in
-            let caller = try await access.caller(context, on: connection)
+            // From any app: the project's donations are given from every app.
+            let caller = try await access.caller(context, fromAnyApp: true, on: connection)
             guard let id = UUID(uuidString: reference), let record = try await donations.record(id, on: connection), record.donor == caller,
                   record.campaign != nil
             else {

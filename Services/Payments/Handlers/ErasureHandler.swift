@@ -29,7 +29,7 @@ struct ErasureHandler: Sendable {
             let marks = try await connection.query(
                 "WITH gone AS (DELETE FROM bookmarks WHERE account_id = \(account) RETURNING 1) SELECT count(*)::int FROM gone", logger: database.logger)
             let bookmarksDeleted = try await marks.decode(Int.self).first { _ in true } ?? 0
-            try await connection.query("UPDATE donations SET donor_id = NULL, client_key = NULL, payment_method = NULL WHERE donor_id = \(account)", logger: database.logger)
+            try await connection.query("UPDATE donations SET donor_id = NULL, client_key = NULL, payment_method = NULL, receipt_email = NULL WHERE donor_id = \(account)", logger: database.logger)
             try await connection.query("UPDATE refunds SET requested_by = NULL, client_key = NULL WHERE requested_by = \(account)", logger: database.logger)
             try await connection.query("DELETE FROM donor_keys WHERE account_id = \(account)", logger: database.logger)
             try await connection.query("UPDATE donations SET payee_id = NULL WHERE payee_id = \(account)", logger: database.logger)

@@ -133,7 +133,12 @@ struct Reconciliation: Sendable {
         }
         for record in try await donations.donations.feesUnknown(limit: 100, on: connection) {
             guard let id = record.intent, let fee = try await processor.retrieve(id).fee else { continue }
-            if try await database.transaction({ try await donations.donations.postLateFee(record.id, fee: fee, on: $0) }) { report.latePosted += 1 }
+            let posted = try await database.transaction { connection in
+                let posted = try await donations.donations.postLateFee(record.id, fee: fee, on: connection)
+                if posted { try await donations.receipts.send(for: record.id, on: connection) }
+                return posted
+            }
+            if posted { report.latePosted += 1 }
         }
         return report
     }

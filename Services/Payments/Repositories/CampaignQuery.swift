@@ -67,7 +67,8 @@ struct CampaignQuery: Sendable {
         let direction = descending ? "DESC" : "ASC", beyond = descending ? "<" : ">"
         var query = CampaignStore.select(viewer: viewer, key: keySQL)
         func bind(_ value: some PostgresDynamicTypeEncodable) -> String { query.binds.placeholder(value) }
-        query.sql += " WHERE c.closed_at IS NULL AND c.ends_at > \(bind(now))"
+        // The project's own campaign has a route of its own (`GET /v1/project`), not a place among the others.
+        query.sql += " WHERE c.closed_at IS NULL AND c.ends_at > \(bind(now)) AND c.id <> \(bind(UUID(uuidString: Payments.projectCampaignId)!))"
         if let category { query.sql += " AND c.category = \(bind(category.rawValue))" }
         if let words { query.sql += " AND c.title_words @@ websearch_to_tsquery('simple', \(bind(words)))" }
         if sort == .nearlyThere { query.sql += " AND -COALESCE(a.balance, 0) * 10000 >= c.goal_minor * \(Payments.Bounds.nearlyThere)" }

@@ -22,7 +22,8 @@ struct DonationStore: Sendable {
 
     /// Records a donation of `gross` cents from `donor` to `campaign` (not yet succeeded), to be
     /// charged as `charge` says; its id.
-    func open(campaign: UUID, donor: UUID, anonymous: Bool, gross: Int64, charge: Charge? = nil, on connection: PostgresConnection) async throws -> UUID {
+    func open(campaign: UUID, donor: UUID, anonymous: Bool, gross: Int64, charge: Charge? = nil, receiptEmail: String? = nil,
+              on connection: PostgresConnection) async throws -> UUID {
         let id = UUID()
         try await connection.query(
             "INSERT INTO donor_keys (account_id, donor_key) VALUES (\(donor), \(UUID())) ON CONFLICT DO NOTHING", logger: database.logger)
@@ -30,9 +31,9 @@ struct DonationStore: Sendable {
         try await connection.query(
             """
             INSERT INTO donations (id, campaign_id, donor_id, donor_key, donor_karma, anonymous, gross_minor, currency, created_at, updated_at,
-                                   processor, payment_method, client_key, fingerprint)
+                                   processor, payment_method, client_key, fingerprint, receipt_email)
             SELECT \(id), \(campaign), \(donor), donor_key, \(karma), \(anonymous), \(gross), \(Payments.currency.code), \(database.now()),
-                   \(database.now()), \(charge?.processor ?? "sandbox"), \(charge?.paymentMethod), \(charge?.clientKey), \(charge?.fingerprint)
+                   \(database.now()), \(charge?.processor ?? "sandbox"), \(charge?.paymentMethod), \(charge?.clientKey), \(charge?.fingerprint), \(receiptEmail)
             FROM donor_keys WHERE account_id = \(donor)
             """,
             logger: database.logger)
