@@ -116,6 +116,14 @@ extension PaymentsStackTests {
             // A payment is not a donation: Ben's donations list none, and a donation route does not find it.
             #expect(Donors.items(try await http.get("/v1/me/donations", headers: fundraising), "donations").isEmpty)
             #expect(try await http.get("/v1/donations/\(id)", headers: fundraising).status == 404)
+
+            // Cara pays her 10 euro twice at once, under two keys, the household's id written two ways: one is charged, one refused.
+            async let lower = Self.pay(http, cara, household: flat, to: anaMember, cents: 1_000)
+            async let upper = Self.pay(http, cara, household: flat.uppercased(), to: anaMember.uppercased(), cents: 1_000)
+            let both = try await [lower, upper]
+            #expect(both.filter { $0.status == 201 && $0.json?["status"] == "succeeded" }.count == 1 && both.filter { $0.status == 400 }.count == 1,
+                    "\(both.map(\.text))")
+            #expect(try await DonationRouteTests.count(payments, "SELECT count(*)::int FROM ledger_transfers WHERE kind = 'settle_up'") == 2)
         }
     }
 }

@@ -60,7 +60,9 @@ struct DonationHandlers: Sendable {
         let fingerprint = Self.fingerprint(
             "\(request.campaignId)|\(request.amount.minorUnits)|\(request.paymentMethod)|\(anonymous)" + (receipt.map { "|\($0)" } ?? ""))
         let record = try await database.transaction { connection -> DonationStore.Record in
-            let caller = try await access.caller(context, recording: true, fromAnyApp: fromAnyApp, on: connection)
+            // Known by username in the fundraising app only: a gift to the project from another app makes no profile there.
+            let recording = context.attributes.app == ClientApp.fundraising.rawValue
+            let caller = try await access.caller(context, recording: recording, fromAnyApp: fromAnyApp, on: connection)
             if let earlier = try await earlier(of: caller, key: key, fingerprint: fingerprint, on: connection) { return earlier }
             guard let id = UUID(uuidString: request.campaignId), let campaign = try await campaigns.campaign(id, viewer: caller, on: connection) else {
                 throw CampaignHandlers.notFound

@@ -29,7 +29,8 @@ struct DonationReceipts: Sendable {
                 to: [email], subject: "Your receipt: \(DonationPushes.euros(gross)) to \(title ?? "Melon")",
                 text: Self.text(donation: id, campaign: title ?? "Melon", gross: gross, fee: fee, at: at, organisation: organisation),
                 account: donor.map(CampaignStore.text))
-            try await database.enqueue(PdfEmail.Mail.Send.self, mail, on: connection, idempotencyKey: "receipt-\(CampaignStore.text(id))")
+            // Tagged with the donor, so an erasure drops it while it waits.
+            try await database.enqueue(PdfEmail.Mail.Send.self, mail, on: connection, idempotencyKey: "receipt-\(CampaignStore.text(id))", account: donor)
         }
     }
 

@@ -36,7 +36,8 @@ struct ErasureHandler: Sendable {
             try await connection.query(
                 "UPDATE ledger_accounts SET account_id = NULL WHERE kind IN ('karma', 'member') AND account_id = \(account)", logger: database.logger)
             try await connection.query("DELETE FROM people WHERE account_id = \(account)", logger: database.logger)
-            // Its uploads: the cover pictures of its campaigns.
+            // Its receipts still waiting in the outbox, and its uploads (the cover pictures of its campaigns).
+            _ = try await database.dropUndelivered(account: account, on: connection)
             _ = try await database.forgetMedia(of: account, on: connection)
             context.logger.notice("account erased", metadata: ["campaigns": "\(campaignsClosed)", "bookmarks": "\(bookmarksDeleted)"])
             return .init(campaignsClosed: campaignsClosed, bookmarksDeleted: bookmarksDeleted)

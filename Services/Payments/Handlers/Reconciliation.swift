@@ -135,7 +135,8 @@ struct Reconciliation: Sendable {
             guard let id = record.intent, let fee = try await processor.retrieve(id).fee else { continue }
             let posted = try await database.transaction { connection in
                 let posted = try await donations.donations.postLateFee(record.id, fee: fee, on: connection)
-                if posted { try await donations.receipts.send(for: record.id, on: connection) }
+                // Known now (a fee of nothing posts nothing): the receipt can say it.
+                try await donations.receipts.send(for: record.id, on: connection)
                 return posted
             }
             if posted { report.latePosted += 1 }

@@ -36,29 +36,33 @@ struct SettleUpHandlers: Sendable {
         var validation = Validation()
         DonationHandlers.checkAmount(request.amount, &validation)
         try validation.finish()
-        let fingerprint = DonationHandlers.fingerprint("settle-up|\(request.householdId)|\(request.to)|\(request.amount.minorUnits)|\(request.paymentMethod)")
+        // Ids as ids: one household or member however its id is written (the lock and the key's fingerprint name them).
+        guard let household = UUID(uuidString: request.householdId) else { throw OperationError.invalid(field: "data.householdId", "must be a household id") }
+        guard let payeeMember = UUID(uuidString: request.to) else { throw OperationError.invalid(field: "data.to", "must be a member id") }
+        let (householdText, payeeText) = (CampaignStore.text(household), CampaignStore.text(payeeMember))
+        let fingerprint = DonationHandlers.fingerprint("settle-up|\(householdText)|\(payeeText)|\(request.amount.minorUnits)|\(request.paymentMethod)")
         guard let bus = context.bus else { throw OperationError(.unavailable, "household cannot be asked from here") }
         let record = try await database.transaction { connection -> DonationStore.Record in
             // A repeat resumes its payment without asking household again (the debt it paid is gone by then).
             if let earlier = try await charges.earlier(of: caller, key: key, fingerprint: fingerprint, on: connection) { return earlier }
             // One new payment at a time per payer and household, asked of household and counted
             // against what is owed together: two at once, or one while an earlier one has not reached
-            // household yet, never pay one debt twice.
-            try await database.lockForTransaction("settle-up/\(request.householdId)/\(CampaignStore.text(caller))", on: connection)
-            let payable = try await bus.call(
-                Household.Settlements.Payable.self,
-                .init(householdId: request.householdId, account: CampaignStore.text(caller), to: request.to, amount: request.amount),
-                options: context.onwards(timeout: .seconds(5)))
-            guard let payer = UUID(uuidString: payable.from), let payee = UUID(uuidString: payable.payee), let payeeMember = UUID(uuidString: request.to),
-                  let household = UUID(uuidString: request.householdId)
-            else { throw OperationError(.internal, "household answered with ids that are not ids") }
+            // household yet, never pay one debt twice. What is under way is read before household is
+            // asked: one delivered in between is then subtracted twice (a refusal), never not at all.
+            try await database.lockForTransaction("settle-up/\(householdText)/\(CampaignStore.text(caller))", on: connection)
+            try await charges.limit(caller, context, on: connection)
             let underWay = try await donations.settleUpsUnderWay(from: caller, to: payeeMember, in: household, on: connection)
+            let payable = try await bus.call(
+                Household.Settlements.Payable.self, .init(householdId: householdText, account: CampaignStore.text(caller), to: payeeText, amount: request.amount),
+                options: context.onwards(timeout: .seconds(5)))
+            guard let payer = UUID(uuidString: payable.from), let payee = UUID(uuidString: payable.payee) else {
+                throw OperationError(.internal, "household answered with ids that are not ids")
+            }
             guard request.amount.minorUnits <= payable.owed.minorUnits - underWay else {
                 throw OperationError.invalid(
                     field: "data.amount",
                     "is more than you owe them once your payments under way count: \(Money(minorUnits: max(payable.owed.minorUnits - underWay, 0), currency: Payments.currency))")
             }
-            try await charges.limit(caller, context, on: connection)
             let charge = DonationStore.Charge(processor: charges.processor.name, paymentMethod: request.paymentMethod, clientKey: key, fingerprint: fingerprint)
             let parties = DonationStore.SettleUpParties(household: household, payer: caller, payerMember: payer, payee: payee, payeeMember: payeeMember)
             let id = try await donations.open(settleUp: parties, gross: request.amount.minorUnits, charge: charge, on: connection)

@@ -20,6 +20,8 @@ ALTER TABLE donations
         AND (campaign_id IS NULL OR donor_karma IS NOT NULL)
         AND (household_id IS NULL OR (payer_member IS NOT NULL AND payee_member IS NOT NULL AND payee_funds IS NOT NULL)));
 CREATE INDEX donations_payee ON donations (payee_id) WHERE payee_id IS NOT NULL;
+-- A settle-up that succeeded counts as under way while its outbox row waits (SettleUpHandlers).
+CREATE INDEX IF NOT EXISTS outbox_waiting_keys ON outbox (idempotency_key) WHERE delivered_at IS NULL;
 
 ALTER TABLE ledger_accounts DROP CONSTRAINT ledger_accounts_kind_check;
 ALTER TABLE ledger_accounts ADD CONSTRAINT ledger_accounts_kind_check CHECK (kind IN ('processor', 'fees', 'campaign', 'karma', 'member'));

@@ -128,7 +128,9 @@ extension DonationStore {
     func mark(_ id: UUID, _ status: Payments.DonationStatus, reason: Payments.DeclineReason? = nil, on connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            UPDATE donations SET status = \(status.rawValue), reason = \(reason?.rawValue), updated_at = \(database.now()), held_until = NULL
+            UPDATE donations SET status = \(status.rawValue), reason = \(reason?.rawValue), updated_at = \(database.now()), held_until = NULL,
+                -- A failed donation sends no receipt: its address goes.
+                receipt_email = CASE WHEN \(status.rawValue) = 'failed' THEN NULL ELSE receipt_email END
             WHERE id = \(id) AND status NOT IN ('succeeded', 'failed') AND succeeded_at IS NULL
             """,
             logger: database.logger)

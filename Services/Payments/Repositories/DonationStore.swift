@@ -69,14 +69,15 @@ struct DonationStore: Sendable {
     }
 
     /// What `payer`'s settle-ups to member `payee` of `household` that household does not know of
-    /// yet hold, in cents: those with the processor, and those that succeeded while the outbox has
-    /// not delivered them (`SettleUpHandlers.tellHousehold`).
+    /// yet hold, in cents: those with the processor (waiting for the payer's 3-D Secure for an hour
+    /// at most), and those that succeeded while the outbox has not delivered them
+    /// (`SettleUpHandlers.tellHousehold`).
     func settleUpsUnderWay(from payer: UUID, to payee: UUID, in household: UUID, on connection: PostgresConnection) async throws -> Int64 {
         let rows = try await connection.query(
             """
             SELECT COALESCE(sum(d.gross_minor), 0)::bigint FROM donations d
             WHERE d.household_id = \(household) AND d.donor_id = \(payer) AND d.payee_member = \(payee)
-              AND (d.status IN ('processing', 'requires_action')
+              AND (d.status = 'processing' OR (d.status = 'requires_action' AND d.updated_at > \(database.ago(.seconds(3_600))))
                    OR (d.status = 'succeeded' AND EXISTS (
                        SELECT 1 FROM outbox o WHERE o.idempotency_key = 'settle-up-' || d.id::text AND o.delivered_at IS NULL)))
             """,
