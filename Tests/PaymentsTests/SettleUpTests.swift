@@ -124,6 +124,20 @@ extension PaymentsStackTests {
             #expect(both.filter { $0.status == 201 && $0.json?["status"] == "succeeded" }.count == 1 && both.filter { $0.status == 400 }.count == 1,
                     "\(both.map(\.text))")
             #expect(try await DonationRouteTests.count(payments, "SELECT count(*)::int FROM ledger_transfers WHERE kind = 'settle_up'") == 2)
+
+            // Ben disputes his payment with his bank: the money leaves what is held for Ana, and household opens his debt again.
+            let store = DonationStore(database: payments, ledger: Ledger(database: payments))
+            let disputed = try await payments.transaction {
+                try await store.giveBack(UUID(uuidString: id)!, amount: 1_000, as: .dispute, transfer: Ledger.transfer(processor: "dispute:dp_ben"), on: $0)
+            }
+            #expect(disputed == 1_000)
+            try await http.relayOutbox(of: "payments")
+            let afterDispute = try await http.get("/v1/households/\(flat)/balances", headers: ana)
+            #expect(BalanceReading.transfers(afterDispute).contains([.string(try #require(members[self.ben])), .string(anaMember), 1_000]), "\(afterDispute.text)")
+            #expect(try await Self.settlements(http, flat, ana).contains { $0["reference"] == "Disputed with the card's bank" && $0["from"] == .string(anaMember) })
+            #expect(try await DonationRouteTests.count(
+                payments, "SELECT (-balance)::int FROM ledger_accounts WHERE kind = 'member' AND account_id = '\(self.ana.uuidString.lowercased())'") == 1_000,
+                "Cara's payment is held for Ana; Ben's went back")
         }
     }
 }

@@ -49,7 +49,8 @@ extension Household.Settlements {
 
     /// `household.settlements.paid.v1`: sent by `payments` through its outbox once a payment in the
     /// app succeeded: recorded as a settlement from `from` to `to`, confirmed (the processor took
-    /// the money), once per payment however often it is delivered.
+    /// the money), once per payment however often it is delivered. A payment given back to the
+    /// payer's card (a refund, a dispute) comes the other way, with its `reference`.
     public enum Paid: OperationDeclaration {
         public static let service = Household.name
         public static let type = "household.settlements.paid.v1"
@@ -62,16 +63,21 @@ extension Household.Settlements {
             public var from: String
             public var to: String
             public var amount: Money
+            /// Absent for a payment; what happened otherwise ("Given back to the card").
+            public var reference: String?
 
-            public init(householdId: String, paymentId: String, from: String, to: String, amount: Money) {
+            public init(householdId: String, paymentId: String, from: String, to: String, amount: Money, reference: String? = nil) {
                 self.householdId = householdId
                 self.paymentId = paymentId
                 self.from = from
                 self.to = to
                 self.amount = amount
+                self.reference = reference
             }
 
-            public static let fieldRules: [String: FieldRule] = ["householdId": .uuid, "paymentId": .uuid, "from": .uuid, "to": .uuid]
+            public static let fieldRules: [String: FieldRule] = [
+                "householdId": .uuid, "paymentId": .uuid, "from": .uuid, "to": .uuid, "reference": .plainText(1...100),
+            ]
         }
 
         public struct Response: Codable, Sendable, Equatable, FieldRules {

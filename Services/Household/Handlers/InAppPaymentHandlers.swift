@@ -56,11 +56,20 @@ struct InAppPaymentHandlers: Sendable {
             guard everyone.contains(from), everyone.contains(to), from != to else {
                 throw OperationError.invalid(field: "data.to", "the payment names someone who is not a member of the household")
             }
-            let settlement = try await settlements.paid(payment, in: household, from: from, to: to, amount: request.amount, on: connection)
-            if settlement.new {
+            let settlement = try await settlements.paid(
+                payment, in: household, from: from, to: to, amount: request.amount, reference: request.reference ?? "Paid in the app", on: connection)
+            guard settlement.new else { return .init(settlementId: HouseholdStore.text(settlement.id)) }
+            let target = HouseholdNotifier.Target(household: household, resource: "settlement", id: settlement.id)
+            if request.reference == nil {
                 try await notifier.tell(
-                    .settlementRecorded, .init(household: household, resource: "settlement", id: settlement.id), except: from, only: [to], listed: false,
+                    .settlementRecorded, target, except: from, only: [to], listed: false,
                     title: "A roommate paid you \(request.amount)", body: "Paid in the app: it counts in your balance now.", on: connection)
+            } else {
+                // Money given back to the payer's card: both sides' balances move back.
+                try await notifier.tell(
+                    .settlementRecorded, target, except: nil, only: [from, to], listed: false,
+                    title: "A payment in the app was given back", body: "\(request.amount) went back to the card it came from: the debt is open again.",
+                    on: connection)
             }
             return .init(settlementId: HouseholdStore.text(settlement.id))
         }

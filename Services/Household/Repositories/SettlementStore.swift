@@ -38,7 +38,8 @@ struct SettlementStore: Sendable {
     /// The settlement of payment `payment`, made in the app `from` → `to` and confirmed by the
     /// processor: recorded (by the payer) and counted at once, or found when it was before. Its id,
     /// and whether it was recorded now.
-    func paid(_ payment: UUID, in household: UUID, from: UUID, to: UUID, amount: Money, on connection: PostgresConnection) async throws
+    func paid(_ payment: UUID, in household: UUID, from: UUID, to: UUID, amount: Money, reference: String = "Paid in the app", on connection: PostgresConnection)
+        async throws
         -> (id: UUID, new: Bool)
     {
         let id = UUID(), now = database.now()
@@ -46,7 +47,7 @@ struct SettlementStore: Sendable {
             """
             INSERT INTO settlements (id, household_id, from_member, to_member, amount_minor, currency, reference, recorded_by, recorded_at, confirmed_at,
                                      payment_id)
-            VALUES (\(id), \(household), \(from), \(to), \(amount.minorUnits), \(amount.currency.code), 'Paid in the app', \(from), \(now), \(now), \(payment))
+            VALUES (\(id), \(household), \(from), \(to), \(amount.minorUnits), \(amount.currency.code), \(reference), \(from), \(now), \(now), \(payment))
             ON CONFLICT (payment_id) DO NOTHING RETURNING id
             """,
             logger: database.logger

@@ -1,6 +1,7 @@
 import Contracts
 import Envelope
 import Foundation
+import HouseholdContract
 import PaymentsContract
 import PostgresNIO
 import PostgresSupport
@@ -136,12 +137,13 @@ struct DonationStore: Sendable {
     func giveBack(_ id: UUID, amount: Int64, as kind: Ledger.TransferKind, transfer: UUID, on connection: PostgresConnection) async throws -> Int64? {
         let rows = try await connection.query(
             """
-            SELECT d.campaign_id, d.gross_minor, d.returned_minor, d.donor_karma, c.owner_karma, d.payee_funds, d.succeeded_at IS NOT NULL
+            SELECT d.campaign_id, d.gross_minor, d.returned_minor, d.donor_karma, c.owner_karma, d.payee_funds, d.succeeded_at IS NOT NULL,
+                   d.household_id, d.payer_member, d.payee_member
             FROM donations d LEFT JOIN campaigns c ON c.id = d.campaign_id WHERE d.id = \(id) FOR UPDATE OF d
             """,
             logger: database.logger)
-        guard let (campaign, gross, returned, donorKarma, ownerKarma, payee, succeeded) = try await rows.decode((UUID?, Int64, Int64, UUID?, UUID?, UUID?, Bool).self)
-            .first(where: { _ in true }), succeeded
+        guard let (campaign, gross, returned, donorKarma, ownerKarma, payee, succeeded, household, payer, paid) = try await rows
+            .decode((UUID?, Int64, Int64, UUID?, UUID?, UUID?, Bool, UUID?, UUID?, UUID?).self).first(where: { _ in true }), succeeded
         else { return nil }
         if try await connection.query("SELECT 1 FROM ledger_transfers WHERE id = \(transfer)", logger: database.logger).decode(Int.self)
             .first(where: { _ in true }) != nil { return 0 }
@@ -153,10 +155,14 @@ struct DonationStore: Sendable {
         let legs: [Ledger.Leg]
         if let campaign, let donorKarma, let ownerKarma {
             legs = Postings.giveBack(campaign: campaign, gross: gross, returned: returned, amount: posted, donorKarma: donorKarma, ownerKarma: ownerKarma)
-        } else if let payee {
-            // The household keeps its settlement: the payer's bank took the money back, which the one paid takes up with them.
-            database.logger.warning("a settle-up paid in the app was given back", metadata: ["settleUp": "\(id)", "kind": "\(kind.rawValue)", "amount": "\(posted)"])
+        } else if let payee, let household, let payer, let paid {
+            // The money went back to the payer's card: household records it the other way, so the debt is open again.
+            database.logger.notice("a settle-up paid in the app was given back", metadata: ["settleUp": "\(id)", "kind": "\(kind.rawValue)", "amount": "\(posted)"])
             legs = Postings.settleUpGiveBack(amount: posted, payee: payee)
+            let back = Household.Settlements.Paid.Request(
+                householdId: CampaignStore.text(household), paymentId: CampaignStore.text(transfer), from: CampaignStore.text(paid), to: CampaignStore.text(payer),
+                amount: CampaignStore.euros(posted), reference: kind == .dispute ? "Disputed with the card's bank" : "Given back to the card")
+            try await database.enqueue(Household.Settlements.Paid.self, back, on: connection, idempotencyKey: "settle-up-back-\(CampaignStore.text(transfer))")
         } else {
             return nil
         }
