@@ -1,6 +1,5 @@
 import Contracts
 import Foundation
-import Media
 import PaymentsContract
 import PostgresSupport
 import ServiceKit
@@ -19,8 +18,7 @@ extension ServiceDefinition {
         let campaignStore = CampaignStore(database: database, ledger: ledger)
         let peopleStore = PeopleStore(database: database)
         let access = FundraisingAccess(people: peopleStore)
-        let campaigns = CampaignHandlers(
-            database: database, campaigns: campaignStore, figures: CampaignFigures(database: database), access: access, media: MediaLibrary(database: database))
+        let campaigns = CampaignHandlers(database: database, campaigns: campaignStore, figures: CampaignFigures(database: database), access: access)
         let bookmarks = BookmarkHandlers(
             database: database, bookmarks: BookmarkStore(database: database, campaigns: campaignStore), campaigns: campaignStore, access: access)
         let erasure = ErasureHandler(database: database)

@@ -26,11 +26,11 @@ extension CampaignHandlers {
             guard row.view.state == .open else { throw Self.closed }
             try await database.hit(Self.covers, [.account(caller.uuidString)], at: database.now(), on: connection)
         }
-        let image = try await media.process(request.content, mediaType: request.mediaType)
+        let image = try await campaigns.media.process(request.content, mediaType: request.mediaType)
         return try await database.transaction { connection in
             let (caller, row) = try await owned(request.campaignId, context, on: connection)
             guard row.view.state == .open else { throw Self.closed }
-            let kept = try await media.keep(image, account: caller, on: connection)
+            let kept = try await campaigns.media.keep(image, account: caller, on: connection)
             try await campaigns.setCover(row.id, kept.id, on: connection)
             guard let changed = try await campaigns.campaign(row.id, viewer: caller, on: connection) else { throw Self.notFound }
             return changed.view
@@ -51,12 +51,8 @@ extension CampaignHandlers {
     func cover(_ request: Payments.Covers.Get.Request, _ context: RequestContext) async throws -> MediaFile {
         try await database.transaction { connection in
             _ = try await access.caller(context, on: connection)
-            guard let id = UUID(uuidString: request.campaignId),
-                  let media = try await connection.query("SELECT cover_media FROM campaigns WHERE id = \(id) AND title IS NOT NULL", logger: database.logger)
-                      .decode(UUID?.self).first(where: { _ in true }) ?? nil,
-                  let record = try await self.media.record(media, on: connection)
-            else { throw Self.noCover }
-            return try await self.media.file(record, request.size ?? .full, ifNoneMatch: request.ifNoneMatch, on: connection)
+            guard let id = UUID(uuidString: request.campaignId), let record = try await campaigns.cover(of: id, on: connection) else { throw Self.noCover }
+            return try await campaigns.media.file(record, request.size ?? .full, ifNoneMatch: request.ifNoneMatch, on: connection)
         }
     }
 }

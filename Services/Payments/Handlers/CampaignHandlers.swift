@@ -2,7 +2,6 @@ import Bus
 import Contracts
 import Envelope
 import Foundation
-import Media
 import PaymentsContract
 import PostgresNIO
 import PostgresSupport
@@ -14,8 +13,6 @@ struct CampaignHandlers: Sendable {
     let campaigns: CampaignStore
     let figures: CampaignFigures
     let access: FundraisingAccess
-    /// Cover pictures.
-    let media: MediaLibrary
 
     /// Campaigns one account starts a day.
     static let starting = RateLimit("campaigns.create", count: 10, per: .seconds(86_400), message: "too many new campaigns today; try again tomorrow")

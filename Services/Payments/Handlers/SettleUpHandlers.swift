@@ -96,14 +96,10 @@ struct SettleUpHandlers: Sendable {
     /// Tells household, through the outbox in the transaction that posts it, that settle-up `record`
     /// succeeded: it records the settlement, confirmed, once however often it is told.
     static func tellHousehold(_ record: DonationStore.Record, database: Database, on connection: PostgresConnection) async throws {
-        let rows = try await connection.query(
-            "SELECT household_id, payer_member, payee_member, gross_minor FROM donations WHERE id = \(record.id) AND household_id IS NOT NULL",
-            logger: database.logger)
-        for try await (household, payer, payee, gross) in rows.decode((UUID, UUID, UUID, Int64).self) {
-            let paid = Household.Settlements.Paid.Request(
-                householdId: CampaignStore.text(household), paymentId: CampaignStore.text(record.id), from: CampaignStore.text(payer),
-                to: CampaignStore.text(payee), amount: CampaignStore.euros(gross))
-            try await database.enqueue(Household.Settlements.Paid.self, paid, on: connection, idempotencyKey: "settle-up-\(CampaignStore.text(record.id))")
-        }
+        guard let household = record.household, let payer = record.payerMember, let payee = record.payeeMember else { return }
+        let paid = Household.Settlements.Paid.Request(
+            householdId: CampaignStore.text(household), paymentId: CampaignStore.text(record.id), from: CampaignStore.text(payer),
+            to: CampaignStore.text(payee), amount: CampaignStore.euros(record.gross))
+        try await database.enqueue(Household.Settlements.Paid.self, paid, on: connection, idempotencyKey: DonationStore.householdKey(of: record.id))
     }
 }

@@ -11,6 +11,14 @@ import PostgresSupport
 struct CampaignStore: Sendable {
     let database: Database
     let ledger: Ledger
+    /// Cover pictures.
+    let media: MediaLibrary
+
+    init(database: Database, ledger: Ledger) {
+        self.database = database
+        self.ledger = ledger
+        media = MediaLibrary(database: database)
+    }
 
     /// A campaign as stored, with its place in the newest/oldest order and its value in a sort.
     struct Row: Sendable {
@@ -121,7 +129,14 @@ struct CampaignStore: Sendable {
             "UPDATE campaigns c SET cover_media = \(media) FROM campaigns old WHERE c.id = \(id) AND old.id = c.id RETURNING old.cover_media",
             logger: database.logger
         ).decode(UUID?.self).reduce(into: [UUID]()) { if let old = $1, old != media { $0.append(old) } }
-        try await MediaLibrary(database: database).delete(before, on: connection)
+        try await self.media.delete(before, on: connection)
+    }
+
+    /// The cover picture of campaign `id` while it keeps its texts; nil without one.
+    func cover(of id: UUID, on connection: PostgresConnection) async throws -> MediaRecord? {
+        let rows = try await connection.query("SELECT cover_media FROM campaigns WHERE id = \(id) AND title IS NOT NULL", logger: database.logger)
+        guard let media = try await rows.decode(UUID?.self).first(where: { _ in true }) ?? nil else { return nil }
+        return try await self.media.record(media, on: connection)
     }
 
     /// `owner`'s campaigns (`openOnly`: those still open) as `viewer` sees them, the newest first, below `before`.

@@ -14,7 +14,8 @@ extension DonationStore {
         /// The campaign given to; nil for a settle-up, which names its household.
         let campaign: UUID?
         let household: UUID?
-        /// A settle-up's member paid.
+        /// A settle-up's two members: who paid, and who was paid.
+        let payerMember: UUID?
         let payeeMember: UUID?
         let donor: UUID?
         let gross: Int64
@@ -48,7 +49,7 @@ extension DonationStore {
     }
 
     static let columns = """
-        SELECT id, seq, campaign_id, household_id, payee_member, donor_id, gross_minor, returned_minor, anonymous, status, reason, processor, payment_method, intent_id, fingerprint, created_at,
+        SELECT id, seq, campaign_id, household_id, payer_member, payee_member, donor_id, gross_minor, returned_minor, anonymous, status, reason, processor, payment_method, intent_id, fingerprint, created_at,
                succeeded_at FROM donations
         """
 
@@ -57,11 +58,11 @@ extension DonationStore {
         query.sql += condition.sql
         query.binds = condition.binds
         let rows = try await connection.query(query, logger: database.logger)
-            .decode((UUID, Int64, UUID?, UUID?, UUID?, UUID?, Int64, Int64, Bool, String, String?, String, String?, String?, String?, Date, Date?).self)
+            .decode((UUID, Int64, UUID?, UUID?, UUID?, UUID?, UUID?, Int64, Int64, Bool, String, String?, String, String?, String?, String?, Date, Date?).self)
         var records: [Record] = []
-        for try await (id, seq, campaign, household, payeeMember, donor, gross, returned, anonymous, status, reason, processor, method, intent, fingerprint, created, succeeded) in rows {
+        for try await (id, seq, campaign, household, payerMember, payeeMember, donor, gross, returned, anonymous, status, reason, processor, method, intent, fingerprint, created, succeeded) in rows {
             records.append(Record(
-                id: id, seq: seq, campaign: campaign, household: household, payeeMember: payeeMember, donor: donor, gross: gross, returned: returned, anonymous: anonymous,
+                id: id, seq: seq, campaign: campaign, household: household, payerMember: payerMember, payeeMember: payeeMember, donor: donor, gross: gross, returned: returned, anonymous: anonymous,
                 status: Payments.DonationStatus(rawValue: status) ?? .processing, reason: reason.flatMap(Payments.DeclineReason.init(rawValue:)),
                 processor: processor, paymentMethod: method, intent: intent, fingerprint: fingerprint, createdAt: created, succeededAt: succeeded))
         }

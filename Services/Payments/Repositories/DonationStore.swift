@@ -69,6 +69,11 @@ struct DonationStore: Sendable {
         return id
     }
 
+    /// The outbox key that tells household of settle-up `id` (`SettleUpHandlers.tellHousehold`): a
+    /// settle-up whose row with it waits is still under way.
+    static func householdKey(of id: UUID) -> String { settleUpKeyPrefix + CampaignStore.text(id) }
+    private static let settleUpKeyPrefix = "settle-up-"
+
     /// What `payer`'s settle-ups to member `payee` of `household` that household does not know of
     /// yet hold, in cents: those with the processor (waiting for the payer's 3-D Secure for an hour
     /// at most), and those that succeeded while the outbox has not delivered them
@@ -80,7 +85,7 @@ struct DonationStore: Sendable {
             WHERE d.household_id = \(household) AND d.donor_id = \(payer) AND d.payee_member = \(payee)
               AND (d.status = 'processing' OR (d.status = 'requires_action' AND d.updated_at > \(database.ago(.seconds(3_600))))
                    OR (d.status = 'succeeded' AND EXISTS (
-                       SELECT 1 FROM outbox o WHERE o.idempotency_key = 'settle-up-' || d.id::text AND o.delivered_at IS NULL)))
+                       SELECT 1 FROM outbox o WHERE o.idempotency_key = \(Self.settleUpKeyPrefix) || d.id::text AND o.delivered_at IS NULL)))
             """,
             logger: database.logger)
         return try await rows.decode(Int64.self).first { _ in true } ?? 0
