@@ -4,11 +4,13 @@ import NotificationsContract
 import NotificationsService
 import TestSupport
 
-/// `notifications-benchmark`: payloads built per second in-process, and pushes per second from
-/// enqueue (one `notifications.push.send.v1` to many recipients) until the local APNs server (HTTP/2,
-/// TLS, JWT checked) has accepted every one, with one and with two `notifications` processes.
+/// `notifications-benchmark`: payloads built per second in-process, and deliveries per second from
+/// enqueue (`notifications.push.send.v1`) until the local APNs server (HTTP/2, TLS, JWT checked) has
+/// accepted every one, with the enqueue-to-accepted latency's median and p99: pushes to 1, 10 and
+/// 1,000 devices each; the same beside a sandbox host that never answers (a few sandbox devices
+/// among them); and with two `notifications` processes.
 ///
-///     TEST_DATABASE_URL=postgres://... .build/release/notifications-benchmark [--runs 3] [--pushes 2000]
+///     TEST_DATABASE_URL=postgres://... .build/release/notifications-benchmark [--runs 3] [--deliveries 2000]
 @main
 struct NotificationsBenchmark {
     static func main() async throws {
@@ -17,13 +19,29 @@ struct NotificationsBenchmark {
             guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
             return Int(arguments[index + 1]) ?? fallback
         }
-        let runs = option("--runs", 3), pushes = option("--pushes", 2_000)
+        let runs = option("--runs", 3), deliveries = option("--deliveries", 2_000)
         for run in 1...runs {
             print("run \(run): payloads built per second: \(Int(payloadsPerSecond(count: 100_000)))")
-            for instances in [1, 2] {
-                let rate = try await pushesPerSecond(pushes, instances: instances)
-                print("run \(run): \(instances) instance(s): \(pushes) pushes, \(Int(rate)) pushes/s from enqueue to accepted by APNs")
+            for devices in [1, 10, 1_000] {
+                let result = try await deliver(deliveries, devicesPerPush: devices)
+                print("run \(run): 1 instance, \(devices) device(s) per push: \(result)")
             }
+            let beside = try await deliver(deliveries, devicesPerPush: 1, unanswering: 5)
+            print("run \(run): 1 instance, 1 device per push, 5 more at a sandbox host that never answers: \(beside)")
+            let two = try await deliver(deliveries, devicesPerPush: 1, instances: 2)
+            print("run \(run): 2 instances, 1 device per push: \(two)")
+        }
+    }
+
+    struct Result: CustomStringConvertible {
+        let deliveries: Int
+        let seconds: Double
+        /// Enqueue to accepted, in milliseconds, sorted.
+        let latencies: [Double]
+
+        var description: String {
+            func at(_ share: Double) -> Int { Int(latencies[min(latencies.count - 1, Int(Double(latencies.count) * share))]) }
+            return "\(deliveries) deliveries, \(Int(Double(deliveries) / seconds)) per second, enqueue to accepted p50 \(at(0.5)) ms, p99 \(at(0.99)) ms"
         }
     }
 
@@ -47,47 +65,64 @@ struct NotificationsBenchmark {
         return Double(count) / seconds(started.duration(to: .now))
     }
 
-    static func pushesPerSecond(_ count: Int, instances: Int) async throws -> Double {
+    /// `count` production deliveries in pushes to `devicesPerPush` devices each (plus, with
+    /// `unanswering`, that many sandbox devices whose host never answers, one per push among the
+    /// first), by `instances` processes. Times what the production devices got.
+    static func deliver(_ count: Int, devicesPerPush: Int, unanswering: Int = 0, instances: Int = 1) async throws -> Result {
         let server = try await APNsTestServer()
+        let silent = try await UnansweringHost()
         let broker = try BusHarness.broker(heartbeat: .init(interval: .milliseconds(250), liveness: 3))
         let client = try BusHarness.client(broker.endpoint)
         let databaseURL = try await TestDatabase.freshDatabase()
         let environment = [
-            "BROKER_ENDPOINT": broker.endpoint, "DATABASE_URL": databaseURL, "LOG_LEVEL": "warning",
+            "BROKER_ENDPOINT": broker.endpoint, "DATABASE_URL": databaseURL, "LOG_LEVEL": "error",
             "APNS_KEY_FILE": server.keyFile, "APNS_KEY_ID": APNsTestServer.keyID, "APNS_TEAM_ID": APNsTestServer.teamID,
-            "APNS_TOPICS": "household=ie.melon.household", "APNS_PRODUCTION_URL": server.url, "APNS_SANDBOX_URL": server.url,
+            "APNS_TOPICS": APNsTestServer.topics, "APNS_PRODUCTION_URL": server.url, "APNS_SANDBOX_URL": silent.url,
             "APNS_CA_FILE": server.certificateFile,
         ]
         let processes = try (0..<instances).map { index in
             try ChildProcess(product: "notifications", environment: environment.merging(["HEALTH_PORT": "\(Ports.free())"]) { $1 }, name: "notifications-\(index)")
         }
-        var rate = 0.0
+        var result: Result?
         try await BusHarness.with([broker, client]) {
             guard await BusHarness.waitForService("notifications", client: client, timeout: .seconds(30)) else { throw Failed(processes[0].output) }
+            // Each recipient has one device; a push goes to `devicesPerPush` recipients.
             let recipients = (0..<count).map { _ in UUID().uuidString.lowercased() }
+            let sandbox = (0..<unanswering).map { _ in UUID().uuidString.lowercased() }
             let rows = recipients.enumerated().map { index, account in
                 "(gen_random_uuid(), '\(account)', 'ios', 'household', '\(String(format: "%064x", index + 1))', 'production')"
+            } + sandbox.enumerated().map { index, account in
+                "(gen_random_uuid(), '\(account)', 'ios', 'household', '\(String(format: "%064x", count + index + 1))', 'sandbox')"
             }
             try await TestDatabase.run(
                 "INSERT INTO notifications.devices (id, account_id, platform, app, token, environment) VALUES \(rows.joined(separator: ", "))",
                 on: databaseURL)
             let started = ContinuousClock.now
-            var sent = 0
-            for batch in stride(from: 0, to: count, by: 1_000) {
-                let response = try await client.call(Notifications.Push.Send.self, .init(
-                    recipients: Array(recipients[batch..<min(batch + 1_000, count)]), content: content))
-                sent += response.deliveries
+            var queuedAt: [String: Date] = [:]
+            for (index, batch) in stride(from: 0, to: count, by: devicesPerPush).enumerated() {
+                let to = Array(recipients[batch..<min(batch + devicesPerPush, count)]) + (index < sandbox.count ? [sandbox[index]] : [])
+                let response = try await client.call(Notifications.Push.Send.self, .init(recipients: to, content: content))
+                queuedAt[response.pushID] = Date()
             }
-            guard sent == count else { throw Failed("\(sent) deliveries queued of \(count)") }
             while server.accepted.count < count {
                 guard started.duration(to: .now) < .seconds(300) else { throw Failed("\(server.accepted.count) of \(count) accepted in 300 s") }
                 try await Task.sleep(for: .milliseconds(5))
             }
-            rate = Double(count) / seconds(started.duration(to: .now))
+            let elapsed = seconds(started.duration(to: .now))
+            let pushOf = try await TestDatabase.rows("SELECT id::text || ' ' || push_id::text FROM notifications.deliveries", on: databaseURL)
+                .reduce(into: [String: String]()) { map, line in
+                    let parts = line.split(separator: " ")
+                    map[String(parts[0])] = String(parts[1])
+                }
+            let latencies = server.acceptedAt.compactMap { id, at in
+                pushOf[id].flatMap { queuedAt[$0] }.map { max(0, at.timeIntervalSince($0) * 1000) }
+            }.sorted()
+            result = Result(deliveries: count, seconds: elapsed, latencies: latencies)
         }
         for process in processes { _ = await process.terminate() }
         await server.shutdown()
-        return rate
+        await silent.shutdown()
+        return result!
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -49,7 +49,8 @@ extension Setting {
     public static let apnsTeamID = Setting("apns.team.id", default: nil, help: "The 10-character Apple developer team id.", provision: .perDeployment)
     public static let apnsTopics = Setting(
         "apns.topics", default: nil,
-        help: "Each app's bundle id: app=bundle-id pairs separated by commas (melon, nebula, refunds, household, marketplace, fundraising).", provision: .perDeployment)
+        help: "Each app's bundle id: app=bundle-id pairs separated by commas, naming every app (melon, nebula, refunds, household, marketplace, fundraising).",
+        provision: .perDeployment)
     public static let apnsProductionURL = Setting("apns.production.url", default: "https://api.push.apple.com", help: "APNs for production tokens.")
     public static let apnsSandboxURL = Setting("apns.sandbox.url", default: "https://api.sandbox.push.apple.com", help: "APNs for development tokens.")
     public static let apnsCAFile = Setting("apns.ca.file", default: nil, help: "PEM file of CA certificates to trust for APNs instead of the system's.")
@@ -134,6 +135,11 @@ extension ProcessSettings {
                 throw InvalidValue(setting: .apnsTopics, value: text, expected: "app=bundle.id pairs separated by commas, apps among \(Notifications.App.allCases.map(\.rawValue))")
             }
             topics[app] = parts[1]
+        }
+        // An app without a bundle id could not be pushed to at all: refuse to start rather than hold its pushes.
+        let missing = Notifications.App.allCases.filter { topics[$0] == nil }.map(\.rawValue)
+        guard missing.isEmpty else {
+            throw InvalidValue(setting: .apnsTopics, value: text, expected: "a bundle id for every app; missing: \(missing.joined(separator: ", "))")
         }
         return topics
     }

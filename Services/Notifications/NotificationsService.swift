@@ -43,7 +43,7 @@ extension ServiceDefinition {
         handlers.on(Notifications.Schedule.Cancel.self, pushes.cancelSchedule)
         handlers.on(Notifications.Account.Erase.self, erasure.erase)
 
-        let (provider, topics) = try configuration.provider.make(logger: environment.logger)
+        let (provider, topics) = try configuration.provider.make(database: database, now: environment.clock.now, logger: environment.logger)
         let delivery = PushDelivery(
             queue: PushQueue(database: database), provider: provider, topics: topics, configuration: configuration.delivery, logger: environment.logger)
         let firing = ScheduleFiring(schedules: pushes.schedules, pushes: pushes, logger: environment.logger)
@@ -61,7 +61,7 @@ extension ServiceDefinition {
 
 extension NotificationsConfiguration.Provider {
     /// The provider this configuration names, saying in the log where pushes go.
-    func make(logger: Logger) throws -> (any PushProvider, [Notifications.App: String]?) {
+    func make(database: Database, now: @escaping @Sendable () -> Date, logger: Logger) throws -> (any PushProvider, [Notifications.App: String]?) {
         switch self {
         case .apns(let apns):
             logger.info("pushes go to APNs", metadata: [
@@ -70,7 +70,8 @@ extension NotificationsConfiguration.Provider {
             ])
             let token: APNsProviderToken
             do {
-                token = try APNsProviderToken(pem: apns.key, keyID: apns.keyID, teamID: apns.teamID, refreshAfter: apns.tokenRefresh)
+                token = try APNsProviderToken(
+                    pem: apns.key, keyID: apns.keyID, teamID: apns.teamID, refreshAfter: apns.tokenRefresh, database: database, now: now)
             } catch {
                 throw ProcessSettings.InvalidValue(setting: .apnsKeyFile, value: "(the key)", expected: "a P-256 private key in PEM (an APNs .p8 file)")
             }

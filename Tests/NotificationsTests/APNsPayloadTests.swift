@@ -52,10 +52,11 @@ import Testing
             """.utf8)))
     }
 
-    @Test func aLongBodyIsShortenedAtACharacterBoundaryWithAnEllipsis() throws {
+    @Test func aLongBodyIsShortenedAtACharacterBoundaryWithAnEllipsisOnlyWhenAskedTo() throws {
         let body = String(repeating: "Wäsche 🧺👩‍👩‍👧 ", count: 600)
         let payload = APNsPayload(aps: .init(alert: .init(title: "Chores", body: body)), custom: ["melon": ["id": "x"]])
-        let bytes = try payload.serialized()
+        #expect(throws: APNsPayloadTooLarge.self) { try payload.serialized() }
+        let bytes = try payload.serialized(truncatingBody: true)
         #expect(bytes.count <= 4_096 && bytes.count > 4_000)
         guard case .string(let shortened)? = try JSONValue.parse(bytes)["aps"]?["alert"]?["body"] else { Issue.record("no body"); return }
         #expect(shortened.hasSuffix("…"))
@@ -66,7 +67,7 @@ import Testing
 
     @Test func aPayloadTooLargeWithoutItsBodyIsRefused() {
         let payload = APNsPayload(aps: .init(alert: .init(body: "hi")), custom: ["blob": .string(String(repeating: "x", count: 5_000))])
-        #expect(throws: APNsPayloadTooLarge.self) { try payload.serialized() }
+        #expect(throws: APNsPayloadTooLarge.self) { try payload.serialized(truncatingBody: true) }
     }
 
     @Test func headersFollowThePushTypeAndInterruption() throws {

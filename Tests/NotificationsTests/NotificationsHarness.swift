@@ -37,15 +37,18 @@ final class NotificationsHarness: Sendable {
         jobs = parts.jobs
     }
 
-    /// Runs `body` with a harness whose clock starts at `start`.
-    static func with(start: Date = Date(), environment: [String: String] = [:], _ body: (NotificationsHarness) async throws -> Void) async throws {
-        let server = try await APNsTestServer()
-        let database = try TestDatabase.make()
+    /// Runs `body` with a harness whose clock starts at `start`. `sharing` another harness: a second
+    /// instance of the service, with its own connections, on the same schema and APNs server.
+    static func with(start: Date = Date(), environment: [String: String] = [:], sharing other: NotificationsHarness? = nil,
+                     _ body: (NotificationsHarness) async throws -> Void) async throws {
+        let server: APNsTestServer
+        if let other { server = other.server } else { server = try await APNsTestServer() }
+        let database = try other.map { try TestDatabase.make(schema: $0.database.schema) } ?? TestDatabase.make()
         let clock = Clock(start)
         try await BusHarness.with([database]) {
             let parts = try await ServiceDefinition.notifications.parts(on: database, environment: [
                 "APNS_KEY_FILE": server.keyFile, "APNS_KEY_ID": APNsTestServer.keyID, "APNS_TEAM_ID": APNsTestServer.teamID,
-                "APNS_TOPICS": "household=ie.melon.household,melon=ie.melon.tax", "APNS_PRODUCTION_URL": server.url, "APNS_SANDBOX_URL": server.url,
+                "APNS_TOPICS": APNsTestServer.topics, "APNS_PRODUCTION_URL": server.url, "APNS_SANDBOX_URL": server.url,
                 "APNS_CA_FILE": server.certificateFile, "PUSH_RETRY_FIRST": "10", "PUSH_RETRY_MAX": "20", "PUSH_SETUP_HOLD": "60000",
             ].merging(environment) { $1 }, clock: ServiceClock { clock.date.withLock { $0 } })
             let harness = NotificationsHarness(database: database, server: server, clock: clock, parts: parts)
@@ -57,20 +60,20 @@ final class NotificationsHarness: Sendable {
             }
             await harness.delivery.shutdown()
         }
-        await server.shutdown()
+        if other == nil { await server.shutdown() }
     }
 
     var now: Date { clock.date.withLock { $0 } }
     func advance(to date: Date) { clock.date.withLock { $0 = date } }
 
-    /// Calls `Op` as the bus would: as the signed-in example account, or as `source` (a service).
-    func call<Op: BusOperation>(_ operation: Op.Type, _ request: Op.Request, source: String? = nil, account: UUID = account) async throws
-        -> Result<Op.Response, OperationError>
+    /// Calls `Op` as the bus would: as the signed-in example account (in `app`), or as `source` (a service).
+    func call<Op: BusOperation>(_ operation: Op.Type, _ request: Op.Request, source: String? = nil, account: UUID = account,
+                                app: String = "household") async throws -> Result<Op.Response, OperationError>
     {
         let attributes = RequestAttributes(
             source: source ?? "urn:melon:gateway", type: Op.type, authType: source == nil ? "app_user" : nil,
             authID: source == nil ? account.uuidString.lowercased() : nil,
-            authClaims: source == nil ? #"{"sid":"\#(Self.session.uuidString.lowercased())"}"# : nil)
+            authClaims: source == nil ? #"{"sid":"\#(Self.session.uuidString.lowercased())","app":"\#(app)"}"# : nil)
         let codec = EnvelopeCodec()
         let reply = await registry.handle(try codec.encode(RequestEnvelope(attributes: attributes, data: request)), logger: BusHarness.logger("call"), bus: nil)
         return try codec.decode(ReplyEnvelope<Op.Response>.self, from: reply).result

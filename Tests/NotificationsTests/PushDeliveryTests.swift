@@ -2,6 +2,7 @@ import Envelope
 import Foundation
 import NotificationsContract
 import PostgresSupport
+import ServiceSupport
 @testable import NotificationsService
 import Testing
 import TestSupport
@@ -11,9 +12,11 @@ import TestSupport
 @Suite(.timeLimit(.minutes(3))) struct PushDeliveryTests {
     static let token = "9f3c2a81d4e5b6a7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5"
 
-    static func register(_ harness: NotificationsHarness, token: String = token, app: Notifications.App = .household) async throws {
+    static func register(_ harness: NotificationsHarness, token: String = token, app: Notifications.App = .household,
+                         environment: Notifications.Devices.Environment = .production) async throws {
         _ = try await harness.call(
-            Notifications.Devices.Register.self, .init(platform: .ios, app: app, token: token, environment: .production, timeZone: "Europe/Dublin")
+            Notifications.Devices.Register.self, .init(platform: .ios, app: app, token: token, environment: environment, timeZone: "Europe/Dublin"),
+            app: app.rawValue
         ).get()
     }
 
@@ -229,15 +232,10 @@ import TestSupport
         }
     }
 
-    @Test func anAppWithoutABundleIDIsHeldAsASetupErrorWithoutASend() async throws {
-        try await NotificationsHarness.with { harness in
-            try await Self.register(harness, app: .fundraising)
-            _ = try await Self.send(harness, .init(
-                recipients: [NotificationsHarness.account.uuidString.lowercased()],
-                content: .init(app: .fundraising, eventType: "fundraising.campaign.progress", category: "campaigns", alert: .init(body: "60% there"))))
-            try await harness.deliver(timeout: .seconds(2)) { try await harness.integer("SELECT count(*)::int FROM app_holds") == 1 }
-            #expect(try await harness.integer("SELECT count(*)::int FROM app_holds WHERE app = 'fundraising'") == 1)
-            #expect(harness.server.received.isEmpty)
+    @Test func anAppWithoutABundleIDStopsTheServiceFromStarting() async throws {
+        let topics = APNsTestServer.topics.split(separator: ",").filter { !$0.hasPrefix("nebula=") }.joined(separator: ",")
+        await #expect(throws: ProcessSettings.InvalidValue.self) {
+            try await NotificationsHarness.with(environment: ["APNS_TOPICS": topics]) { _ in Issue.record("started without nebula's bundle id") }
         }
     }
 

@@ -1,3 +1,4 @@
+import Contracts
 import Crypto
 import Envelope
 import Foundation
@@ -14,6 +15,10 @@ import Synchronization
 /// the key it hands out as a `.p8` file) and a JSON payload of at most 4,096 bytes. It answers what
 /// the test's `reply` says (any status and reason), can hold its answers (`hold()`, `release()`) and
 /// counts a push as accepted only once its 200 reached the connection.
+///
+/// Like Apple, it keeps one provider token per team and key: a different token presented less than
+/// 20 minutes (by `iat`) after the one it keeps is refused with 429 `TooManyProviderTokenUpdates`,
+/// unless it answered `ExpiredProviderToken` to the kept one.
 public final class APNsTestServer: Sendable {
     /// One request as received, with what was wrong with it.
     public struct Received: Sendable {
@@ -43,6 +48,8 @@ public final class APNsTestServer: Sendable {
     }
 
     public static let keyID = "ABC123DEFG"
+    /// `APNS_TOPICS` naming a bundle id for every app.
+    public static let topics = ClientApp.allCases.map { "\($0.rawValue)=ie.melon.\($0.rawValue)" }.joined(separator: ",")
     public static let teamID = "DEF123GHIJ"
 
     public let port: Int
@@ -61,6 +68,11 @@ public final class APNsTestServer: Sendable {
     struct State: Sendable {
         var received: [Received] = []
         var accepted: [String: Int] = [:]
+        /// When each apns-id was first accepted.
+        var acceptedAt: [String: Date] = [:]
+        /// The provider token kept for the team, its `iat`, and whether it was answered as expired.
+        var kept: (jwt: String, issuedAt: Int64, expired: Bool)?
+        var tokenUpdatesRefused = 0
         /// Requests received per apns-id.
         var attempts: [String: Int] = [:]
         var reply: @Sendable (Received, Int) -> Reply = { _, _ in .ok }
@@ -118,6 +130,10 @@ public final class APNsTestServer: Sendable {
     /// Pushes answered 200 over a live connection, by apns-id.
     public var accepted: [String: Int] { box.state.withLock { $0.accepted } }
     public var connections: Int { box.state.withLock { $0.connections } }
+    /// When each apns-id was first accepted.
+    public var acceptedAt: [String: Date] { box.state.withLock { $0.acceptedAt } }
+    /// Requests refused because their token replaced the kept one too soon.
+    public var tokenUpdatesRefused: Int { box.state.withLock { $0.tokenUpdatesRefused } }
 
     /// Requests wait for `release()` before they are answered.
     public func hold() { box.state.withLock { $0.held = true } }
@@ -168,7 +184,11 @@ public final class APNsTestServer: Sendable {
                             state.attempts[id, default: 0] += 1
                             return state.attempts[id]!
                         } ?? 1
-                        return (received.problems.isEmpty ? state.reply(received, attempt) : Reply(status: 400, reason: received.problems[0]), state.held)
+                        guard received.problems.isEmpty else { return (Reply(status: 400, reason: received.problems[0]), state.held) }
+                        if let refusal = state.tokenRefusal(received.jwt) { return (refusal, state.held) }
+                        let reply = state.reply(received, attempt)
+                        if reply.reason == "ExpiredProviderToken" { state.kept?.expired = true }
+                        return (reply, state.held)
                     }
                     if held {
                         await withCheckedContinuation { continuation in
@@ -203,7 +223,10 @@ public final class APNsTestServer: Sendable {
             let box = box
             written.futureResult.whenSuccess {
                 guard reply.status == 200, let apnsID else { return }
-                box.state.withLock { $0.accepted[apnsID, default: 0] += 1 }
+                box.state.withLock { state in
+                    state.accepted[apnsID, default: 0] += 1
+                    if state.acceptedAt[apnsID] == nil { state.acceptedAt[apnsID] = Date() }
+                }
             }
         }
 
@@ -241,6 +264,16 @@ public final class APNsTestServer: Sendable {
             return Received(token: token, headers: headers, payload: payload, jwt: jwt, problems: problems)
         }
 
+        /// A JWT's `iat`, read without checking (the token was checked before).
+        static func issuedAt(_ jwt: String) -> Int64? {
+            let parts = jwt.split(separator: ".")
+            guard parts.count == 3 else { return nil }
+            var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+            base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+            guard let data = Data(base64Encoded: base64), case .number(let iat)? = (try? JSONValue.parse(Array(data)))?["iat"] else { return nil }
+            return Int64(iat)
+        }
+
         struct Claims: JWTPayload {
             let iss: String
             let iat: Int64
@@ -258,5 +291,43 @@ public final class APNsTestServer: Sendable {
             await keys.add(ecdsa: key, kid: JWKIdentifier(string: APNsTestServer.keyID))
             return (try? await keys.verify(jwt, as: Claims.self)) != nil
         }
+    }
+}
+
+extension APNsTestServer.State {
+    /// Apple's rule for provider tokens (see the server's comment): nil when `jwt` may be used.
+    mutating func tokenRefusal(_ jwt: String) -> APNsTestServer.Reply? {
+        guard let issuedAt = APNsTestServer.StreamHandler.issuedAt(jwt) else { return nil }
+        guard let kept, kept.jwt != jwt else {
+            if kept == nil { self.kept = (jwt, issuedAt, false) }
+            return nil
+        }
+        guard kept.expired || issuedAt - kept.issuedAt >= 1_200 else {
+            tokenUpdatesRefused += 1
+            return APNsTestServer.Reply(status: 429, reason: "TooManyProviderTokenUpdates")
+        }
+        self.kept = (jwt, issuedAt, false)
+        return nil
+    }
+}
+
+/// A host that takes TCP connections and never answers (a TLS handshake waits for ever), as an
+/// APNs host behind a broken network path does.
+public final class UnansweringHost: Sendable {
+    private let channel: any Channel
+    public let port: Int
+
+    public init() async throws {
+        channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in channel.eventLoop.makeSucceededVoidFuture() }
+            .bind(host: "127.0.0.1", port: 0).get()
+        port = channel.localAddress!.port!
+    }
+
+    public var url: String { "https://127.0.0.1:\(port)" }
+
+    public func shutdown() async {
+        try? await channel.close()
     }
 }

@@ -55,6 +55,13 @@ extension TestDatabase {
         }
     }
 
+    /// The first column of each row `sql` answers on the database at `url`, as text.
+    public static func rows(_ sql: String, on url: String) async throws -> [String] {
+        try await withConnection(to: url) { connection, logger in
+            try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(String.self).reduce(into: [String]()) { $0.append($1) }
+        }
+    }
+
     private static func withConnection<Result>(
         to url: String, _ body: (PostgresConnection, Logger) async throws -> Result
     ) async throws -> Result {

@@ -24,7 +24,10 @@ public final class APNsHTTP2Provider: PushProvider {
         http.httpVersion = .automatic
         // Apple asks providers to keep connections open rather than open one per push.
         http.connectionPool = .init(idleTimeout: .seconds(3_600))
-        http.timeout = .init(connect: .seconds(10), read: .milliseconds(configuration.timeout.milliseconds))
+        // A host that refuses the connection fails its requests at once (the delivery loop backs off
+        // from it) instead of holding them while the pool tries again until the connect timeout.
+        http.connectionPool.retryConnectionEstablishment = false
+        http.timeout = .init(connect: .milliseconds(configuration.timeout.milliseconds), read: .milliseconds(configuration.timeout.milliseconds))
         self.http = http
         self.token = token
         self.configuration = configuration
@@ -33,11 +36,17 @@ public final class APNsHTTP2Provider: PushProvider {
 
     public func send(_ request: APNsRequest, environment: Notifications.Devices.Environment) async -> ProviderReply {
         let base = environment == .production ? configuration.productionURL : configuration.sandboxURL
-        var renewed = false
+        var renewed = false, reloaded = false
         while true {
             do {
                 let jwt = try await token.token()
                 let reply = try await post(request, to: base, jwt: jwt)
+                if reply.verdict == .tooManyTokenUpdates, !reloaded {
+                    // Another instance may have renewed the shared token a moment before: present that one.
+                    reloaded = true
+                    if try await token.reload(refused: jwt) != jwt { continue }
+                    return reply
+                }
                 if reply.verdict == .renewProviderToken {
                     guard !renewed else {
                         return ProviderReply(
@@ -51,7 +60,7 @@ public final class APNsHTTP2Provider: PushProvider {
                 }
                 return reply
             } catch {
-                return ProviderReply(verdict: .retry(reason: "APNs unreachable: \(String(describing: error))"))
+                return ProviderReply(verdict: .retry(reason: "APNs unreachable: \(String(describing: error))"), answered: false)
             }
         }
     }
@@ -95,11 +104,31 @@ public final class APNsHTTP2Provider: PushProvider {
         }
     }
 
+    /// Closes the connections, waiting at most a second: a connection still being made to a host
+    /// that does not answer would hold shutdown until its connect timeout (it closes on its own then).
     public func shutdown() async {
         let client = client.withLock { client in
             defer { client = nil }
             return client
         }
-        try? await client?.shutdown()
+        guard let client else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumed = Mutex(false)
+            let resume: @Sendable () -> Void = {
+                let first = resumed.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume() }
+            }
+            Task {
+                try? await client.shutdown()
+                resume()
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(1))
+                resume()
+            }
+        }
     }
 }

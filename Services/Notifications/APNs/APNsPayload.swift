@@ -1,5 +1,6 @@
 import Envelope
 import Foundation
+import NotificationsContract
 
 /// The JSON body of one APNs request: Apple's `aps` dictionary, typed, and the app's own keys
 /// beside it. Built and checked here so that Apple never has to reject one.
@@ -105,12 +106,13 @@ public struct APNsPayload: Sendable, Equatable {
         return .object(members)
     }
 
-    /// The serialized payload, within `limit` bytes: a body that does not fit is shortened at a
-    /// character boundary and ends with an ellipsis. Throws when even an empty body leaves it too large.
-    public func serialized(limit: Int = APNsPayload.limit) throws(APNsPayloadTooLarge) -> [UInt8] {
+    /// The serialized payload, within `limit` bytes. With `truncatingBody`, a body that does not fit is
+    /// shortened at a character boundary and ends with an ellipsis. Throws when the payload is too
+    /// large (even with an empty body, when shortening).
+    public func serialized(limit: Int = APNsPayload.limit, truncatingBody: Bool = false) throws(APNsPayloadTooLarge) -> [UInt8] {
         let whole = Self.write(json())
         guard whole.count > limit else { return whole }
-        guard let body = aps.alert?.body, !body.isEmpty else { throw APNsPayloadTooLarge(bytes: whole.count, limit: limit) }
+        guard truncatingBody, let body = aps.alert?.body, !body.isEmpty else { throw APNsPayloadTooLarge(bytes: whole.count, limit: limit) }
         let characters = Array(body)
         // The longest prefix (in characters) whose payload fits, by bisection over the prefix length.
         var low = 0, high = characters.count - 1
@@ -132,7 +134,7 @@ public struct APNsPayload: Sendable, Equatable {
     }
 
     /// Apple's limit for every push type but VoIP.
-    public static let limit = 4_096
+    public static let limit = Notifications.APNsLimit.payloadBytes
     /// The limit of VoIP pushes.
     public static let voipLimit = 5_120
 

@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 
 /// One push to one device as APNs receives it: the path's device token, the headers and the payload.
@@ -45,9 +46,10 @@ public struct APNsRequest: Sendable, Equatable {
     public var payload: [UInt8]
 
     /// The request for `payload` to `deviceToken`. The priority is forced to 5 for background pushes;
-    /// a passive alert asks for 5 too, since it needs no immediate action.
+    /// a passive alert asks for 5 too, since it needs no immediate action. With `truncatingBody`, a
+    /// body that makes the payload too large is shortened; else such a payload throws.
     public init(deviceToken: String, bundleID: String, payload: APNsPayload, pushType: PushType? = nil, expiration: Date?, collapseID: String?,
-                apnsID: UUID) throws(APNsRequestError) {
+                apnsID: UUID, truncatingBody: Bool = false) throws(APNsRequestError) {
         let type = pushType ?? (payload.aps.alert == nil && payload.aps.badge == nil && payload.aps.sound == nil ? .background : .alert)
         if type == .background, payload.aps.contentAvailable == false {
             throw .invalid("a background push needs content-available")
@@ -69,9 +71,13 @@ public struct APNsRequest: Sendable, Equatable {
         self.collapseID = collapseID
         self.apnsID = apnsID
         do {
-            self.payload = try payload.serialized(limit: type == .voip ? APNsPayload.voipLimit : APNsPayload.limit)
+            self.payload = try payload.serialized(limit: type == .voip ? APNsPayload.voipLimit : APNsPayload.limit, truncatingBody: truncatingBody)
         } catch {
-            throw .invalid("the payload is \(error.bytes) bytes, over Apple's limit of \(error.limit), even with the body shortened")
+            let over = error.bytes - error.limit
+            throw .invalid(truncatingBody || payload.aps.alert?.body == nil
+                ? "the push's payload would be \(error.bytes.grouped) bytes, over APNs' limit of \(error.limit.grouped), even with the body shortened"
+                : "the push's payload would be \(error.bytes.grouped) bytes, over APNs' limit of \(error.limit.grouped): shorten the body by "
+                    + "\(over.grouped) bytes of UTF-8, or set truncateBody to have it shortened on the device")
         }
     }
 

@@ -59,7 +59,9 @@ extension Notifications {
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var platform: Platform
-                public var app: App
+                /// The app whose pushes the device gets: the one the caller's session is signed in to
+                /// (the access token's app), which is taken when this is absent; another is refused.
+                public var app: App?
                 /// The APNs device token as hex (any even length from 16 to 400 digits; Apple's are 64 today).
                 public var token: String
                 public var environment: Environment
@@ -69,7 +71,7 @@ extension Notifications {
                 public var timeZone: String?
                 public var appVersion: String?
 
-                public init(platform: Platform, app: App, token: String, environment: Environment, locale: String? = nil, timeZone: String? = nil,
+                public init(platform: Platform, app: App?, token: String, environment: Environment, locale: String? = nil, timeZone: String? = nil,
                             appVersion: String? = nil) {
                     self.platform = platform
                     self.app = app
@@ -82,6 +84,7 @@ extension Notifications {
 
                 public static let tokenPattern = "^([0-9A-Fa-f]{2}){8,200}$"
                 public static let fieldRules: [String: FieldRule] = [
+                    "app": FieldRule.described("the app the session signed in to (the access token's); taken from the token when absent, another is refused"),
                     "token": FieldRule.pattern(tokenPattern, meaning: "an even number (16 to 400) of hex digits").secret,
                     "locale": .pattern("^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8}){0,3}$", meaning: "a language tag such as en-IE"),
                     "timeZone": Notifications.timeZoneRule,

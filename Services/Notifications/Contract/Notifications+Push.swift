@@ -4,9 +4,10 @@ import Foundation
 
 extension Notifications {
     public enum Push {
-        /// `notifications.push.send.v1`: a notification for each recipient's inbox, pushed to each of
-        /// their devices of the app (unless they muted the event type; held through their quiet hours
-        /// unless time-sensitive or critical). Services send it through their outbox. Chat and tax
+        /// `notifications.push.send.v1`: a notification for each recipient's inbox (unless the push
+        /// is silent), pushed to each of their devices of the app (unless they muted the event type;
+        /// held through their quiet hours unless time-sensitive or critical). Recipients whose
+        /// account was erased are left out. Services send it through their outbox. Chat and tax
         /// pushes carry no message text or personal data: a generic alert and ids in `data`.
         public enum Send: OperationDeclaration {
             public static let service = Notifications.name
@@ -33,7 +34,7 @@ extension Notifications {
 
             public struct Response: Codable, Sendable, Equatable {
                 public var pushID: String
-                /// Inbox items written (one per recipient).
+                /// Inbox items written: one per recipient, none for a silent push or an account erased here.
                 public var notifications: Int
                 /// Device deliveries queued.
                 public var deliveries: Int

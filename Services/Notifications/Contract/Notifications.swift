@@ -50,12 +50,24 @@ public enum Notifications: ServiceContract {
         static let arguments = FieldRule.count(0...10).each(.text(0...200))
         public static let fieldRules: [String: FieldRule] = [
             "title": .text(1...200), "subtitle": .text(1...200),
-            "body": FieldRule.text(1...4000).described("shortened with an ellipsis when the push would pass 4,096 bytes; the inbox keeps it whole"),
+            "body": FieldRule.text(1...bodyBytes).described(
+                "the push's whole APNs payload (aps, this alert, data and Melon's keys) must fit \(APNsLimit.payloadBytes.grouped) bytes of UTF-8, "
+                    + "else the request is refused naming this field; with the content's truncateBody, a body up to \(bodyBytes.grouped) bytes is "
+                    + "instead shortened on the device with an ellipsis (the inbox keeps it whole)"),
             "titleLocKey": key, "titleLocArgs": arguments, "subtitleLocKey": key, "subtitleLocArgs": arguments, "locKey": key, "locArgs": arguments,
         ]
 
+        /// The longest body, in bytes of UTF-8, even when it is shortened to fit the push.
+        public static let bodyBytes = 16_384
+
         /// True when the alert shows nothing.
         public var isEmpty: Bool { title == nil && subtitle == nil && body == nil && titleLocKey == nil && subtitleLocKey == nil && locKey == nil }
+    }
+
+    /// APNs' bounds.
+    public enum APNsLimit {
+        /// The largest payload of every push type but VoIP.
+        public static let payloadBytes = 4_096
     }
 
     /// How insistently a notification presents itself (APNs `interruption-level`).
@@ -78,7 +90,7 @@ public enum Notifications: ServiceContract {
         public var eventType: String
         /// The inbox tab it counts in (`groceries`, `chores`, `bills`, `board`, `deadlines`, ...).
         public var category: String
-        /// What the notification shows; absent for a silent (background) push.
+        /// What the notification shows; absent for a silent (background) push, which makes no inbox item and changes no badge.
         public var alert: Alert?
         /// Deep-link data for the app, beside `aps` in the payload and in the inbox item. No personal data.
         public var data: [String: String]?
@@ -99,10 +111,13 @@ public enum Notifications: ServiceContract {
         public var relevance: Int?
         /// When the push is no longer worth delivering; one day after it is sent when absent.
         public var expiresAt: Date?
+        /// True: a body that would make the push pass APNs' 4,096 bytes is shortened to fit, ending
+        /// with an ellipsis (the inbox keeps it whole). Absent: such a push is refused.
+        public var truncateBody: Bool?
 
         public init(app: App, eventType: String, category: String, alert: Alert? = nil, data: [String: String]? = nil, collapseKey: String? = nil,
                     threadID: String? = nil, actionCategory: String? = nil, interruption: Interruption? = nil, sound: String? = nil,
-                    contentAvailable: Bool? = nil, mutableContent: Bool? = nil, relevance: Int? = nil, expiresAt: Date? = nil) {
+                    contentAvailable: Bool? = nil, mutableContent: Bool? = nil, relevance: Int? = nil, expiresAt: Date? = nil, truncateBody: Bool? = nil) {
             self.app = app
             self.eventType = eventType
             self.category = category
@@ -117,7 +132,11 @@ public enum Notifications: ServiceContract {
             self.mutableContent = mutableContent
             self.relevance = relevance
             self.expiresAt = expiresAt
+            self.truncateBody = truncateBody
         }
+
+        /// A push without an alert (content-available only): it wakes the app, makes no inbox item and changes no badge.
+        public var isSilent: Bool { alert?.isEmpty ?? true }
 
         public static let eventTypeRule = FieldRule.pattern(
             "^[a-z][a-z0-9-]{0,39}(\\.[a-z][a-z0-9-]{0,39}){1,3}$", meaning: "2 to 4 dot-separated lowercase words, such as household.bill.created")

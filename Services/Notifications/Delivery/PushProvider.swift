@@ -19,9 +19,13 @@ public struct ProviderReply: Sendable, Equatable {
     /// `apns-id` and, from the development environment, `apns-unique-id`, for the log.
     public var apnsID: String?
     public var uniqueID: String?
+    /// False when no answer came (the host refused the connection, or was silent until the timeout).
+    public var answered: Bool
 
-    public init(verdict: APNsVerdict, hostEnvironment: Notifications.Devices.Environment? = nil, apnsID: String? = nil, uniqueID: String? = nil) {
+    public init(verdict: APNsVerdict, hostEnvironment: Notifications.Devices.Environment? = nil, apnsID: String? = nil, uniqueID: String? = nil,
+                answered: Bool = true) {
         self.verdict = verdict
+        self.answered = answered
         self.hostEnvironment = hostEnvironment
         self.apnsID = apnsID
         self.uniqueID = uniqueID

@@ -18,8 +18,15 @@ struct DeviceHandlers: Sendable {
         if let zone = request.timeZone, TimeZone(identifier: zone) == nil {
             throw OperationError.invalid(field: "data.timeZone", "is not a time zone this server knows")
         }
+        // A device gets the pushes of the app its session signed in to, whatever the request says.
+        guard let app = context.attributes.app.flatMap(Notifications.App.init(rawValue:)) ?? request.app else {
+            throw OperationError.invalid(field: "data.app", "is needed: the session names no app")
+        }
+        if let named = request.app, named != app {
+            throw OperationError.invalid(field: "data.app", "must be \(app.rawValue), the app this session is signed in to (not \(named.rawValue))")
+        }
         let device = try await database.transaction { connection in
-            try await devices.register(request, account: caller.account, session: caller.session, limit: limit, on: connection)
+            try await devices.register(request, app: app, account: caller.account, session: caller.session, limit: limit, on: connection)
         }
         context.logger.info("device registered", metadata: ["device_id": "\(device.id)", "app": "\(device.app.rawValue)", "environment": "\(device.environment.rawValue)"])
         return device

@@ -57,7 +57,8 @@ struct InboxHandlers: Sendable {
     }
 }
 
-/// `notifications.account.erase.v1`: everything of a deleted account, in one transaction.
+/// `notifications.account.erase.v1`: everything of a deleted account, in one transaction. The
+/// account is remembered as erased, so that pushes and schedules reaching it later are dropped.
 struct AccountErasureHandler: Sendable {
     let database: Database
 
@@ -67,7 +68,10 @@ struct AccountErasureHandler: Sendable {
         let erased = try await database.transaction { connection in
             let rows = try await connection.query(
                 """
-                WITH devices_gone AS (DELETE FROM devices WHERE account_id = \(account) RETURNING 1),
+                WITH remembered AS (
+                        INSERT INTO erased_accounts (account_id, erased_at) VALUES (\(account), \(database.now()))
+                        ON CONFLICT (account_id) DO UPDATE SET erased_at = EXCLUDED.erased_at),
+                     devices_gone AS (DELETE FROM devices WHERE account_id = \(account) RETURNING 1),
                      inbox_gone AS (DELETE FROM notifications WHERE account_id = \(account) RETURNING push_id),
                      schedules_gone AS (DELETE FROM schedules WHERE account_id = \(account) RETURNING 1),
                      revisions_gone AS (DELETE FROM schedule_revisions WHERE account_id = \(account) RETURNING 1),

@@ -16,6 +16,8 @@ struct PushHandlers: Sendable {
     let defaultLifetime: Duration
     let now: @Sendable () -> Date
     private let queued = Counter(label: "melon_push_queued_total")
+    /// Pushes and schedules addressed to accounts erased here, dropped.
+    private let droppedErased = Counter(label: "melon_push_dropped_erased_accounts_total")
 
     init(database: Database, defaultLifetime: Duration, now: @escaping @Sendable () -> Date) {
         self.database = database
@@ -51,7 +53,12 @@ struct PushHandlers: Sendable {
     func fanOut(_ request: Notifications.Push.Send.Request, source: String, now: Date, on connection: PostgresConnection) async throws
         -> Notifications.Push.Send.Response
     {
-        let recipients = request.recipients.compactMap { UUID(uuidString: $0) }
+        var recipients = request.recipients.compactMap { UUID(uuidString: $0) }
+        let erased = try await queue.erased(recipients, on: connection)
+        if !erased.isEmpty {
+            droppedErased.increment(by: erased.count)
+            recipients.removeAll(where: erased.contains)
+        }
         var holds: [UUID: Date] = [:]
         if !(request.content.interruption?.isUrgent ?? false) {
             for (account, window) in try await queue.quietWindows(recipients, on: connection) {
@@ -70,7 +77,11 @@ struct PushHandlers: Sendable {
         try Self.check(request.content, at: "data.content")
         guard let account = UUID(uuidString: request.recipient) else { throw OperationError.invalid(field: "data.recipient", "must be an account id") }
         let source = context.attributes.source
-        let next = try await database.transaction { connection in
+        let next = try await database.transaction { connection -> Date? in
+            guard try await queue.erased([account], on: connection).isEmpty else {
+                droppedErased.increment()
+                return nil
+            }
             guard try await schedules.accept(revision: request.revision, source: source, key: request.key, account: account, on: connection) else {
                 return try await schedules.nextFire(source: source, key: request.key, on: connection)
             }
@@ -96,19 +107,22 @@ struct PushHandlers: Sendable {
         })
     }
 
-    /// What the schema cannot say about a push's content.
+    /// What the schema cannot say about a push's content: a silent push asks for `contentAvailable`,
+    /// the body's size in bytes, and the payload as a device gets it (with a five-digit badge and its
+    /// category's count) fits APNs' limit, or its body may be shortened to fit.
     static func check(_ content: Notifications.Content, at path: String) throws(OperationError) {
         var validation = Validation()
-        let silent = content.alert?.isEmpty ?? true
-        validation.check(!silent || content.contentAvailable == true, "\(path).alert", "is needed unless contentAvailable is true (a silent push)")
+        validation.check(!content.isSilent || content.contentAvailable == true, "\(path).alert", "is needed unless contentAvailable is true (a silent push)")
+        let body = content.alert?.body?.utf8.count ?? 0
+        let bodyBytes = Notifications.Alert.bodyBytes
+        validation.check(body <= bodyBytes, "\(path).alert.body", "must be at most \(bodyBytes.grouped) bytes of UTF-8 (it is \(body.grouped))")
         try validation.finish()
-        // The payload must fit Apple's limit once the body is shortened, with a large badge.
         do {
             _ = try APNsRequest(
-                deviceToken: "00", bundleID: "app", payload: PushPayload.build(content, notification: UUID(), unread: ["x": 99_999]),
-                expiration: nil, collapseID: content.collapseKey, apnsID: UUID())
+                deviceToken: "00", bundleID: "app", payload: PushPayload.build(content, notification: UUID(), unread: [content.category: 99_999]),
+                expiration: nil, collapseID: content.collapseKey, apnsID: UUID(), truncatingBody: content.truncateBody == true)
         } catch {
-            throw OperationError.invalid(field: "\(path)", error.message)
+            throw OperationError.invalid(field: content.alert?.body == nil ? path : "\(path).alert.body", error.message)
         }
     }
 }

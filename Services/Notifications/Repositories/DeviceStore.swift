@@ -13,7 +13,7 @@ struct DeviceStore: Sendable {
 
     /// The caller's device with this token, registered in `session`. A token another account holds
     /// leaves that account (with the pushes queued to it); beyond `limit` devices the oldest go.
-    func register(_ request: Notifications.Devices.Register.Request, account: UUID, session: UUID?, limit: Int,
+    func register(_ request: Notifications.Devices.Register.Request, app: Notifications.App, account: UUID, session: UUID?, limit: Int,
                   on connection: PostgresConnection) async throws -> Device {
         let token = request.token.lowercased()
         // Twice at most: another account's registration of the token may commit between the two statements.
@@ -24,7 +24,7 @@ struct DeviceStore: Sendable {
             let rows = try await connection.query(
                 """
                 INSERT INTO devices (id, account_id, session_id, platform, app, token, environment, locale, time_zone, app_version, registered_at)
-                VALUES (\(UUID()), \(account), \(session), \(request.platform.rawValue), \(request.app.rawValue), \(token), \(request.environment.rawValue),
+                VALUES (\(UUID()), \(account), \(session), \(request.platform.rawValue), \(app.rawValue), \(token), \(request.environment.rawValue),
                         \(request.locale), \(request.timeZone), \(request.appVersion), \(database.now()))
                 ON CONFLICT (platform, token) DO UPDATE SET session_id = EXCLUDED.session_id, app = EXCLUDED.app, environment = EXCLUDED.environment,
                     locale = EXCLUDED.locale, time_zone = EXCLUDED.time_zone, app_version = EXCLUDED.app_version, registered_at = EXCLUDED.registered_at

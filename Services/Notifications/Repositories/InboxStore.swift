@@ -86,6 +86,12 @@ struct InboxStore: Sendable {
             logger: database.logger)
         try await connection.query(
             "DELETE FROM deliveries WHERE status <> 'queued' AND finished_at < \(database.ago(.seconds(7 * 86_400)))", logger: database.logger)
+        // An erased account's items written by a push that raced its erasure; erased accounts are
+        // remembered as long as an unread item is kept.
+        try await connection.query(
+            "DELETE FROM notifications n USING erased_accounts e WHERE n.account_id = e.account_id", logger: database.logger)
+        try await connection.query(
+            "DELETE FROM erased_accounts WHERE erased_at < \(database.ago(.seconds(2 * 86_400 * days)))", logger: database.logger)
         return pruned
     }
 }

@@ -13,9 +13,9 @@ struct PushQueue: Sendable {
     /// The channel queued deliveries are announced on at commit, waking the delivery loop.
     static let queuedChannel = "deliveries"
 
-    /// The push stored, in each recipient's inbox, and queued to each of their devices of the app
-    /// (but not for recipients who muted the event type); `holds` delays some recipients' deliveries
-    /// (quiet hours). A dedupe key the source used before answers with that push.
+    /// The push stored, in each recipient's inbox unless it is silent, and queued to each of their
+    /// devices of the app (but not for recipients who muted the event type); `holds` delays some
+    /// recipients' deliveries (quiet hours). A dedupe key the source used before answers with that push.
     func fanOut(_ request: Notifications.Push.Send.Request, source: String, recipients: [UUID], expiresAt: Date,
                 holds: [UUID: Date], on connection: PostgresConnection) async throws -> Notifications.Push.Send.Response {
         let content = request.content
@@ -29,33 +29,43 @@ struct PushQueue: Sendable {
             logger: database.logger
         ).collect().count
         guard inserted == 1 else { return try await existing(source: source, dedupeKey: request.dedupeKey, on: connection) }
-        let notifications = try await connection.query(
-            """
-            INSERT INTO notifications (id, push_id, account_id, app, event_type, category, alert, data, created_at)
-            SELECT gen_random_uuid(), \(id), r, \(content.app.rawValue), \(content.eventType), \(content.category),
-                   \(JSONColumn.text(content.alert))::jsonb, \(JSONColumn.text(content.data))::jsonb, \(database.now())
-            FROM unnest(\(recipients)::uuid[]) AS r
-            ON CONFLICT DO NOTHING RETURNING 1
-            """,
-            logger: database.logger
-        ).collect().count
+        var notifications = 0
+        if !content.isSilent {
+            notifications = try await connection.query(
+                """
+                INSERT INTO notifications (id, push_id, account_id, app, event_type, category, alert, data, created_at)
+                SELECT gen_random_uuid(), \(id), r, \(content.app.rawValue), \(content.eventType), \(content.category),
+                       \(JSONColumn.text(content.alert))::jsonb, \(JSONColumn.text(content.data))::jsonb, \(database.now())
+                FROM unnest(\(recipients)::uuid[]) AS r
+                ON CONFLICT DO NOTHING RETURNING 1
+                """,
+                logger: database.logger
+            ).collect().count
+        }
         let held = Array(holds)
         let deliveries = try await connection.query(
             """
             INSERT INTO deliveries (id, push_id, notification_id, device_id, app, next_attempt_at, created_at)
-            SELECT gen_random_uuid(), n.push_id, n.id, d.id, n.app, coalesce(to_timestamp(h.until), \(database.now())), \(database.now())
-            FROM notifications n
-            JOIN devices d ON d.account_id = n.account_id AND d.app = n.app
+            SELECT gen_random_uuid(), \(id), n.id, d.id, d.app, coalesce(to_timestamp(h.until), \(database.now())), \(database.now())
+            FROM unnest(\(recipients)::uuid[]) AS r(account_id)
+            JOIN devices d ON d.account_id = r.account_id AND d.app = \(content.app.rawValue)
+            LEFT JOIN notifications n ON n.push_id = \(id) AND n.account_id = r.account_id
             LEFT JOIN unnest(\(held.map(\.key))::uuid[], \(held.map { $0.value.timeIntervalSince1970 })::float8[]) AS h(account_id, until)
-                ON h.account_id = n.account_id
-            WHERE n.push_id = \(id)
-              AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.account_id = n.account_id AND m.app = n.app AND m.event_type = n.event_type)
+                ON h.account_id = r.account_id
+            WHERE NOT EXISTS (
+                SELECT 1 FROM mutes m WHERE m.account_id = r.account_id AND m.app = d.app AND m.event_type = \(content.eventType))
             ON CONFLICT DO NOTHING RETURNING 1
             """,
             logger: database.logger
         ).collect().count
         if deliveries > 0 { try await database.notify(Self.queuedChannel, on: connection) }
         return .init(pushID: id.uuidString.lowercased(), notifications: notifications, deliveries: deliveries, duplicate: false)
+    }
+
+    /// Those of `accounts` erased here.
+    func erased(_ accounts: [UUID], on connection: PostgresConnection) async throws -> Set<UUID> {
+        try await connection.query("SELECT account_id FROM erased_accounts WHERE account_id = ANY(\(accounts))", logger: database.logger)
+            .decode(UUID.self).reduce(into: Set<UUID>()) { $0.insert($1) }
     }
 
     private func existing(source: String, dedupeKey: String?, on connection: PostgresConnection) async throws -> Notifications.Push.Send.Response {
@@ -87,11 +97,14 @@ struct PushQueue: Sendable {
         return windows
     }
 
-    /// Claims due deliveries of apps not on hold, with what sending them needs.
-    func claim(limit: Int, lease: Duration) async throws -> [ClaimedDelivery] {
+    /// Claims due deliveries of apps not on hold to devices of `environment` (one APNs host), with what sending them needs.
+    func claim(limit: Int, lease: Duration, environment: Notifications.Devices.Environment) async throws -> [ClaimedDelivery] {
         let queue = LeasedQueue(
             table: "deliveries",
-            pending: "status = 'queued' AND NOT EXISTS (SELECT 1 FROM app_holds h WHERE h.app = deliveries.app AND h.until > clock.now)",
+            pending: """
+                status = 'queued' AND NOT EXISTS (SELECT 1 FROM app_holds h WHERE h.app = deliveries.app AND h.until > clock.now)
+                AND EXISTS (SELECT 1 FROM devices v WHERE v.id = deliveries.device_id AND v.environment = '\(environment.rawValue)')
+                """,
             lease: lease, batchSize: limit)
         let claimed = try await queue.claim("id, attempts", in: database).map { try $0.decode((UUID, Int).self) }
         guard !claimed.isEmpty else { return [] }
@@ -100,17 +113,17 @@ struct PushQueue: Sendable {
             let rows = try await connection.query(
                 """
                 SELECT d.id, d.app, p.content::text, p.expires_at, (extract(epoch FROM \(database.now()) - p.created_at) * 1000)::bigint,
-                       n.id, n.account_id, v.id, v.token, v.environment, v.registered_at,
+                       d.notification_id, v.account_id, v.id, v.token, v.environment, v.registered_at,
                        (SELECT coalesce(jsonb_object_agg(category, c), '{}')::text FROM (
                            SELECT category, count(*) AS c FROM notifications u
-                           WHERE u.account_id = n.account_id AND u.app = n.app AND u.read_at IS NULL GROUP BY category) t)
-                FROM deliveries d JOIN pushes p ON p.id = d.push_id JOIN notifications n ON n.id = d.notification_id JOIN devices v ON v.id = d.device_id
+                           WHERE u.account_id = v.account_id AND u.app = d.app AND u.read_at IS NULL GROUP BY category) t)
+                FROM deliveries d JOIN pushes p ON p.id = d.push_id JOIN devices v ON v.id = d.device_id
                 WHERE d.id = ANY(\(claimed.map(\.0)))
                 """,
                 logger: database.logger)
             var deliveries: [ClaimedDelivery] = []
             for try await (id, app, content, expires, age, notification, account, device, token, environment, registered, tabs) in rows.decode(
-                (UUID, String, String, Date, Int64, UUID, UUID, UUID, String, String, Date, String).self)
+                (UUID, String, String, Date, Int64, UUID?, UUID, UUID, String, String, Date, String).self)
             {
                 guard let content = JSONColumn.value(Notifications.Content.self, content) else { continue }
                 deliveries.append(ClaimedDelivery(
@@ -188,7 +201,8 @@ struct ClaimedDelivery: Sendable {
     let expiresAt: Date
     /// Since the push was accepted.
     let age: Duration
-    let notification: UUID
+    /// The inbox item; nil for a silent push, which makes none.
+    let notification: UUID?
     let account: UUID
     let device: UUID
     let token: String

@@ -10,7 +10,7 @@ import TestSupport
 func apnsSettings(_ server: APNsTestServer) -> [String: String] {
     [
         "APNS_KEY_FILE": server.keyFile, "APNS_KEY_ID": APNsTestServer.keyID, "APNS_TEAM_ID": APNsTestServer.teamID,
-        "APNS_TOPICS": "household=ie.melon.household", "APNS_PRODUCTION_URL": server.url, "APNS_SANDBOX_URL": server.url,
+        "APNS_TOPICS": APNsTestServer.topics, "APNS_PRODUCTION_URL": server.url, "APNS_SANDBOX_URL": server.url,
         "APNS_CA_FILE": server.certificateFile, "PUSH_LEASE": "2000", "PUSH_RETRY_FIRST": "50", "PUSH_RETRY_MAX": "500",
     ]
 }
@@ -25,16 +25,20 @@ extension ServiceStackTests {
             let server = try await APNsTestServer()
             let stack = try await AuthStack(notifications: apnsSettings(server))
             try await stack.with { http in
-                let ana = try await AuthJourneyTests.signedUp(stack, http, email: "ana@tcd.ie", username: "ana_n")
-                let bearer = ["Authorization": "Bearer \(ana.access)"]
-                let account = try #require(try AuthJourneyTests.claims(of: ana.access)["sub"] as? String)
+                _ = try await AuthJourneyTests.signedUp(stack, http, email: "ana@tcd.ie", username: "ana_n")
+                // Signed in to the household app: the device gets that app's pushes.
+                let login = try await http.post("/v1/auth/login", ["app": "household", "email": "ana@tcd.ie", "password": "correct horse battery staple ana_n"])
+                let anaAccess = try #require(AuthJourneyTests.string(login, "accessToken"))
+                let bearer = ["Authorization": "Bearer \(anaAccess)"]
+                let account = try #require(try AuthJourneyTests.claims(of: anaAccess)["sub"] as? String)
                 let registered = try await http.post("/v1/devices", [
-                    "platform": "ios", "app": "household", "token": .string(Self.token), "environment": "production", "timeZone": "Europe/Dublin",
-                ], token: ana.access)
+                    "platform": "ios", "token": .string(Self.token), "environment": "production", "timeZone": "Europe/Dublin",
+                ], token: anaAccess)
+                #expect(AuthJourneyTests.string(registered, "app") == "household", "the app of the session: \(registered.text)")
                 #expect(registered.status == 201, "\(registered.text)")
                 let device = try #require(AuthJourneyTests.string(registered, "id"))
                 #expect(AuthJourneyTests.string(registered, "tokenEnding") == String(Self.token.suffix(8)))
-                let bad = try await http.post("/v1/devices", ["platform": "ios", "app": "household", "token": "xyz", "environment": "production"], token: ana.access)
+                let bad = try await http.post("/v1/devices", ["platform": "ios", "app": "household", "token": "xyz", "environment": "production"], token: anaAccess)
                 #expect(bad.status == 400 && AuthJourneyTests.fields(bad) == ["token"], "\(bad.text)")
 
                 // Another member sees nothing of Ana's and cannot remove her device.
@@ -65,12 +69,12 @@ extension ServiceStackTests {
                 let inbox = try await http.get("/v1/notifications?app=household", headers: bearer)
                 #expect(inbox.status == 200 && inbox.text.contains("Electricity"), "\(inbox.text)")
                 #expect(try await http.get("/v1/notifications/badges?app=household", headers: bearer).text.contains(#""total":1"#))
-                let read = try await http.post("/v1/notifications/read", ["app": "household", "all": true], token: ana.access)
+                let read = try await http.post("/v1/notifications/read", ["app": "household", "all": true], token: anaAccess)
                 #expect(read.status == 200 && read.text.contains(#""marked":1"#), "\(read.text)")
 
                 // Logging out removes the device of that session.
-                #expect(try await http.post("/v1/auth/logout", [:], token: ana.access).status == 200)
-                let again = try await http.post("/v1/auth/login", ["app": "melon", "email": "ana@tcd.ie", "password": "correct horse battery staple ana_n"])
+                #expect(try await http.post("/v1/auth/logout", [:], token: anaAccess).status == 200)
+                let again = try await http.post("/v1/auth/login", ["app": "household", "email": "ana@tcd.ie", "password": "correct horse battery staple ana_n"])
                 let access = try #require(AuthJourneyTests.string(again, "accessToken"))
                 let gone = await eventually(timeout: .seconds(20)) {
                     (try? await http.get("/v1/devices", headers: ["Authorization": "Bearer \(access)"]).text.contains(device)) == false
