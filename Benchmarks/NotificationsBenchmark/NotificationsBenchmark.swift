@@ -22,14 +22,20 @@ struct NotificationsBenchmark {
         let runs = option("--runs", 3), deliveries = option("--deliveries", 2_000)
         for run in 1...runs {
             print("run \(run): payloads built per second: \(Int(payloadsPerSecond(count: 100_000)))")
-            for devices in [1, 10, 1_000] {
-                let result = try await deliver(deliveries, devicesPerPush: devices)
-                print("run \(run): 1 instance, \(devices) device(s) per push: \(result)")
+            func measure(_ name: String, _ body: () async throws -> Result) async {
+                do {
+                    print("run \(run): \(name): \(try await body())")
+                } catch {
+                    print("run \(run): \(name): failed: \(error)")
+                }
             }
-            let beside = try await deliver(deliveries, devicesPerPush: 1, unanswering: 5)
-            print("run \(run): 1 instance, 1 device per push, 5 more at a sandbox host that never answers: \(beside)")
-            let two = try await deliver(deliveries, devicesPerPush: 1, instances: 2)
-            print("run \(run): 2 instances, 1 device per push: \(two)")
+            for devices in [1, 10, 1_000] {
+                await measure("1 instance, \(devices) device(s) per push") { try await deliver(deliveries, devicesPerPush: devices) }
+            }
+            await measure("1 instance, 1 device per push, 5 more at a sandbox host that never answers") {
+                try await deliver(deliveries, devicesPerPush: 1, unanswering: 5)
+            }
+            await measure("2 instances, 1 device per push") { try await deliver(deliveries, devicesPerPush: 1, instances: 2) }
         }
     }
 
@@ -38,10 +44,13 @@ struct NotificationsBenchmark {
         let seconds: Double
         /// Enqueue to accepted, in milliseconds, sorted.
         let latencies: [Double]
+        /// Requests the APNs server refused because their provider token replaced the team's too soon.
+        let tokenUpdatesRefused: Int
 
         var description: String {
             func at(_ share: Double) -> Int { Int(latencies[min(latencies.count - 1, Int(Double(latencies.count) * share))]) }
-            return "\(deliveries) deliveries, \(Int(Double(deliveries) / seconds)) per second, enqueue to accepted p50 \(at(0.5)) ms, p99 \(at(0.99)) ms"
+            return "\(deliveries) deliveries, \(Int(Double(deliveries) / seconds)) per second, enqueue to accepted p50 \(at(0.5)) ms, p99 \(at(0.99)) ms, "
+                + "\(tokenUpdatesRefused) refused as token updates"
         }
     }
 
@@ -105,7 +114,9 @@ struct NotificationsBenchmark {
                 queuedAt[response.pushID] = Date()
             }
             while server.accepted.count < count {
-                guard started.duration(to: .now) < .seconds(300) else { throw Failed("\(server.accepted.count) of \(count) accepted in 300 s") }
+                guard started.duration(to: .now) < .seconds(300) else {
+                    throw Failed("\(server.accepted.count) of \(count) accepted in 300 s; \(server.tokenUpdatesRefused) refused as token updates")
+                }
                 try await Task.sleep(for: .milliseconds(5))
             }
             let elapsed = seconds(started.duration(to: .now))
@@ -117,7 +128,7 @@ struct NotificationsBenchmark {
             let latencies = server.acceptedAt.compactMap { id, at in
                 pushOf[id].flatMap { queuedAt[$0] }.map { max(0, at.timeIntervalSince($0) * 1000) }
             }.sorted()
-            result = Result(deliveries: count, seconds: elapsed, latencies: latencies)
+            result = Result(deliveries: count, seconds: elapsed, latencies: latencies, tokenUpdatesRefused: server.tokenUpdatesRefused)
         }
         for process in processes { _ = await process.terminate() }
         await server.shutdown()
