@@ -68,6 +68,31 @@ import TestSupport
         #expect(nextYear.forms == [.init(form: "1040", official: false)], "no 2025 blank here: laid out")
     }
 
+    /// A laid-out page prints the form's own line numbers and captions, never a named item's id, and
+    /// its footer names the form as the form does.
+    @Test func laidOutPagesPrintCaptionsNotInternalKeys() async throws {
+        let keys = ["name.first", "name.last", "ssn", "address.zip", "status.single", "35c.checking"]
+        let request = PdfEmail.Forms.Fill.Request(taxYear: 2025, forms: [
+            .init(form: "1040-NR", title: "Form 1040-NR U.S. Nonresident Alien Income Tax Return", lines: [
+                Line(line: "name.first", label: "Your first name and middle initial", value: "Mei"),
+                Line(line: "name.last", label: "Last name", value: "Chen"),
+                Line(line: "ssn", label: "Your social security number or ITIN", value: "912-70-1234"),
+                Line(line: "address.zip", label: "ZIP code", value: "02139"),
+                Line(line: "status.single", label: "Filing status: single", value: "X"),
+                Line(line: "1k", label: "Total income exempt by a treaty from Schedule OI", value: "5,000"),
+                Line(line: "35c.checking", label: "Type: checking", value: "X"),
+            ], name: "Form 1040-NR"),
+            .init(form: "1040-NR-schedule-OI", title: "Schedule OI (Form 1040-NR) Other Information",
+                  lines: [Line(line: "L", label: "Income exempt from tax by a treaty", value: "CN, article 20(c), 5,000")], name: "Schedule OI (Form 1040-NR)"),
+        ])
+        let read = try await PDFInspection.of(try Self.packet.make(request).pdf)
+        let text = read.text.joined(separator: "\n")
+        for key in keys + ["1040-NR-schedule-OI"] { #expect(!text.contains(key), "\(key) printed: \(text)") }
+        for caption in ["Your first name and middle initial", "ZIP code", "1k", "Schedule OI (Form 1040-NR) (2025), page 1", "Form 1040-NR (2025), page 1"] {
+            #expect(text.contains(caption), "\(caption) missing: \(text)")
+        }
+    }
+
     @Test func aPasswordEncryptsThePDFWithAES256() async throws {
         var request = Self.resident
         request.password = "-- --print=none correct horse"  // read as data, never as qpdf options

@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 import TaxFormContract
 import Testing
@@ -38,5 +39,19 @@ import Testing
             depth += 1
         }
         #expect(depth == 501 && value == .bool(true))
+    }
+}
+
+/// What a client sees for an amount that is not whole cents (19.99 x 100 in floating point).
+@Suite(.timeLimit(.minutes(1))) struct FractionalCentsTests {
+    @Test func aFractionalAmountNamesItsMemberAndSaysWholeCents() throws {
+        let body = #"{"taxYear":2024,"version":1,"answers":{"income.w2s":[{"employerName":"Lab","wagesCents":1998.9999999999998}]}}"#
+        do {
+            _ = try EnvelopeCodec().decode(TaxForm.Interviews.Answer.Request.self, from: Array(body.utf8))
+            Issue.record("a fraction of a cent decoded")
+        } catch {
+            #expect(error.fields.map(\.field) == ["answers.income.w2s[0].wagesCents"], "\(error)")
+            #expect(error.fields.first?.message.contains("whole cents") == true, "\(error)")
+        }
     }
 }

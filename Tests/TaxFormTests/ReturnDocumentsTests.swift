@@ -30,6 +30,26 @@ import Testing
         #expect(statement.lines.first { $0.line == "12" }?.value == "No", "two prior years as a student, not more than five")
         let steps = try #require(forms.last)
         #expect(steps.lines.map(\.value).contains("Attach it to the Form 1040-NR"))
+        #expect(steps.lines.map(\.line) == (1...steps.lines.count).map(String.init), "steps numbered in order: \(steps.lines.map(\.line))")
+        #expect(forms.map(\.name) == ["Form 1040-NR", "Schedule OI (Form 1040-NR)", "Form 8843", "Filing instructions"])
+        #expect(statement.lines.first { $0.line == "13" }?.value == nil, "not asked: left for the student")
         #expect(forms[0].lines.first { $0.line == "1k" }?.value == "5,000")
+    }
+
+    @Test func form8843AsksAboutStepsTowardAGreenCard() throws {
+        let engine = try InterviewEngine.bundled()
+        var answers: TaxForm.Answers = [
+            "citizen": .bool(false), "greenCard": .text("no"), "visa": .text("F"), "visa.changed": .bool(false), "visa.earlierYears": .integer(0),
+            "days.thisYear": .integer(300), "days.lastYear": .integer(300), "days.twoYearsAgo": .integer(120), "income.any": .bool(false),
+        ]
+        for year in 1...6 { answers["visa.prior\(year)"] = .text(year <= 2 ? "F" : "none") }
+        #expect(engine.assess(answers, year: 2024).missing.contains { $0.question == "permanentResidence.steps" }, "asked of a student")
+        answers["permanentResidence.steps"] = .bool(true)
+        answers["permanentResidence.explanation"] = .text("Diversity visa lottery entry, October 2024")
+        let documents = ReturnDocuments(
+            assessment: engine.assess(answers, year: 2024), answers: answers, year: 2024, visas: ["F": "F-1 student"], due: "2025-06-16", treaty: nil)
+        let statement = try #require(documents.forms.first { $0.form == "8843" })
+        #expect(statement.lines.first { $0.line == "13" }?.value == "Yes")
+        #expect(statement.lines.first { $0.line == "14" }?.value == "Diversity visa lottery entry, October 2024")
     }
 }

@@ -10,20 +10,24 @@ extension PdfEmail {
             public static let fieldRules: [String: FieldRule] = [
                 "form": FieldRule.pattern("^[A-Za-z0-9-]{1,40}$", meaning: "a form id such as 1040 or 1040-schedule-1"),
                 "title": .plainText(1...200), "lines": .count(0...400),
+                "name": FieldRule.plainText(1...60).described("how the form names itself in its footer, such as Schedule OI (Form 1040-NR); Form and the id when absent"),
             ]
             public var form: String
             public var title: String
             public var lines: [Line]
+            public var name: String?
 
-            public init(form: String, title: String, lines: [Line]) {
+            public init(form: String, title: String, lines: [Line], name: String? = nil) {
                 self.form = form
                 self.title = title
                 self.lines = lines
+                self.name = name
             }
         }
 
-        /// A line: the form's own number (`1a`, `16`) or a named item (`name.first`, `status.single`);
-        /// on an official blank a checkbox takes `X`.
+        /// A line: the form's own number (`1a`, `16`, or a schedule's item `L`) or a named item
+        /// (`name.first`, `status.single`); on an official blank a checkbox takes `X`. A laid-out
+        /// form prints a line's number and never a named item's id: its label says what it is.
         public struct Line: Codable, Sendable, Equatable, FieldRules {
             /// The longest value, in Unicode scalars: a sender cuts a longer one to it.
             public static let valueLength = 0...200
@@ -37,6 +41,9 @@ extension PdfEmail {
                 self.label = label
                 self.value = value
             }
+
+            /// True for the form's own line number or item letter (`1a`, `35b`, `12`, `L`), false for a named item.
+            public var isNumbered: Bool { line.wholeMatch(of: /[0-9]{1,3}[a-z]{0,2}|[A-Z]/) != nil }
         }
 
         /// `pdf-email.forms.fill.v1`: one PDF of the given forms, in order. A form with an official

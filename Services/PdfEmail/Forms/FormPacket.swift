@@ -34,7 +34,8 @@ struct FormPacket: Sendable {
                 parts.append(.official(blank, form))
                 continue
             }
-            let content = FormRenderer.Content(form: form.form, title: form.title, lines: form.lines.map { ($0.line, $0.label, $0.value) })
+            let content = FormRenderer.Content(
+                form: form.form, name: form.name ?? "Form \(form.form)", title: form.title, lines: form.lines.map { ($0.isNumbered ? $0.line : "", $0.label, $0.value) })
             if case .laidOut(let previous)? = parts.last {
                 parts[parts.count - 1] = .laidOut(previous + [content])
             } else {

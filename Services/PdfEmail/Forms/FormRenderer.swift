@@ -16,7 +16,10 @@ enum FormRenderer {
     /// One form's content, as laid out.
     struct Content {
         let form: String
+        /// How the form names itself in its footer (`Form 8843`, `Schedule OI (Form 1040-NR)`).
+        let name: String
         let title: String
+        /// Each line's number (empty for a named item), label and value.
         let lines: [(line: String, label: String, value: String)]
     }
 
@@ -30,7 +33,7 @@ enum FormRenderer {
         var page: HPDF_Page?
         var y: Float = 0
         var pageNumber = 0, pages = 0
-        var form = "", title = ""
+        var name = "", title = ""
 
         func text(_ string: String, x: Float, y: Float, font: HPDF_Font?, size: Float, alignRight: Bool = false) {
             let bytes = Array((string.data(using: .windowsCP1252, allowLossyConversion: true) ?? Data()) + [0])
@@ -57,7 +60,7 @@ enum FormRenderer {
             text(title, x: 40, y: 740, font: bold, size: 15)
             text("Tax year \(taxYear)", x: 572, y: 740, font: bold, size: 12, alignRight: true)
             text(notice, x: 40, y: 722, font: regular, size: 8)
-            text("Form \(form) (\(taxYear)), page \(pageNumber)", x: 572, y: 30, font: regular, size: 8, alignRight: true)
+            text("\(name) (\(taxYear)), page \(pageNumber)", x: 572, y: 30, font: regular, size: 8, alignRight: true)
             HPDF_Page_SetLineWidth(page, 0.5)
             HPDF_Page_MoveTo(page, 40, 712)
             HPDF_Page_LineTo(page, 572, 712)
@@ -66,7 +69,7 @@ enum FormRenderer {
         }
 
         for content in forms {
-            form = content.form
+            name = content.name
             title = content.title
             pageNumber = 0
             newPage()

@@ -57,6 +57,10 @@ public enum TaxForm: ServiceContract {
                     self = .integer(value)
                 } else if let value = try? container.decode(String.self) {
                     self = .text(value)
+                } else if (try? container.decode(Double.self)) != nil {
+                    // 19.99 x 100 in floating point is 1998.9999999999998: say what is wrong with it.
+                    throw DecodingError.dataCorruptedError(
+                        in: container, debugDescription: "must be a whole number: amounts are whole cents (1999 for $19.99), never a fraction")
                 } else {
                     throw DecodingError.dataCorruptedError(
                         in: container, debugDescription: "an answer is true or false, a whole number, text, a list or an object")

@@ -24,19 +24,28 @@ struct ReturnDocuments {
         .f1040NR: "Form 1040-NR U.S. Nonresident Alien Income Tax Return",
         .f8843: "Form 8843 Statement for Exempt Individuals and Individuals With a Medical Condition",
     ]
-    static let scheduleOI = (form: "1040-NR-schedule-OI", title: "Schedule OI (Form 1040-NR) Other Information")
-    static let instructions = (form: "filing-instructions", title: "How to file these forms")
+    /// How each form names itself in its footer.
+    static let names: [TaxForm.Form: String] = [
+        .f1040: "Form 1040", .f1040Schedule1: "Schedule 1 (Form 1040)", .f1040NR: "Form 1040-NR", .f8843: "Form 8843",
+    ]
+    static let scheduleOI = (form: "1040-NR-schedule-OI", title: "Schedule OI (Form 1040-NR) Other Information", name: "Schedule OI (Form 1040-NR)")
+    static let instructions = (form: "filing-instructions", title: "How to file these forms", name: "Filing instructions")
 
     /// Every form of the return, the main one first, then its schedules, then Form 8843.
     var forms: [PdfEmail.Forms.Content] {
         let decided = assessment.decision?.forms ?? []
         var contents: [PdfEmail.Forms.Content] = []
         for computed in assessment.forms {
-            contents.append(.init(form: computed.form.rawValue, title: Self.titles[computed.form] ?? computed.form.rawValue, lines: lines(of: computed)))
-            if computed.form == .f1040NR { contents.append(.init(form: Self.scheduleOI.form, title: Self.scheduleOI.title, lines: scheduleOI(computed))) }
+            contents.append(.init(
+                form: computed.form.rawValue, title: Self.titles[computed.form] ?? computed.form.rawValue, lines: lines(of: computed), name: Self.names[computed.form]))
+            if computed.form == .f1040NR {
+                contents.append(.init(form: Self.scheduleOI.form, title: Self.scheduleOI.title, lines: scheduleOI(computed), name: Self.scheduleOI.name))
+            }
         }
-        if decided.contains(.f8843) { contents.append(.init(form: TaxForm.Form.f8843.rawValue, title: Self.titles[.f8843]!, lines: statement8843)) }
-        contents.append(.init(form: Self.instructions.form, title: Self.instructions.title, lines: filingInstructions(decided)))
+        if decided.contains(.f8843) {
+            contents.append(.init(form: TaxForm.Form.f8843.rawValue, title: Self.titles[.f8843]!, lines: statement8843, name: Self.names[.f8843]))
+        }
+        contents.append(.init(form: Self.instructions.form, title: Self.instructions.title, lines: filingInstructions(decided), name: Self.instructions.name))
         return contents
     }
 
@@ -61,26 +70,29 @@ struct ReturnDocuments {
     /// What to sign, attach and keep, and by when: no mailing address, which the forms' own
     /// instructions give (it depends on the form and on whether a payment goes with it).
     private func filingInstructions(_ forms: [TaxForm.Form]) -> [Line] {
-        var lines = Lines()
+        var steps: [(String, String)] = []
         let main = forms.first { $0 != .f8843 }
         if let main {
-            lines.add("1", "Sign and date", "Form \(main.rawValue), page 2")
+            steps.append(("Sign and date", "Form \(main.rawValue), page 2"))
         } else {
-            lines.add("1", "Sign and date", "Form 8843, at the bottom of page 1")
+            steps.append(("Sign and date", "Form 8843, at the bottom of page 1"))
         }
         if case .list(let w2s)? = answers["income.w2s"], !w2s.isEmpty {
-            lines.add("2", "Attach to page 1", "Copy B of each Form W-2")
+            steps.append(("Attach to page 1", "Copy B of each Form W-2"))
         }
         if forms.contains(.f8843) {
-            lines.add("3", "Form 8843", main == nil ? "Mail it by itself" : "Attach it to the Form \(main!.rawValue)")
+            steps.append(("Form 8843", main == nil ? "Mail it by itself" : "Attach it to the Form \(main!.rawValue)"))
         }
-        lines.add("4", "Mail by", due)
-        lines.add("5", "Where to mail", "The address in the form's instructions, \"Where To File\" (it depends on the form and on any payment)")
+        steps.append(("Mail by", due))
+        steps.append(("Where to mail", "The address in the form's instructions, \"Where To File\" (it depends on the form and on any payment)"))
         if let owed = assessment.refundCents, owed < 0 {
-            lines.add("6", "Amount you owe", "\(Self.dollars((-owed + 50) / 100)) by \(due), as the form's instructions explain")
+            steps.append(("Amount you owe", "\(Self.dollars((-owed + 50) / 100)) by \(due), as the form's instructions explain"))
         }
-        lines.add("7", "Keep", "A copy of everything you mail")
-        lines.add("8", "Pages marked \"Prepared by Melon\"", "Copy them onto the official forms before you sign")
+        steps.append(("Keep", "A copy of everything you mail"))
+        steps.append(("Pages marked \"Prepared by Melon\"", "Copy them onto the official forms before you sign"))
+        // Numbered in order, whichever steps apply.
+        var lines = Lines()
+        for (index, step) in steps.enumerated() { lines.add(String(index + 1), step.0, step.1) }
         return lines.all
     }
 
@@ -196,6 +208,11 @@ struct ReturnDocuments {
             lines.add("11", "Type of visa in each of the 6 prior years", history)
             let more = exemptYears + (answers.count("visa.earlierYears") ?? 0) > 5
             lines.add("12", "Exempt as a teacher, trainee or student for any part of more than 5 calendar years?", more ? "Yes" : "No")
+            let steps = answers.bool("permanentResidence.steps")
+            lines.add("13", "During \(year), did you apply for, or take other affirmative steps to apply for, lawful permanent resident status in the "
+                + "United States or have an application pending to change your status to that of a lawful permanent resident of the United States?",
+                steps.map { $0 ? "Yes" : "No" })
+            if steps == true { lines.add("14", "If you checked the Yes box on line 13, explain", answers.text("permanentResidence.explanation")) }
         }
         return lines.all
     }

@@ -78,6 +78,12 @@ extension ServiceStackTests {
             let patched = try JSONSerialization.data(withJSONObject: ["version": 4, "answers": ["income.w2s": [oneW2.merging(["localityName": longLocality]) { $1 }]]])
             let longPatch = try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(patched), headers: asMei)
             #expect(longPatch.status == 400 && TaxFormPreviewTests.first(longPatch.json?["fields"])?["field"] == "answers.income.w2s[0].localityName", "\(longPatch.text)")
+            // 19.99 x 100 in floating point: refused naming the member, in whole cents.
+            let fraction = #"{"version":4,"answers":{"income.w2s":[{"employerName":"Library","employerEIN":"12-3456789","wagesCents":1998.9999999999998,"federalWithheldCents":0}]}}"#
+            let fractional = try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(fraction.utf8), headers: asMei)
+            let named = TaxFormPreviewTests.first(fractional.json?["fields"])
+            #expect(fractional.status == 400 && named?["field"] == "answers.income.w2s[0].wagesCents", "\(fractional.text)")
+            #expect(fractional.text.contains("whole cents"), "\(fractional.text)")
             // At most 20 W-2s, added one by one as in a list.
             let twenty = try JSONSerialization.data(withJSONObject: ["version": 4, "answers": ["income.w2s": Array(repeating: oneW2, count: 20)]])
             #expect(try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(twenty), headers: asMei).status == 200)
