@@ -38,6 +38,7 @@ extension ServiceDefinition {
         handlers.on(TaxForm.Interviews.Answer.self, interviews.answer)
         handlers.on(TaxForm.Interviews.AddW2.self, interviews.addW2)
         handlers.on(TaxForm.Interviews.History.self, interviews.history)
+        handlers.on(TaxForm.Interviews.Version.self, interviews.version)
         handlers.on(TaxForm.Interviews.Delete.self, interviews.delete)
         handlers.on(TaxForm.Interviews.Filed.self, interviews.filed)
         handlers.on(TaxForm.Deadlines.Get.self, interviews.deadlines)

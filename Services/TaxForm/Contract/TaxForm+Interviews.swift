@@ -145,7 +145,8 @@ extension TaxForm {
             public typealias Response = Interview
         }
 
-        /// `tax-form.interview.history.v1`: the saved changes, newest first.
+        /// `tax-form.interview.history.v1`: the saved changes, newest first, kept as long as the
+        /// interview (deleting it, or the account, deletes them).
         public enum History: OperationDeclaration {
             public static let service = TaxForm.name
             public static let type = "tax-form.interview.history.v1"
@@ -176,6 +177,48 @@ extension TaxForm {
                 public init(changes: [Change], nextBefore: Int?) {
                     self.changes = changes
                     self.nextBefore = nextBefore
+                }
+            }
+        }
+
+        /// `tax-form.interview.version.v1`: the answers as they were at an earlier version (what did
+        /// I answer last week), rebuilt from the history, masked as the interview is.
+        public enum Version: OperationDeclaration {
+            public static let service = TaxForm.name
+            public static let type = "tax-form.interview.version.v1"
+            public static let http = [HTTPBinding(
+                .get, "/v1/tax/interviews/{taxYear}/versions/{version}", name: "taxInterviewVersion", access: .owner,
+                summary: "Your answers as they were at an earlier version of the interview (personal ones masked); "
+                    + "history is kept as long as the interview: deleting it, or the account, deletes its history")]
+
+            public struct Request: Codable, Sendable, Equatable, FieldRules {
+                public static let fieldRules: [String: FieldRule] = [
+                    "taxYear": .range(TaxForm.taxYears),
+                    "version": FieldRule.range(0...1_000_000).described("a version the history lists (0: before the first answer)"),
+                ]
+                public var taxYear: Int
+                public var version: Int
+
+                public init(taxYear: Int, version: Int) {
+                    self.taxYear = taxYear
+                    self.version = version
+                }
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                public var taxYear: Int
+                public var version: Int
+                /// When that version was saved; absent for version 0.
+                public var at: Date?
+                public var answers: Answers
+                public var skipped: [String]
+
+                public init(taxYear: Int, version: Int, at: Date?, answers: Answers, skipped: [String]) {
+                    self.taxYear = taxYear
+                    self.version = version
+                    self.at = at
+                    self.answers = answers
+                    self.skipped = skipped
                 }
             }
         }

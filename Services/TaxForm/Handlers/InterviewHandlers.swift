@@ -87,6 +87,54 @@ struct InterviewHandlers: Sendable {
         return .init(changes: Array(page), nextBefore: changes.count > limit ? page.last?.version : nil)
     }
 
+    /// The answers at an earlier version: the interview as it is, with every later change undone, newest first.
+    @Sendable
+    func version(_ request: TaxForm.Interviews.Version.Request, _ context: RequestContext) async throws -> TaxForm.Interviews.Version.Response {
+        let account = try Self.caller(context), year = try engine.checkedYear(request.taxYear)
+        let (row, later) = try await database.transaction { connection in
+            let row = try await store.find(account: account, year: year, on: connection)
+            guard let row, request.version <= row.version else { return (row, [TaxForm.Change]()) }
+            let later = try await store.history(account: account, year: year, before: nil, limit: row.version - request.version + 1, on: connection)
+            return (row, later)
+        }
+        guard let row else { throw Self.noInterview(year) }
+        guard request.version <= row.version else {
+            throw OperationError(.notFound, "data.version: your interview for \(year) has no such version", fields: [.init(field: "data.version", message: "is not a version of your interview")])
+        }
+        var state = row.state
+        for change in later where change.version > request.version { Self.undo(change, in: &state) }
+        let at = later.first { $0.version == request.version }?.at
+        return .init(taxYear: year, version: request.version, at: at, answers: engine.masked(state.answers), skipped: state.skipped)
+    }
+
+    /// `state` as it was before `change`. A list answer's item changes name positions in the list
+    /// before and after: each position takes its value from before, and positions that held nothing
+    /// before (items added) go.
+    static func undo(_ change: TaxForm.Change, in state: inout InterviewStore.State) {
+        var items: [String: [Int: TaxForm.Answer?]] = [:]
+        for answer in change.answers {
+            if let item = answer.item {
+                items[answer.question, default: [:]][item] = .some(answer.from)
+            } else {
+                state.answers[answer.question] = answer.from
+            }
+        }
+        for (question, positions) in items {
+            guard case .list(var list)? = state.answers[question] ?? .list([]) else { continue }
+            for (index, value) in positions.sorted(by: { $0.key < $1.key }) {
+                if let value {
+                    while list.count <= index { list.append(value) }
+                    list[index] = value
+                }
+            }
+            let added = positions.filter { $0.value == nil }.map(\.key)
+            if let first = added.min(), first < list.count { list.removeSubrange(first...) }
+            state.answers[question] = list.isEmpty ? nil : .list(list)
+        }
+        state.skipped.removeAll { change.skipped.contains($0) }
+        for question in change.unskipped where !state.skipped.contains(question) { state.skipped.append(question) }
+    }
+
     @Sendable
     func delete(_ request: TaxForm.InterviewReference, _ context: RequestContext) async throws -> TaxForm.Interviews.Delete.Response {
         let account = try Self.caller(context), year = try engine.checkedYear(request.taxYear)

@@ -90,10 +90,25 @@ extension ServiceStackTests {
             let twentyFirst = try await http.send("POST", "/v1/tax/interviews/2024/w2s", body: Array(second.replacingOccurrences(of: "\"version\":3", with: "\"version\":5").utf8), headers: asMei)
             #expect(twentyFirst.status == 400 && TaxFormPreviewTests.first(twentyFirst.json?["fields"])?["field"] == "w2", "\(twentyFirst.text)")
 
+            // Any earlier version, as it was then (masked as the interview is): rebuilt from the history
+            // over twenty W-2s replacing two, a second added after the first, and the skip.
+            for (version, then) in [(2, merged), (3, added)] {
+                let read = try await http.send("GET", "/v1/tax/interviews/2024/versions/\(version)", headers: asMei)
+                #expect(read.status == 200 && read.json?["answers"] == then.json?["answers"] && read.json?["skipped"] == then.json?["skipped"], "\(version): \(read.text)")
+            }
+            let fourth = try await http.send("GET", "/v1/tax/interviews/2024/versions/4", headers: asMei)
+            guard case .array(let fourthW2s)? = fourth.json?["answers"]?["income.w2s"] else { Issue.record("no W-2s at version 4: \(fourth.text)"); return }
+            #expect(fourthW2s.count == 2 && fourthW2s[1]["employerName"] == "Library", "\(fourth.text)")
+            let none = try await http.send("GET", "/v1/tax/interviews/2024/versions/0", headers: asMei)
+            #expect(none.status == 200 && none.json?["answers"] == [:] && none.json?["at"] == nil, "\(none.text)")
+            #expect(try await http.send("GET", "/v1/tax/interviews/2024/versions/99", headers: asMei).status == 404)
+
             // Another student sees only their own interview; a stale version from them is a 409 about theirs.
             let conor = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "conor@tcd.ie", username: "conor")
             let theirs = try await http.send("GET", "/v1/tax/interviews/2024", headers: ["Authorization": "Bearer \(conor.access)"])
             #expect(theirs.json?["version"] == 0 && theirs.json?["answers"] == [:], "\(theirs.text)")
+            let notTheirs = try await http.send("GET", "/v1/tax/interviews/2024/versions/2", headers: ["Authorization": "Bearer \(conor.access)"])
+            #expect(notTheirs.status == 404, "another student reads nothing of Mei's versions: \(notTheirs.text)")
             let stale = try await Self.patch(http, #"{"version":3,"answers":{"citizen":true}}"#, token: conor.access)
             #expect(stale.status == 409 && stale.json?["current"]?["version"] == 0 && stale.json?["current"]?["answers"] == [:], "\(stale.text)")
             #expect(try await http.send("GET", "/v1/tax/interviews/2024").status == 401)
