@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
     libqpdf-dev libhpdf-dev `# qpdf fills the official PDF blanks, libharu lays out the other forms (pdf-email)` \
     libvips-dev `# libvips checks and re-encodes uploaded images (Shared/Media)` \
     postgresql acl `# the tests' private cluster (deploy/postgres.sh)` \
+    poppler-utils `# pdftoppm renders filled forms to check where each glyph lands (Tests/Mail/glyph_columns.py)` \
     gdb `# the threads of a test run that hangs (below)`
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
 

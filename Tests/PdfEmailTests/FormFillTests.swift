@@ -46,6 +46,47 @@ import TestSupport
         #expect(try Self.packet.make(Self.resident).sha256 == made.sha256, "the same forms give the same bytes")
     }
 
+    /// Rendered as a viewer that shows the stored appearances does (poppler, NeedAppearances unset):
+    /// the SSN's nine digits each in their own cell of the comb, and amounts against the right of
+    /// their boxes, as the fields define them (qpdf's appearances drew both from the left).
+    @Test func combCellsAndRightAlignedAmountsRenderWhereTheFormPutsThem() async throws {
+        let made = try Self.packet.make(Self.resident)
+        let page1 = try await Self.glyphColumns(made.pdf, page: 1, fields: [Self.f1040 + "f1_06[0]", Self.f1040 + "f1_32[0]"])
+        let ssn = try #require(page1[Self.f1040 + "f1_06[0]"])
+        #expect(ssn.runs.count == 9, "one run of ink per digit: \(ssn.runs)")
+        let cell = (ssn.rect[2] - ssn.rect[0]) / 9
+        for (index, run) in ssn.runs.enumerated() {
+            let centre = (run[0] + run[1]) / 2, cellCentre = ssn.rect[0] + (Double(index) + 0.5) * cell
+            #expect(abs(centre - cellCentre) < 1.5, "digit \(index + 1) at \(centre), its cell's centre \(cellCentre)")
+        }
+        let page2 = try await Self.glyphColumns(made.pdf, page: 2, fields: ["topmostSubform[0].Page2[0].f2_02[0]", "topmostSubform[0].Page2[0].f2_24[0]"])
+        for (name, box) in [(Self.f1040 + "f1_32[0]", page1[Self.f1040 + "f1_32[0]"])] + page2.map({ ($0.key, Optional($0.value)) }) {
+            let box = try #require(box, "\(name) rendered")
+            let left = try #require(box.runs.first?[0], "\(name) shows ink"), right = try #require(box.runs.last?[1])
+            #expect(box.rect[2] - right < 4, "\(name) ends \(box.rect[2] - right) pt from its right edge")
+            #expect(left - box.rect[0] > (box.rect[2] - box.rect[0]) / 3, "\(name) starts \(left - box.rect[0]) pt from its left edge")
+        }
+    }
+
+    struct RenderedField: Decodable {
+        let rect: [Double]
+        let runs: [[Double]]
+    }
+
+    /// Where each field's value lands on `page` once rendered (`Tests/Mail/glyph_columns.py`, poppler's pdftoppm).
+    static func glyphColumns(_ pdf: Data, page: Int, fields: [String]) async throws -> [String: RenderedField] {
+        let tools = try #require(ProcessInfo.processInfo.environment["MELON_TEST_TOOLS"], "run the tests with ./deploy/test.sh")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("melon-render-\(UUID().uuidString).pdf")
+        try pdf.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let script = BuildProducts.packageRoot().appendingPathComponent("Tests/Mail/glyph_columns.py").path
+        let run = try ChildProcess(executable: "\(tools)/python3", arguments: [script, file.path, String(page)] + fields, name: "glyph-columns")
+        let status = await run.wait(timeout: .seconds(60))
+        let last = try #require(run.output.split(separator: "\n").last, "glyph_columns.py: \(run.output)")
+        try #require(status == 0, "glyph_columns.py exited \(String(describing: status)): \(run.output)")
+        return try JSONDecoder().decode([String: RenderedField].self, from: Data(last.utf8))
+    }
+
     @Test func formsWithoutABlankAreLaidOutForCopyingOntoTheOfficialForm() async throws {
         let lines = (1...60).map { Line(line: "l\($0)", label: "A label long enough to wrap onto a second row when it is laid out in the label column number \($0)", value: "\($0),000") }
         let request = PdfEmail.Forms.Fill.Request(taxYear: 2024, forms: [

@@ -17,6 +17,8 @@ struct BlankBook: Sendable {
         let kind: Kind
         /// The field's `/MaxLen` (an SSN's comb of 9 cells), when it has one.
         let maxLength: Int?
+        /// How a text field draws its value (nil for a checkbox, which has its own states).
+        var appearance: FieldAppearance?
 
         /// `value` as the field takes it: when longer than the field allows, without its separators
         /// (`912-70-1234` into a 9-cell comb is `912701234`); nil when even that does not fit.
@@ -41,6 +43,10 @@ struct BlankBook: Sendable {
         let acroForm: String
         /// qpdf's JSON header of the prepared file, which an update repeats.
         let header: JSONObject
+        /// The form's fonts (`/DR /Font`), for the appearance streams a fill adds.
+        let fonts: JSONObject
+        /// The first object number the file does not use (its trailer's `/Size`).
+        let nextObject: Int
     }
 
     /// qpdf JSON dictionaries, kept as Foundation values so numbers keep their kind.
@@ -101,7 +107,13 @@ struct BlankBook: Sendable {
               let trailer = (objects["trailer"] as? [String: Any])?["value"] as? [String: Any], let catalog = trailer["/Root"] as? String
         else { throw Invalid(description: "\(form) \(taxYear): qpdf's JSON has no form fields or no pages") }
         func dictionary(_ reference: String) -> [String: Any]? { (objects["obj:\(reference)"] as? [String: Any])?["value"] as? [String: Any] }
-        guard let acroForm = dictionary(catalog)?["/AcroForm"] as? String else { throw Invalid(description: "\(form) \(taxYear): no AcroForm") }
+        /// A value that may be an indirect reference (`12 0 R`), resolved.
+        func resolved(_ value: Any?) -> [String: Any]? { (value as? [String: Any]) ?? (value as? String).flatMap(dictionary) }
+        guard let acroForm = dictionary(catalog)?["/AcroForm"] as? String, let acroFormValue = dictionary(acroForm),
+              let size = (trailer["/Size"] as? NSNumber)?.intValue
+        else { throw Invalid(description: "\(form) \(taxYear): no AcroForm") }
+        let formDA = FieldAppearance.text(acroFormValue["/DA"])
+        let fonts = resolved(resolved(acroFormValue["/DR"])?["/Font"]) ?? [:]
         let byName = Dictionary(listed.compactMap { field in (field["fullname"] as? String).map { ($0, field) } }) { first, _ in first }
 
         var slots: [String: Slot] = [:]
@@ -119,7 +131,14 @@ struct BlankBook: Sendable {
                 kind = .checkbox(on: on)
             default: throw Invalid(description: "\(form) \(taxYear): \(name) is neither text nor a checkbox")
             }
-            slots[line] = Slot(object: "obj:\(object)", kind: kind, maxLength: (value["/MaxLen"] as? NSNumber)?.intValue)
+            var slot = Slot(object: "obj:\(object)", kind: kind, maxLength: (value["/MaxLen"] as? NSNumber)?.intValue)
+            if kind == .text {
+                guard let appearance = FieldAppearance(field: value, formDA: formDA), fonts[appearance.font] != nil else {
+                    throw Invalid(description: "\(form) \(taxYear): text field \(name) has no box or no font of the form's")
+                }
+                slot.appearance = appearance
+            }
+            slots[line] = slot
             kept["obj:\(object)"] = JSONObject(value: value)
         }
         for reference in [catalog, acroForm] {
@@ -127,6 +146,6 @@ struct BlankBook: Sendable {
             kept["obj:\(reference)"] = JSONObject(value: value)
         }
         return Blank(form: form, taxYear: taxYear, prepared: prepared, pages: pages, slots: slots, objects: kept, catalog: "obj:\(catalog)", acroForm: "obj:\(acroForm)",
-            header: JSONObject(value: header))
+            header: JSONObject(value: header), fonts: JSONObject(value: fonts), nextObject: size)
     }
 }
