@@ -206,7 +206,7 @@ let productServices: [ServicePackage] = [
         resources: [.copy("Migrations")]),
     // The student tax helper: the interview and the rules as data per tax year, residency, the return.
     service(
-        "TaxForm", product: "tax-form", calls: ["Notifications", "PdfEmail"],
+        "TaxForm", product: "tax-form", calls: ["Auth", "Notifications", "PdfEmail"],
         dependencies: [
             "Bus", "Contracts", "Envelope", "NotificationsContract", "PdfEmailContract", "PostgresSupport", "ServiceSupport",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -56,6 +56,7 @@ extension ServiceDefinition {
         handlers.on(Auth.Password.Forgot.self, passwords.forgot)
         handlers.on(Auth.Password.Reset.self, passwords.reset)
         handlers.on(Auth.Password.Change.self, passwords.change)
+        handlers.on(Auth.Password.Confirm.self, passwords.confirm)
         handlers.on(Auth.Events.List.self, profiles.securityEvents)
         handlers.on(Auth.Agreements.List.self, agreements.list)
         handlers.on(Auth.Agreements.Sign.self, agreements.sign)

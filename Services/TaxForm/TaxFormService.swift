@@ -43,6 +43,9 @@ extension ServiceDefinition {
         handlers.on(TaxForm.Interviews.Filed.self, interviews.filed)
         handlers.on(TaxForm.Deadlines.Get.self, interviews.deadlines)
         handlers.on(TaxForm.Returns.Pdf.self, returns.pdf)
+        let myData = MyDataHandlers(database: database, store: store, returns: returnStore, bus: environment.bus, now: environment.clock.now)
+        handlers.on(TaxForm.MyData.Export.self, myData.export)
+        handlers.on(TaxForm.MyData.Reads.self, myData.reads)
         handlers.once(TaxForm.Returns.Email.self, prepare: returns.prepareEmail, apply: returns.email)
         handlers.on(TaxForm.Account.Erase.self, erasure.erase)
         let prune = PeriodicJob("returns.prune", every: .seconds(600), database: database) { try await returnStore.prune(on: $0) }

@@ -87,5 +87,38 @@ extension Auth {
 
             public typealias Response = Reset.Response
         }
+
+        /// `auth.password.confirm.v1` (bus only): another service asks whether `password` is the
+        /// account's, for an act that needs it confirmed as account deletion does (tax-form's export
+        /// of everything it holds). The session must be live; each try counts against the account's
+        /// login attempts (`rate_limited` beyond them); a wrong password is `invalid` naming it.
+        public enum Confirm: OperationDeclaration {
+            public static let service = Auth.name
+            public static let type = "auth.password.confirm.v1"
+            public static let idempotency: Idempotency? = .repeatable(because: "a repeat checks the password again, counted as another try")
+
+            public struct Request: Codable, Sendable, Equatable, FieldRules {
+                public var account: String
+                /// The session the caller signed in with (the token's `sid`).
+                public var session: String
+                public var password: String
+
+                public init(account: String, session: String, password: String) {
+                    self.account = account
+                    self.session = session
+                    self.password = password
+                }
+
+                public static let fieldRules: [String: FieldRule] = [
+                    "account": .uuid, "session": .uuid, "password": FieldRule.text(0...Auth.Password.length.upperBound).secret,
+                ]
+            }
+
+            public struct Response: Codable, Sendable, Equatable {
+                public var confirmed: Bool
+
+                public init(confirmed: Bool) { self.confirmed = confirmed }
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@ public enum Auth: ServiceContract {
     public static let summary = "accounts, email verification, sessions and access-token keys."
     public static let operations: [any OperationDeclaration.Type] = [
         Account.Register.self, Email.Verify.self, Email.Resend.self, Session.Login.self, Session.Refresh.self, Session.Logout.self,
-        Password.Forgot.self, Password.Reset.self, Password.Change.self, Events.List.self, Agreements.List.self, Agreements.Sign.self,
+        Password.Forgot.self, Password.Reset.self, Password.Change.self, Password.Confirm.self, Events.List.self, Agreements.List.self, Agreements.Sign.self,
         Agreements.Withdraw.self, Picture.Set.self, Picture.Get.self, Picture.Delete.self, Me.Get.self, Me.Update.self, Me.Delete.self,
         Users.Search.self, Users.Get.self, Universities.List.self, Keys.Jwks.self, Sessions.Revoked.self,
     ]

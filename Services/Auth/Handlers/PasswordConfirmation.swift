@@ -19,6 +19,12 @@ struct PasswordConfirmation: Sendable {
         -> (caller: (account: UUID, session: UUID), attempt: AttemptLimits.Keys)
     {
         let caller = try AccountRules.caller(context)
+        return (caller, try await confirm(password, field: field, of: caller, context))
+    }
+
+    /// The same for `caller` named by another service (`auth.password.confirm.v1`): nothing when
+    /// `password` is theirs and the session is live; the attempt is counted and reported.
+    func confirm(_ password: String, field: String, of caller: (account: UUID, session: UUID), _ context: RequestContext) async throws -> AttemptLimits.Keys {
         let attempt = limits.keys(.login, account: caller.account.uuidString.lowercased(), context)
         try await limits.admit(attempt)
         let hash = try await database.transaction { connection -> String in
@@ -29,6 +35,6 @@ struct PasswordConfirmation: Sendable {
         guard try await hasher.verify(password, against: hash) else {
             throw OperationError.invalid(field: field, "is not this account's password")
         }
-        return (caller, attempt)
+        return attempt
     }
 }

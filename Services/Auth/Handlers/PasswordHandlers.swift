@@ -69,4 +69,15 @@ struct PasswordHandlers: Sendable {
         try await limits.succeeded(attempt, admitted: true)
         return .init(sessionsEnded: ended)
     }
+
+    /// `auth.password.confirm.v1`: another service's check of the caller's password (tax-form's export).
+    @Sendable
+    func confirm(_ request: Auth.Password.Confirm.Request, _ context: RequestContext) async throws -> Auth.Password.Confirm.Response {
+        guard let account = UUID(uuidString: request.account), let session = UUID(uuidString: request.session) else {
+            throw OperationError.invalid(field: "data.account", "must be an account id with its session id")
+        }
+        let attempt = try await confirmation.confirm(request.password, field: "data.password", of: (account, session), context)
+        try await limits.succeeded(attempt, admitted: true)
+        return .init(confirmed: true)
+    }
 }

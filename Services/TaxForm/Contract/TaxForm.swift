@@ -1,3 +1,4 @@
+import AuthContract
 import Contracts
 import Envelope
 import Foundation
@@ -11,11 +12,12 @@ public enum TaxForm: ServiceContract {
     public static let operations: [any OperationDeclaration.Type] = [
         Preview.Make.self, Questions.List.self, Suggestions.List.self, Interviews.Get.self, Interviews.Answer.self, Interviews.AddW2.self, Interviews.History.self, Interviews.Version.self,
         Interviews.Delete.self, Interviews.Filed.self, Deadlines.Get.self, Returns.Pdf.self, Returns.Email.self, Account.Erase.self,
+        MyData.Export.self, MyData.Reads.self,
     ]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
-    /// The return's PDF and its mail; deadline reminders.
+    /// The return's PDF and its mail; deadline reminders; the password that confirms an export.
     public static let calls: [any OperationDeclaration.Type] = [
-        PdfEmail.Forms.Fill.self, PdfEmail.Mail.Send.self, Notifications.Schedule.Set.self, Notifications.Schedule.Cancel.self,
+        PdfEmail.Forms.Fill.self, PdfEmail.Mail.Send.self, Notifications.Schedule.Set.self, Notifications.Schedule.Cancel.self, Auth.Password.Confirm.self,
     ]
 
     /// The answers to the interview, by question id (`GET /v1/tax/questions` lists them with their

@@ -41,6 +41,10 @@ struct ReturnHandlers: Sendable {
             made = try await countedFill(complete.documents, account: account, year: year, password: nil, context)
             try await returns.keep(made, account: account, year: year, version: complete.version, rulesVersion: rules)
         }
+        // The PDF shows the full SSN or ITIN: its owner sees each download in GET /v1/tax/reads.
+        try await database.transaction { connection in
+            try await ReadLog(database: database).record(.pdf, account: account, year: year, context: context, on: connection)
+        }
         return .init(
             pdf: made.pdf, fileName: Self.fileName(year), pages: made.pages, sha256: made.sha256, forms: made.forms.map { .init(form: $0.form, official: $0.official) },
             etag: Self.etag(made.sha256))
@@ -138,6 +142,7 @@ struct ReturnHandlers: Sendable {
         try checkMailLimit(used)
         try await returns.recordMail(
             account: prepared.account, year: prepared.year, version: prepared.version, sha256: prepared.made.sha256, encrypted: prepared.encrypted, on: connection)
+        try await ReadLog(database: database).record(.mail, account: prepared.account, year: prepared.year, context: context, on: connection)
         let protection = prepared.encrypted
             ? "The PDF is encrypted: it opens with the password you chose in the app (Melon keeps no copy of it)."
             : "As you asked, the PDF is not encrypted: it shows your full identifying number, so keep this mail safe."

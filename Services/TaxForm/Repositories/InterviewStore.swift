@@ -100,6 +100,12 @@ struct InterviewStore: Sendable {
         return changes
     }
 
+    /// The years the account has an interview for.
+    func years(account: UUID, on connection: PostgresConnection) async throws -> [Int] {
+        try await connection.query("SELECT tax_year FROM interviews WHERE account_id = \(account) ORDER BY tax_year", logger: database.logger)
+            .decode(Int.self).reduce(into: [Int]()) { $0.append($1) }
+    }
+
     func delete(account: UUID, year: Int, on connection: PostgresConnection) async throws -> Bool {
         try await connection.query(
             "DELETE FROM interviews WHERE account_id = \(account) AND tax_year = \(year) RETURNING 1", logger: database.logger

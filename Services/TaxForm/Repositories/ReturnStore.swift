@@ -3,6 +3,7 @@ import Foundation
 import PdfEmailContract
 import PostgresNIO
 import PostgresSupport
+import TaxFormContract
 
 /// `tax_form.return_mails`, `return_fills` and `return_pdfs`: how often an account had its returns
 /// mailed and filled (the limits count per account, whatever becomes of its interviews), and the
@@ -119,6 +120,19 @@ struct ReturnStore: Sendable {
         try await database.dropUndelivered(account: account, on: connection)
         _ = try await connection.query("DELETE FROM return_mails WHERE account_id = \(account)", logger: database.logger)
         _ = try await connection.query("DELETE FROM return_fills WHERE account_id = \(account)", logger: database.logger)
+        try await ReadLog(database: database).erase(account: account, on: connection)
+    }
+
+    /// The account's mailings still kept (a week), newest first.
+    func mailed(account: UUID, on connection: PostgresConnection) async throws -> [TaxForm.MyData.ExportedMail] {
+        let rows = try await connection.query(
+            "SELECT tax_year, version, mailed_at, encrypted, sha256 FROM return_mails WHERE account_id = \(account) ORDER BY mailed_at DESC",
+            logger: database.logger)
+        var mails: [TaxForm.MyData.ExportedMail] = []
+        for try await (year, version, at, encrypted, sha256) in rows.decode((Int, Int, Date, Bool, String).self) {
+            mails.append(.init(taxYear: year, version: version, mailedAt: at, encrypted: encrypted, sha256: sha256))
+        }
+        return mails
     }
 
     /// Forgets mailings older than a week and fills older than a day: the limits look back less.

@@ -103,12 +103,28 @@ extension ServiceStackTests {
             #expect(none.status == 200 && none.json?["answers"] == [:] && none.json?["at"] == nil, "\(none.text)")
             #expect(try await http.send("GET", "/v1/tax/interviews/2024/versions/99", headers: asMei).status == 404)
 
+            // Everything tax-form holds, unmasked, once auth confirms the password; each such read is recorded for Mei to see.
+            let wrongPassword = try await http.send("POST", "/v1/tax/export", body: Array(#"{"password":"not my password"}"#.utf8), headers: asMei)
+            #expect(wrongPassword.status == 400 && TaxFormPreviewTests.first(wrongPassword.json?["fields"])?["field"] == "password", "\(wrongPassword.text)")
+            #expect(try await http.send("GET", "/v1/tax/reads", headers: asMei).json?["reads"] == [], "a refused export reads nothing")
+            let exported = try await http.send("POST", "/v1/tax/export", body: Array(#"{"password":"correct horse battery staple mei"}"#.utf8), headers: asMei)
+            #expect(exported.status == 200, "\(exported.text.prefix(300))")
+            let interview = TaxFormPreviewTests.first(exported.json?["interviews"])
+            #expect(interview?["answers"]?["tin"] == "912-70-1234" && interview?["taxYear"] == 2024, "unmasked: \(exported.text.prefix(300))")
+            guard case .array(let exportedHistory)? = interview?["history"] else { Issue.record("no history in the export"); return }
+            #expect(exportedHistory.count == 5 && exportedHistory.first?["version"] == 5, "every change, newest first")
+            let reads = try await http.send("GET", "/v1/tax/reads", headers: asMei)
+            let read = TaxFormPreviewTests.first(reads.json?["reads"])
+            #expect(read?["what"] == "export" && read?["app"] == "melon" && read?["session"] != nil, "\(reads.text)")
+
             // Another student sees only their own interview; a stale version from them is a 409 about theirs.
             let conor = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: "conor@tcd.ie", username: "conor")
             let theirs = try await http.send("GET", "/v1/tax/interviews/2024", headers: ["Authorization": "Bearer \(conor.access)"])
             #expect(theirs.json?["version"] == 0 && theirs.json?["answers"] == [:], "\(theirs.text)")
             let notTheirs = try await http.send("GET", "/v1/tax/interviews/2024/versions/2", headers: ["Authorization": "Bearer \(conor.access)"])
             #expect(notTheirs.status == 404, "another student reads nothing of Mei's versions: \(notTheirs.text)")
+            let theirReads = try await http.send("GET", "/v1/tax/reads", headers: ["Authorization": "Bearer \(conor.access)"])
+            #expect(theirReads.status == 200 && theirReads.json?["reads"] == [], "nor of Mei's reads: \(theirReads.text)")
             let stale = try await Self.patch(http, #"{"version":3,"answers":{"citizen":true}}"#, token: conor.access)
             #expect(stale.status == 409 && stale.json?["current"]?["version"] == 0 && stale.json?["current"]?["answers"] == [:], "\(stale.text)")
             #expect(try await http.send("GET", "/v1/tax/interviews/2024").status == 401)
@@ -131,6 +147,7 @@ extension ServiceStackTests {
             })
             #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.interview_changes", on: stack.databaseURL) == 0)
             #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.account_keys", on: stack.databaseURL) == 1, "Conor's key stays, Mei's goes")
+            #expect(try await TestDatabase.integer("SELECT count(*)::int FROM tax_form.unmasked_reads", on: stack.databaseURL) == 0, "Mei's reads go with her")
 
             // tax-form signs in as a role of its own, which reaches its schema and no other service's.
             let own = try #require(stack.taxFormDatabaseURL)

@@ -61,6 +61,9 @@ extension ServiceStackTests {
                 #expect(read.fields[field] == value && read.appearances[field] == value, "\(field): \(read.fields[field] ?? "nothing")")
             }
             #expect(read.fields[page1 + "FilingStatus_ReadOrder[0].c1_3[0]"] != "/Off", "single is checked")
+            // The PDF shows the full SSN: the download is recorded where Mei sees it.
+            let reads = try await http.send("GET", "/v1/tax/reads", headers: asMei)
+            #expect(TaxFormPreviewTests.first(reads.json?["reads"])?["what"] == "pdf" && TaxFormPreviewTests.first(reads.json?["reads"])?["taxYear"] == 2024, "\(reads.text)")
 
             // The same version is the same PDF, kept (sealed) rather than filled again: its ETag answers 304.
             let etag = try #require(download.header("etag"), "\(download.headers)")
