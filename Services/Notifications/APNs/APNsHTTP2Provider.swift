@@ -38,9 +38,20 @@ public final class APNsHTTP2Provider: PushProvider {
         let base = environment == .production ? configuration.productionURL : configuration.sandboxURL
         var renewed = false, reloaded = false
         while true {
+            // The token comes from the database: its failure is not the host's.
+            let jwt: String
             do {
-                let jwt = try await token.token()
-                let reply = try await post(request, to: base, jwt: jwt)
+                jwt = try await token.token()
+            } catch {
+                return ProviderReply(verdict: .retry(reason: "no provider token: \(String(describing: error))"))
+            }
+            let reply: ProviderReply
+            do {
+                reply = try await post(request, to: base, jwt: jwt)
+            } catch {
+                return ProviderReply(verdict: .retry(reason: "APNs unreachable: \(String(describing: error))"), answered: false)
+            }
+            do {
                 if reply.verdict == .tooManyTokenUpdates, !reloaded {
                     // Another instance may have renewed the shared token a moment before: present that one.
                     reloaded = true
@@ -58,10 +69,10 @@ public final class APNsHTTP2Provider: PushProvider {
                     renewed = true
                     continue
                 }
-                return reply
             } catch {
-                return ProviderReply(verdict: .retry(reason: "APNs unreachable: \(String(describing: error))"), answered: false)
+                return ProviderReply(verdict: .retry(reason: "no provider token: \(String(describing: error))"))
             }
+            return reply
         }
     }
 
