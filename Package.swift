@@ -208,7 +208,7 @@ let productServices: [ServicePackage] = [
     service(
         "TaxForm", product: "tax-form", calls: ["Auth", "Notifications", "PdfEmail"],
         dependencies: [
-            "Bus", "Contracts", "Envelope", "NotificationsContract", "PdfEmailContract", "PostgresSupport", "ServiceSupport",
+            "AuthContract", "Bus", "Contracts", "Envelope", "NotificationsContract", "PdfEmailContract", "PostgresSupport", "ServiceSupport",
             .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         resources: [.copy("Data"), .copy("Migrations")]),
@@ -418,12 +418,12 @@ let tests: [Target] = [
     .testTarget(
         name: "NotificationsTests",
         dependencies: [
-            "Bus", "Envelope", "NotificationsContract", "NotificationsService", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport",
+            "Bus", "Envelope", "NotificationsContract", "NotificationsService", "PostgresSupport", "ServiceKit", "ServiceSupport", "TestSupport", log, lifecycle,
             .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         swiftSettings: swiftSettings),
-    .testTarget(name: "TaxFormTests", dependencies: ["PdfEmailContract", "TaxFormContract", "TaxFormService"], swiftSettings: swiftSettings),
+    .testTarget(name: "TaxFormTests", dependencies: ["Envelope", "PdfEmailContract", "TaxFormContract", "TaxFormService"], swiftSettings: swiftSettings),
     .testTarget(name: "BusTests", dependencies: ["Bus", "Contracts", "Envelope", "ZeroMQ", "TestSupport", lifecycle], swiftSettings: swiftSettings),
     .testTarget(
         name: "PostgresSupportTests",
