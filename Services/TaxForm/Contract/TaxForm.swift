@@ -106,6 +106,12 @@ public enum TaxForm: ServiceContract {
         case f1040Schedule1 = "1040-schedule-1"
         case f1040NR = "1040-NR"
         case f8843 = "8843"
+        /// Treaty-based return position disclosure: a resident alien's student treaty benefit.
+        case f8833 = "8833"
+        /// Claim for refund: Social Security and Medicare tax withheld in error.
+        case f843 = "843"
+        /// Form 843's companion for F, J and M visitors: what the employer paid back.
+        case f8316 = "8316"
     }
 
     public enum FilingStatus: String, Codable, Sendable, SchemaEnumeration {

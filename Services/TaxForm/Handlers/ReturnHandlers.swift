@@ -203,7 +203,7 @@ struct ReturnHandlers: Sendable {
         return CompleteReturn(
             version: row.version, due: due, answers: answers, assessment: assessment,
             documents: ReturnDocuments(
-                assessment: assessment, answers: answers, year: year, visas: visas, due: due, treaty: claimed.map { ($0.country, $0.article) }))
+                assessment: assessment, answers: answers, year: year, visas: visas, due: due, treaty: claimed, countryNames: engine.countryNames))
     }
 
     private func fill(_ documents: ReturnDocuments, year: Int, password: String?, _ context: RequestContext) async throws -> PdfEmail.Forms.Fill.Response {

@@ -11,6 +11,8 @@ public struct InterviewEngine: Sendable {
     let check: AnswerCheck
     /// Rules, questions and lists together: any change gives a new version.
     public let version: String
+    /// Country names by ISO code (`countries.json`), for the forms.
+    public let countryNames: [String: String]
 
     /// How many questions `next` offers at once.
     static let screen = 5
@@ -24,9 +26,10 @@ public struct InterviewEngine: Sendable {
         "No joint returns, dependents or credits.",
     ]
 
-    public init(rules: RuleBook, script: InterviewScript, countries: Set<String>, states: Set<String>, version: String) throws {
+    public init(rules: RuleBook, script: InterviewScript, countries: Set<String>, states: Set<String>, version: String, countryNames: [String: String] = [:]) throws {
         try script.check()
         self.rules = rules
+        self.countryNames = countryNames
         self.script = script
         check = AnswerCheck(questions: Dictionary(uniqueKeysWithValues: script.questions.map { ($0.id, $0) }), countries: countries, states: states)
         self.version = version
@@ -48,7 +51,8 @@ public struct InterviewEngine: Sendable {
         let states = try JSONDecoder().decode(CodeList.self, from: read("states.json"))
         let version = hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
         return try InterviewEngine(
-            rules: rules, script: script, countries: Set(countries.entries.map(\.code)), states: Set(states.entries.map(\.code)), version: version)
+            rules: rules, script: script, countries: Set(countries.entries.map(\.code)), states: Set(states.entries.map(\.code)), version: version,
+            countryNames: Dictionary(countries.entries.map { ($0.code, $0.name) }) { first, _ in first })
     }
 
     /// `countries.json` and `states.json`: codes, names and where they come from.
@@ -129,7 +133,7 @@ public struct InterviewEngine: Sendable {
         let decision = ResidencyTest.decide(InterviewFacts.residency(decidingAnswers), year: year)
         if let stop = decision.stop { return assessment(next: [], open: [], decision: decision, stop: stop) }
 
-        let facts = before.union(InterviewFacts.afterDecision(decision, answers: answers, rules: rules))
+        let facts = before.union(InterviewFacts.afterDecision(decision, answers: answers, w2s: Self.w2s(answers["income.w2s"]), rules: rules))
         let asked = applicable(facts, in: answers)
         let effective = answers.filter { id, _ in asked.contains { $0.id == id } }
         let open = asked.filter { effective[$0.id] == nil }
@@ -140,12 +144,7 @@ public struct InterviewEngine: Sendable {
             return assessment(next: next, open: open, decision: decision)
         }
         let computed = ReturnCalculator.compute(InterviewFacts.returnFacts(effective, w2s: w2s), residency: decision.residency, rules: rules)
-        var notes: [String] = []
-        if decision.residency == .nonresident, facts.contains("exemptVisa"),
-           w2s.contains(where: { ($0.socialSecurityWithheldCents ?? 0) > 0 || ($0.medicareWithheldCents ?? 0) > 0 }) {
-            notes.append("Social Security or Medicare tax was withheld (W-2 box 4 or 6). F, J, M and Q students who are nonresidents are generally exempt from it: ask the employer to refund it, or file Forms 843 and 8316. It is not claimed on the 1040-NR.")
-        }
-        return assessment(next: next, open: open, decision: decision, computed: computed, notes: notes)
+        return assessment(next: next, open: open, decision: decision, computed: computed)
     }
 
     /// A few open questions of one section: the first open question's section.

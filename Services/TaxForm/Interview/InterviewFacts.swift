@@ -9,7 +9,7 @@ public enum InterviewFacts {
         "exemptVisa", "student", "teacher", "meetsSubstantialPresence", "residencyMayStartThisYear", "belowPresenceNotExempt",
     ]
     /// Known once the forms are decided.
-    static let returnFacts: Set<String> = ["resident", "nonresident", "needs8843", "needsReturn", "treatyAvailable"]
+    static let returnFacts: Set<String> = ["resident", "nonresident", "needs8843", "needsReturn", "treatyAvailable", "ficaWithheld"]
 
     public static func residency(_ answers: TaxForm.Answers) -> ResidencyFacts {
         var facts = ResidencyFacts()
@@ -41,7 +41,15 @@ public enum InterviewFacts {
         facts.scholarshipCents = answers.cents("income.scholarship") ?? 0
         facts.scholarshipWithheldCents = answers.cents("income.scholarshipWithheld") ?? 0
         facts.interestCents = answers.cents("income.interest") ?? 0
-        facts.treatyCountry = answers.bool("treaty.claim") == true ? answers.text("treaty.country") : nil
+        if answers.bool("treaty.claim") == true, let country = answers.text("treaty.country") {
+            facts.treaty = .init(
+                country: country, arrivalYear: answers.text("treaty.arrivalDate").flatMap { Int($0.prefix(4)) },
+                priorMonths: answers.count("treaty.priorMonths"))
+        }
+        facts.visa = answers.visa("visa.before") ?? answers.visa("visa")
+        facts.fica = .init(
+            authorized: answers.bool("fica.authorized"), employer: answers.text("fica.employer").flatMap(FicaFacts.Employer.init(rawValue:)),
+            repaidCents: answers.cents("fica.repaid") ?? 0)
         return facts
     }
 
@@ -61,7 +69,7 @@ public enum InterviewFacts {
     }
 
     /// The named facts true once `decision` is made.
-    static func afterDecision(_ decision: TaxForm.Decision, answers: TaxForm.Answers, rules: TaxYearRules) -> Set<String> {
+    static func afterDecision(_ decision: TaxForm.Decision, answers: TaxForm.Answers, w2s: [TaxForm.W2], rules: TaxYearRules) -> Set<String> {
         var facts: Set<String> = []
         switch decision.residency {
         case .resident: facts.insert("resident")
@@ -70,7 +78,14 @@ public enum InterviewFacts {
         }
         if decision.forms.contains(.f8843) { facts.insert("needs8843") }
         if decision.forms.contains(.f1040) || decision.forms.contains(.f1040NR) { facts.insert("needsReturn") }
-        if let country = answers.text("treaty.country"), rules.treaty(country) != nil { facts.insert("treatyAvailable") }
+        let visa = answers.visa("visa.before") ?? answers.visa("visa") ?? .other
+        // A student article's benefit: a nonresident's, or a resident alien's where the treaty keeps it
+        // from the saving clause (China).
+        if ResidencyTest.isStudent(visa), let country = answers.text("treaty.country"), let treaty = rules.treaty(country),
+           decision.residency == .nonresident || (decision.residency == .resident && treaty.residentAliens != nil) {
+            facts.insert("treatyAvailable")
+        }
+        if decision.residency == .nonresident, ResidencyTest.isExemptType(visa), FicaClaim.withheldCents(w2s) > 0 { facts.insert("ficaWithheld") }
         return facts
     }
 }

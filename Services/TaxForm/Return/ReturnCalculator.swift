@@ -10,10 +10,28 @@ public struct ReturnFacts: Sendable, Equatable {
     public var scholarshipWithheldCents: Int64 = 0
     /// US bank interest (taxable for residents only).
     public var interestCents: Int64 = 0
-    /// The treaty country claimed (ISO code), when the user claims a treaty benefit.
-    public var treatyCountry: String?
+    /// The treaty benefit the student claims, when they claim one.
+    public var treaty: ClaimedTreaty?
+    /// The visa (the one before a change during the year, when it changed).
+    public var visa: TaxForm.Visa?
+    /// Social Security and Medicare tax withheld, for a nonresident on an F, J, M or Q visa.
+    public var fica = FicaFacts()
 
     public init() {}
+
+    /// A student treaty benefit claimed: the country (ISO code), the year of first arrival for the
+    /// studies, the months claimed in earlier years.
+    public struct ClaimedTreaty: Sendable, Equatable {
+        public var country: String
+        public var arrivalYear: Int?
+        public var priorMonths: Int?
+
+        public init(country: String, arrivalYear: Int? = nil, priorMonths: Int? = nil) {
+            self.country = country
+            self.arrivalYear = arrivalYear
+            self.priorMonths = priorMonths
+        }
+    }
 
     var wagesCents: Int64 { w2s.reduce(0) { $0 + $1.wagesCents } }
     var withheldCents: Int64 { w2s.reduce(0) { $0 + $1.federalWithheldCents } }
@@ -39,14 +57,29 @@ public enum ReturnCalculator {
 
     static func resident(_ facts: ReturnFacts, rules: TaxYearRules) -> ComputedReturn {
         var form = Lines(), schedule1 = Lines()
-        var notes: [String] = []
+        let (treaty, treatyNotes) = benefit(facts, resident: true, rules: rules)
+        var notes = treatyNotes
         let wages = form.add("1a", "Wages (W-2 box 1)", cents: facts.wagesCents, rule: "the sum of box 1 of every W-2")
         let z = form.add("1z", "Total wages", dollars: wages, rule: "line 1a (lines 1b-1h are not covered)")
         let interest = form.add("2b", "Taxable interest", cents: facts.interestCents, rule: "US bank interest")
-        var other: Int64 = 0
-        if facts.scholarshipCents > 0 {
-            let grant = schedule1.add("8r", "Scholarship and fellowship grants not reported on a W-2", cents: facts.scholarshipCents, rule: "taxable scholarship and fellowship grants")
-            let total = schedule1.add("9", "Total other income", dollars: grant, rule: "line 8r")
+        // A resident alien reports the wages whole and takes the treaty's exemption off on Schedule 1
+        // line 8z, in parentheses, with Form 8833 (Publication 519, chapter 9, "Resident aliens").
+        var exemptCents: Int64 = 0
+        if let treaty, treaty.benefit == .wagesExempt, let limit = treaty.limit { exemptCents = min(facts.wagesCents, limit * 100) }
+        var other: Int64 = 0, disclosure: [TaxForm.ComputedForm] = []
+        if facts.scholarshipCents > 0 || exemptCents > 0 {
+            var sum: Int64 = 0
+            if facts.scholarshipCents > 0 {
+                sum += schedule1.add("8r", "Scholarship and fellowship grants not reported on a W-2", cents: facts.scholarshipCents, rule: "taxable scholarship and fellowship grants")
+            }
+            if let treaty, exemptCents > 0 {
+                sum += schedule1.add("8z", "Other income: exempt income, \(treaty.country) treaty article \(treaty.article) (Form 8833)", cents: -exemptCents,
+                                     rule: "wages up to \(treaty.limit!) exempt under \(treaty.country) article \(treaty.article), kept for a resident alien by the treaty (\(treaty.source))")
+                var lines = Lines()
+                lines.add("6", "Wages exempt under the treaty (Schedule 1 line 8z)", cents: exemptCents, rule: "Schedule 1 line 8z")
+                disclosure = [.init(form: .f8833, lines: lines.lines)]
+            }
+            let total = schedule1.add("9", "Total other income", dollars: sum, rule: "lines 8r and 8z")
             other = schedule1.add("10", "Additional income", dollars: total, rule: "Schedule 1 line 9 (lines 1-7 are not covered)")
         }
         form.add("8", "Additional income from Schedule 1, line 10", dollars: other, rule: "Schedule 1 line 10")
@@ -64,16 +97,15 @@ public enum ReturnCalculator {
         form.add("25d", "Total withholding", dollars: withheld, rule: "line 25a")
         let payments = form.add("33", "Total payments", dollars: withheld, rule: "line 25d (no estimated payments or credits are covered)")
         settle(&form, payments: payments, totalTax: totalTax)
-        if facts.treatyCountry != nil { notes.append("Treaty benefits for residents (the saving clause's exceptions, Form 8833) are not covered; the return claims none.") }
         let forms = [TaxForm.ComputedForm(form: .f1040, lines: form.lines)]
-            + (schedule1.lines.isEmpty ? [] : [TaxForm.ComputedForm(form: .f1040Schedule1, lines: schedule1.lines)])
+            + (schedule1.lines.isEmpty ? [] : [TaxForm.ComputedForm(form: .f1040Schedule1, lines: schedule1.lines)]) + disclosure
         return ComputedReturn(forms: forms, refundCents: (payments - totalTax) * 100, notes: notes)
     }
 
     static func nonresident(_ facts: ReturnFacts, rules: TaxYearRules) -> ComputedReturn {
         var form = Lines()
-        var notes: [String] = []
-        let treaty = facts.treatyCountry.flatMap(rules.treaty)
+        let (treaty, treatyNotes) = benefit(facts, resident: false, rules: rules)
+        var notes = treatyNotes
         var exemptCents: Int64 = 0
         if let treaty, treaty.benefit == .wagesExempt, let limit = treaty.limit {
             exemptCents = min(facts.wagesCents, limit * 100)
@@ -105,7 +137,30 @@ public enum ReturnCalculator {
         let payments = form.add("33", "Total payments", dollars: w2 + scholarship, rule: "lines 25a and 25g")
         settle(&form, payments: payments, totalTax: totalTax)
         if facts.interestCents > 0 { notes.append("US bank interest is not taxable for a nonresident alien and is left off the return.") }
-        return ComputedReturn(forms: [.init(form: .f1040NR, lines: form.lines)], refundCents: (payments - totalTax) * 100, notes: notes)
+        let fica = FicaClaim.compute(facts, exempt: facts.visa.map(ResidencyTest.isExemptType) ?? false)
+        return ComputedReturn(forms: [.init(form: .f1040NR, lines: form.lines)] + fica.forms, refundCents: (payments - totalTax) * 100, notes: notes + fica.notes)
+    }
+
+    /// The claimed treaty benefit when it covers this return, and what the student should know: why a
+    /// claim gives nothing (the saving clause, the years past), or the treaty's own condition.
+    static func benefit(_ facts: ReturnFacts, resident: Bool, rules: TaxYearRules) -> (TaxYearRules.Treaty?, [String]) {
+        guard let claim = facts.treaty, let treaty = rules.treaty(claim.country) else { return (nil, []) }
+        let named = "\(claim.country) treaty article \(treaty.article)"
+        if resident && treaty.residentAliens == nil {
+            return (nil, ["The treaty's saving clause keeps \(named) from resident aliens: the return claims none."])
+        }
+        if let years = treaty.years {
+            guard let arrival = claim.arrivalYear else {
+                return (nil, ["\(named) covers \(years) years from your first arrival; without that date the return claims none."])
+            }
+            guard arrival <= rules.year else {
+                return (nil, ["Your first arrival (\(arrival)) is after \(rules.year): \(named) cannot cover \(rules.year), so the return claims none."])
+            }
+            guard treaty.covers(rules.year, arrivalYear: arrival) else {
+                return (nil, ["\(named) covers \(years) calendar years from your arrival in \(arrival), \(arrival)-\(arrival + years - 1): \(rules.year) is past them, so the return claims none."])
+            }
+        }
+        return (treaty, treaty.note.map { [$0] } ?? [])
     }
 
     @discardableResult

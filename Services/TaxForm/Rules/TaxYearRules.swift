@@ -57,7 +57,8 @@ public struct TaxYearRules: Decodable, Sendable {
         public let source: String
     }
 
-    /// A student treaty benefit.
+    /// A student treaty benefit (IRS Pub. 901, "Students and Apprentices"; Tax Treaty Table 2, income
+    /// code 20).
     public struct Treaty: Decodable, Sendable {
         public enum Benefit: String, Decodable, Sendable {
             /// Wages exempt up to `limit` dollars a year.
@@ -71,14 +72,30 @@ public struct TaxYearRules: Decodable, Sendable {
         public let article: String
         public let benefit: Benefit
         public let limit: Int64?
+        /// The calendar years the benefit covers, counting the year of first arrival; nil: as long as
+        /// the studies need.
+        public let years: Int?
+        /// The provision that keeps the benefit for a resident alien, an exception to the saving clause
+        /// (Form 1040 with Form 8833); nil: nonresidents only.
+        public let residentAliens: String?
+        /// What a student must know beyond the figures (shown with the return).
+        public let note: String?
         public let source: String
 
         /// The benefit in words, for the country suggestions.
         public var described: String {
             switch benefit {
-            case .wagesExempt: "Wages up to $\(limit.map(Self.grouped) ?? "?") a year are exempt (Form 1040-NR line 1k)"
+            case .wagesExempt:
+                "Wages up to $\(limit.map(Self.grouped) ?? "?") a year are exempt (Form 1040-NR line 1k)"
+                    + (years.map { ", for \($0) years from arrival" } ?? "") + (residentAliens == nil ? "" : ", also once you are a resident alien (Form 8833)")
             case .standardDeduction: "The standard deduction on Form 1040-NR"
             }
+        }
+
+        /// Whether the benefit covers `taxYear` for a student who first arrived in `arrivalYear`.
+        public func covers(_ taxYear: Int, arrivalYear: Int) -> Bool {
+            guard let years else { return true }
+            return taxYear >= arrivalYear && taxYear - arrivalYear < years
         }
 
         /// 5000 as `5,000`.

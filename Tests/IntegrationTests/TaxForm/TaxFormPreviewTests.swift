@@ -201,7 +201,9 @@ extension ServiceStackTests {
             #expect(china.first?["code"] == "CN" && china.first?["treaty"]?["article"] == "20(c)", "\(china)")
             #expect(try await items("/v1/tax/suggestions/countries?prefix=ind").first?["treaty"]?["benefit"] == "The standard deduction on Form 1040-NR")
             #expect(try await items("/v1/tax/suggestions/countries?prefix=cote").first?["code"] == "CI")
-            #expect(try await items("/v1/tax/suggestions/countries?prefix=germ").first?["treaty"] == nil)
+            #expect(try await items("/v1/tax/suggestions/countries?prefix=germ").first?["treaty"]?["benefit"]
+                == "Wages up to $9,000 a year are exempt (Form 1040-NR line 1k), for 4 years from arrival")
+            #expect(try await items("/v1/tax/suggestions/countries?prefix=brazil").first?["treaty"] == nil, "no student article")
             #expect(try await items("/v1/tax/suggestions/states?prefix=new").compactMap { $0["code"] } == ["NH", "NJ", "NM", "NY"])
             #expect(try await items("/v1/tax/suggestions/visa-types?prefix=j").compactMap { $0["code"] } == ["J-student", "J-scholar"])
 

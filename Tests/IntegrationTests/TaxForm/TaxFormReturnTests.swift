@@ -158,6 +158,86 @@ extension ServiceStackTests {
         }
     }
 
+    /// A student's whole interview for 2024: the deciding answers of an F-1 student here since
+    /// `prior` years, one W-2, and what the forms show.
+    static func student(days: [Int], prior: Int, w2: [String: Any], more: [String: Any]) -> [String: Any] {
+        var answers: [String: Any] = [
+            "citizen": false, "greenCard": "no", "visa": "F", "visa.changed": false, "visa.earlierYears": 0,
+            "days.thisYear": days[0], "days.lastYear": days[1], "days.twoYearsAgo": days[2],
+            "income.any": true, "income.other": false, "income.w2s": [w2], "filing.married": false, "filing.dependents": false,
+            "tin": "912-70-4321", "occupation": "Student", "phone": "+1 617 555 0100",
+            "address.us": ["line1": "1 Silber Way", "city": "Boston", "state": "MA", "postalCode": "02215", "country": "US"],
+        ]
+        for year in 1...6 { answers["visa.prior\(year)"] = year <= prior ? "F" : "none" }
+        return answers.merging(more) { $1 }
+    }
+
+    /// Issue 41: a German student's wages exempt up to 9,000 (art. 20(4)), with the Social Security and
+    /// Medicare tax her employer withheld and refused to pay back claimed on Forms 843 and 8316; a Chinese
+    /// student who became a resident alien keeping art. 20(c) on Form 1040 with Form 8833. Through the
+    /// preview and the downloaded PDF, read back as a viewer shows it.
+    @Test func treatyStudentsAndAFicaClaimThroughThePreviewAndThePDF() async throws {
+        let stack = try await AuthStack(taxForm: true, curve: true)
+        try await stack.with { http in
+            let lena = Self.student(days: [300, 300, 120], prior: 2, w2: [
+                "employerName": "Campus Dining", "employerEIN": "12-3456789", "wagesCents": 1_500_000, "federalWithheldCents": 120_000,
+                "socialSecurityWithheldCents": 62_000, "medicareWithheldCents": 14_500,
+            ], more: [
+                "name.first": "Lena", "name.last": "Vogel", "citizenship": "DE", "treaty.country": "DE", "treaty.claim": true,
+                "treaty.arrivalDate": "2022-08-20", "treaty.priorMonths": 16, "fica.authorized": true, "fica.employer": "refused",
+                "fica.statement": false, "fica.noStatement": "Payroll did not answer my emails of March 3 and March 20",
+            ])
+            let mei = Self.student(days: [366, 365, 365], prior: 5, w2: [
+                "employerName": "Campus Dining", "employerEIN": "12-3456789", "wagesCents": 3_000_000, "federalWithheldCents": 250_000,
+            ], more: [
+                "name.first": "Mei", "name.last": "Chen", "days.januaryFirst": true, "closerConnection": false, "filing.claimedAsDependent": false,
+                "treaty.country": "CN", "treaty.claim": true, "treaty.arrivalDate": "2018-08-20",
+            ])
+
+            // The preview, without an account.
+            let german = try await TaxFormPreviewTests.preview(http, lena)
+            #expect(TaxFormPreviewTests.lines(german, form: "1040-NR", ["1a", "1k", "15", "16", "35a"]) == [6_000, 9_000, 6_000, 603, 597], "\(german.text)")
+            #expect(TaxFormPreviewTests.lines(german, form: "843", ["2"]) == [765] && TaxFormPreviewTests.lines(german, form: "8316", ["2"]) == [0], "\(german.text)")
+            let chinese = try await TaxFormPreviewTests.preview(http, mei)
+            #expect(chinese.json?["decision"]?["residency"] == "resident", "\(chinese.text)")
+            #expect(TaxFormPreviewTests.lines(chinese, form: "1040-schedule-1", ["8z", "10"]) == [-5_000, -5_000], "\(chinese.text)")
+            #expect(TaxFormPreviewTests.lines(chinese, form: "1040", ["1a", "8", "9", "15", "16"]) == [30_000, -5_000, 25_000, 10_400, 1_043])
+            #expect(TaxFormPreviewTests.lines(chinese, form: "8833", ["6"]) == [5_000])
+
+            // The PDFs, once each interview is finished (what is still open skipped).
+            func pdf(_ answers: [String: Any], email: String, username: String) async throws -> PDFInspection {
+                let user = try await ServiceStackTests.AuthJourneyTests.signedUp(stack, http, email: email, username: username)
+                let auth = ["Authorization": "Bearer \(user.access)"]
+                let saved = try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(try JSONSerialization.data(withJSONObject: ["version": 0, "answers": answers])), headers: auth)
+                guard case .array(let missing)? = saved.json?["assessment"]?["missing"] else { throw Unexpected(reply: saved.text) }
+                let open = missing.compactMap { item -> String? in if case .string(let id)? = item["question"] { id } else { nil } }
+                let skip = try JSONSerialization.data(withJSONObject: ["version": 1, "skip": open])
+                #expect(try await http.send("PATCH", "/v1/tax/interviews/2024", body: Array(skip), headers: auth).status == 200)
+                let download = try await http.send("GET", "/v1/tax/returns/2024/pdf", headers: auth)
+                guard download.status == 200 else { throw Unexpected(reply: download.text) }
+                return try await PDFInspection.of(Data(download.body))
+            }
+            let lenas = try await pdf(lena, email: "lena@tcd.ie", username: "lena")
+            let text = lenas.text.joined(separator: "\n")
+            for shown in ["Form 1040-NR", "9,000", "Germany, article 20(4), 16 months claimed before 2024, 9,000", "no more than 4 years",
+                          "Form 843 Claim for Refund", "$765.00", "Employment", "3121(b)(19)", "Form 8316", "Payroll did not answer my emails",
+                          "Campus Dining (EIN 12-3456789)", "Ogden, UT 84201-0038", "A copy of your visa"] {
+                #expect(text.contains(shown), "\(shown) is printed")
+            }
+            #expect(lenas.pages == 6, "1040-NR, Schedule OI, 8843, 843, 8316 and the instructions: \(lenas.pages)")
+
+            let meis = try await pdf(mei, email: "mei@tcd.ie", username: "mei")
+            #expect(meis.fields["topmostSubform[0].Page1[0].Line4a-11_ReadOrder[0].f1_53[0]"] == "(5,000)", "1040 line 8")
+            #expect(meis.fields["form1[0].Page1[0].f1_36[0]"] == "(5,000)" && meis.fields["form1[0].Page1[0].Line8z_ReadOrder[0].f1_34[0]"] == "Exempt income, China, article 20(c)")
+            let meiText = meis.text.joined(separator: "\n")
+            for shown in ["Form 8833 Treaty-Based Return Position Disclosure", "20(c); Protocol of April 30, 1984, paragraph 2", "Section 61(a)", "Wages of $5,000 exempt under article 20(c)"] {
+                #expect(meiText.contains(shown), "\(shown) is printed")
+            }
+        }
+    }
+
+    struct Unexpected: Error { let reply: String }
+
     static func sha256(_ data: Data) -> String {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
