@@ -17,6 +17,7 @@ struct BusBenchmark {
         usage: bus-benchmark [--runs N] [--requests N] [--workers N] [--connections N] [--phase-deadline SECONDS]
                bus-benchmark --codec [--requests N]      the envelope work of one call
                bus-benchmark --handoff [--runs N] [--requests N]   a task -> I/O thread -> task round trip
+               bus-benchmark --brokers [--runs N] [--requests N]   1, 2 and 3 brokers, and a broker's death
 
         Echo calls through a broker and an echo-worker started as processes (from the folder of this
         executable: build them first with swift build -c release --product broker --product echo-worker),
@@ -63,6 +64,9 @@ struct BusBenchmark {
         if arguments.contains("--codec") {
             for (name, micros) in try CodecBenchmark.run(iterations: requests) { print(name.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%8.1f us", micros)) }
             return
+        }
+        if arguments.contains("--brokers") {
+            return try await BrokerSetBenchmark.run(runs: runs, requests: requests, workers: workers)
         }
         if arguments.contains("--handoff") {
             for _ in 0..<runs {

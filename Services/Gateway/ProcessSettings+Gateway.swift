@@ -36,7 +36,7 @@ extension Setting {
 
     /// Everything the `gateway` process reads.
     public static let gatewaySettings: [Setting] = [
-        .brokerEndpoint, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
+        .brokerEndpoint, .brokerEndpoints, .busMaxMessageBytes, .httpHost, .httpPort, .httpMaxBodyBytes, .requestDeadline,
         .requestMinDeadline, .requestMaxDeadline, .corsAllowedOrigins, .trustedProxies, .httpIdleTimeout, .authIssuer, .authAudience, .authKeysMaxAge,
         .eventsEndpoint, .authRevocationsResync, .busCurve, .busSecretKey, .busBrokerKey, .healthPort, .healthHost,
     ]

@@ -63,7 +63,7 @@ public struct ServiceDefinition: Sendable {
     /// Every setting a process of this service reads, besides the log settings: the bus and probe
     /// settings, the live-event proxy's (when it publishes), the database's (when it has one) and its own.
     public var processSettings: [Setting] {
-        var all: [Setting] = [.brokerEndpoint, .workers, .workerConnections, .heartbeatInterval, .heartbeatLiveness, .gracePeriod, .busMaxMessageBytes]
+        var all: [Setting] = [.brokerEndpoint, .brokerEndpoints, .workers, .workerConnections, .heartbeatInterval, .heartbeatLiveness, .gracePeriod, .busMaxMessageBytes]
             + Setting.busCurveSettings
         if publishesEvents { all.append(.eventsPublishEndpoint) }
         if schema != nil { all += [.databaseURL, .databaseURL(service: name), .idempotencyRetention] }

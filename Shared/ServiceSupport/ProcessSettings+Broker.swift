@@ -3,10 +3,10 @@ import Bus
 extension Setting {
     public static let eventsEndpoint = Setting(
         "events.endpoint", default: "tcp://127.0.0.1:5556",
-        help: "Live events: where subscribers connect (the broker's XPUB). Empty turns the proxy off.")
+        help: "Live events: where subscribers connect (the broker's XPUB); for a subscriber, every broker's, separated by commas, each named on its own (a name is resolved again at every reconnection). Empty turns the proxy off.")
     public static let eventsPublishEndpoint = Setting(
         "events.publish.endpoint", default: "tcp://127.0.0.1:5557",
-        help: "Live events: where publishers connect (the broker's XSUB). Empty turns the proxy off.")
+        help: "Live events: where publishers connect (the broker's XSUB); for a publisher, every broker's, separated by commas, each named on its own (a name is resolved again at every reconnection). Empty turns the proxy off.")
     public static let brokerQueueLimit = Setting(
         "broker.queue.limit", default: "10000",
         help: "Requests waiting per service; beyond it new requests are answered unavailable.", kind: .integer(1...10_000_000))

@@ -1,3 +1,4 @@
+import Foundation
 import Bus
 import Logging
 import ZeroMQ
@@ -10,10 +11,21 @@ extension ProcessSettings {
             liveness: try int(.heartbeatLiveness))
     }
 
+    /// The brokers this process connects to: BROKER_ENDPOINTS, or BROKER_ENDPOINT when it is empty.
+    public func brokers() throws -> String {
+        if let list = string(.brokerEndpoints), !list.trimmingCharacters(in: .whitespaces).isEmpty {
+            guard !BrokerEndpoints(list).configured.isEmpty else {
+                throw InvalidValue(setting: .brokerEndpoints, value: list, expected: "broker endpoints separated by commas, such as tcp://broker-0:5555,tcp://broker-1:5555")
+            }
+            return list
+        }
+        return try requiredString(.brokerEndpoint)
+    }
+
     /// The worker runtime settings of a service process.
     public func workerConfiguration() throws -> WorkerConfiguration {
         WorkerConfiguration(
-            endpoint: try requiredString(.brokerEndpoint),
+            endpoint: try brokers(),
             workers: try int(.workers),
             connections: try int(.workerConnections),
             heartbeat: try heartbeat(),
@@ -24,7 +36,7 @@ extension ProcessSettings {
     /// The bus client settings of this process.
     public func clientConfiguration() throws -> ClientConfiguration {
         ClientConfiguration(
-            endpoint: try requiredString(.brokerEndpoint),
+            endpoint: try brokers(),
             processName: process,
             maxMessageBytes: try int(.busMaxMessageBytes),
             credentials: try busCredentials())

@@ -106,7 +106,10 @@ public struct Setting: Sendable, Hashable {
 extension Setting {
     public static let brokerEndpoint = Setting(
         "broker.endpoint", default: "tcp://127.0.0.1:5555",
-        help: "Majordomo endpoint: where the broker binds and every other process connects.")
+        help: "Majordomo endpoint: where the broker binds and, without BROKER_ENDPOINTS, where every other process connects.")
+    public static let brokerEndpoints = Setting(
+        "broker.endpoints", default: "",
+        help: "The brokers every other process connects to, separated by commas, or a name that resolves to several (re-resolved every 10 s); empty: BROKER_ENDPOINT alone.")
     public static let logLevel = Setting(
         "log.level", default: "info", help: "trace, debug, info, notice, warning, error or critical.")
     public static let logFormat = Setting("log.format", default: "json", help: "json (one object per line) or text.")
@@ -120,7 +123,7 @@ extension Setting {
         "workers", default: "16", help: "Requests this service process serves at once.", kind: .integer(1...1024))
     public static let workerConnections = Setting(
         "worker.connections", default: "2",
-        help: "Connections to the broker those requests are spread over (at most WORKERS); each carries several at once, in fewer, larger writes.",
+        help: "Connections to each broker its share of those requests is spread over (WORKERS are split among the brokers); each carries several at once, in fewer, larger writes.",
         kind: .integer(1...1024))
     public static let gracePeriod = Setting(
         "grace.period", default: "20000",

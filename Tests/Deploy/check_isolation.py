@@ -69,7 +69,7 @@ def main(files):
     policies = [d for d in documents if d["kind"] == "NetworkPolicy"]
     pods, secrets = {}, {}
     for d in documents:
-        if d["kind"] == "Deployment":
+        if d["kind"] in ("Deployment", "StatefulSet"):
             template = d["spec"]["template"]
             ports = {}
             for container in template["spec"]["containers"]:

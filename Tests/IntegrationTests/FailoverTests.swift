@@ -106,6 +106,43 @@ extension ServiceStackTests {
         _ = broker
     }
 
+    /// Issue 42: three brokers, two workers on all of them, two clients spreading 2,000 calls over
+    /// them. One broker is killed (SIGKILL) mid-stream, then another: every call gets exactly one
+    /// correct reply inside its deadline. The first comes back, the last of the three goes: the one
+    /// that came back serves alone.
+    @Test func killingTwoOfThreeBrokersMidStreamLosesNoCall() async throws {
+        let endpoints = (0..<3).map { _ in Ports.freeEndpoint() }
+        let list = endpoints.joined(separator: ",")
+        var brokers = try endpoints.enumerated().map { index, endpoint in try ChildProcess(product: "broker", environment: environment(endpoint), name: "broker-\(index)") }
+        let workers = try (1...2).map { index in
+            try ChildProcess(product: "echo-worker", environment: environment(endpoints[0]).merging(["BROKER_ENDPOINTS": list, "WORKERS": "6"]) { $1 }, name: "echo-\(index)")
+        }
+        let clients = try [BusHarness.client(list), BusHarness.client(list)]
+        let probes = try endpoints.map { try BusHarness.client($0) }
+        try await BusHarness.with(clients + probes) {
+            for (index, probe) in probes.enumerated() {
+                #expect(await BusHarness.waitForService("echo", client: probe), "broker \(index) has a worker: \(workers.map(\.logPath))")
+            }
+            async let second = stream(clients[1], count: 1000, concurrency: 16, delay: 5)
+            let (firstVictim, secondVictim) = (brokers[0], brokers[1])
+            let first = try await stream(clients[0], count: 1000, concurrency: 16, delay: 5) { done in
+                if done == 300 { firstVictim.kill() }
+                if done == 650 { secondVictim.kill() }
+            }
+            for results in [first, try await second] {
+                #expect(results.count == 1000)
+                #expect((0..<1000).allSatisfy { results[$0]?.text == "request-\($0)" }, "workers: \(workers.map(\.logPath))")
+            }
+            brokers[0] = try ChildProcess(product: "broker", environment: environment(endpoints[0]), name: "broker-0-again")
+            #expect(await BusHarness.waitForService("echo", client: probes[0]), "the workers are back on the restarted broker")
+            brokers[2].kill()
+            let after = try await stream(clients[0], count: 100, concurrency: 8, delay: 1)
+            #expect((0..<100).allSatisfy { after[$0]?.text == "request-\($0)" }, "the broker that came back serves")
+            #expect(try await clients[1].isAvailable(service: "echo"), "MMI answers for the set")
+        }
+        _ = brokers
+    }
+
     @Test func aBrokerProcessFedGarbageKeepsServing() async throws {
         let endpoint = Ports.freeEndpoint()
         let broker = try ChildProcess(product: "broker", environment: environment(endpoint).merging(["BUS_MAX_MESSAGE_BYTES": "65536"]) { $1 })

@@ -79,6 +79,21 @@ import ZeroMQ
         #expect(try settings([], clear.merging(["WORKERS": "3", "WORKER_CONNECTIONS": "16"]) { $1 }).workerConfiguration().capacities == [1, 1, 1])
     }
 
+    /// Several brokers (issue 42): BROKER_ENDPOINTS wins over BROKER_ENDPOINT, WORKERS are split among
+    /// the brokers and each share over WORKER_CONNECTIONS, and a list of nothing is refused.
+    @Test func workersAreSplitAmongTheBrokers() throws {
+        let clear = ["BUS_CURVE": "off", "BROKER_ENDPOINTS": "tcp://10.0.0.1:5555, tcp://10.0.0.2:5555,tcp://10.0.0.3:5555"]
+        let configuration = try settings([], clear).workerConfiguration()
+        let client = try settings([], clear).clientConfiguration()
+        #expect(configuration.endpoint == clear["BROKER_ENDPOINTS"] && client.endpoint == configuration.endpoint)
+        let brokers = BrokerEndpoints(configuration.endpoint).resolved()
+        #expect(brokers == ["tcp://10.0.0.1:5555", "tcp://10.0.0.2:5555", "tcp://10.0.0.3:5555"], "literal addresses stay as they are")
+        #expect(configuration.plan(brokers).map { "\($0.endpoint.suffix(6)):\($0.capacity)" } == ["1:5555:3", "1:5555:3", "2:5555:3", "2:5555:2", "3:5555:3", "3:5555:2"])
+        #expect(BrokerEndpoints("tcp://localhost:5555").resolved() == ["tcp://127.0.0.1:5555"], "a name resolves to its addresses")
+        #expect(BrokerEndpoints("tcp://no-such-broker.invalid:5555").resolved() == ["tcp://no-such-broker.invalid:5555"], "kept for libzmq to retry")
+        #expect(throws: ProcessSettings.InvalidValue.self) { try settings([], ["BROKER_ENDPOINTS": " , "]).workerConfiguration() }
+    }
+
     @Test func badValuesNameTheSettingAndTheExpectedForm() {
         #expect {
             try settings([], ["WORKERS": "lots"]).workerConfiguration()

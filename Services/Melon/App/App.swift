@@ -67,7 +67,7 @@ struct MelonApp {
 extension ProcessSettings {
     /// Refuses bus endpoints other processes could reach: melon's bus runs without CurveZMQ.
     func requireInProcessBus() throws {
-        for setting in [Setting.brokerEndpoint, .eventsEndpoint, .eventsPublishEndpoint] {
+        for setting in [Setting.brokerEndpoint, .brokerEndpoints, .eventsEndpoint, .eventsPublishEndpoint] {
             guard let endpoint = string(setting), !endpoint.isEmpty, !endpoint.hasPrefix("inproc://") else { continue }
             throw InvalidValue(
                 setting: setting, value: endpoint,

@@ -4,11 +4,13 @@ import Logging
 import ServiceLifecycle
 import ZeroMQ
 
-/// Calls bus operations: one DEALER socket, any number of requests in flight, each with a deadline.
+/// Calls bus operations over one or several brokers: a DEALER socket per broker, any number of
+/// requests in flight, each with a deadline.
 ///
-/// Run it as a service (in the process's ServiceGroup) before or while calling. A reply of
-/// `unavailable` (a full queue, a broker restarting) is retried with exponential backoff and jitter
-/// while the deadline allows; a broker connection lost mid-call is retried by the I/O thread.
+/// Run it as a service (in the process's ServiceGroup) before or while calling. Calls are spread over
+/// the live brokers; a reply of `unavailable` (a full queue, a broker restarting) is retried with
+/// exponential backoff and jitter while the deadline allows; a request held by a broker whose
+/// connection is lost goes to another by the I/O thread (`ClientReactor`).
 public final class BusClient: Service {
     public let configuration: ClientConfiguration
     private let codec: EnvelopeCodec
@@ -18,6 +20,9 @@ public final class BusClient: Service {
     /// socket (the in-process test harness).
     private let local: [String: OperationRegistry]
     private let logger: Logger
+    /// The brokers as configured and as first resolved: while the client runs, a name among them
+    /// (`BROKER_ENDPOINTS` naming a headless Service) is resolved again, following brokers that come and go.
+    private let brokers: (endpoints: BrokerEndpoints, resolved: [String])
 
     public init(configuration: ClientConfiguration, context: ZMQContext? = nil, logger: Logger = Logger(label: "bus-client")) throws {
         self.configuration = configuration
@@ -25,7 +30,9 @@ public final class BusClient: Service {
         self.logger = logger
         let mailbox = try Mailbox<ClientCommand>()
         self.mailbox = mailbox
-        self.reactor = Handoff(try ClientReactor(endpoint: configuration.endpoint, credentials: configuration.credentials, context: context ?? ZMQContext(), mailbox: mailbox, logger: logger))
+        let endpoints = BrokerEndpoints(configuration.endpoint), resolved = endpoints.resolved(using: configuration.resolver)
+        self.reactor = Handoff(try ClientReactor(endpoints: resolved, credentials: configuration.credentials, context: context ?? ZMQContext(), mailbox: mailbox, logger: logger))
+        brokers = (endpoints, resolved)
         local = [:]
     }
 
@@ -38,6 +45,7 @@ public final class BusClient: Service {
         self.logger = logger
         mailbox = try Mailbox<ClientCommand>()
         reactor = nil
+        brokers = (BrokerEndpoints([String]()), [])
         local = Dictionary(registries.map { ($0.service, $0) }) { first, _ in first }
     }
 
@@ -47,6 +55,12 @@ public final class BusClient: Service {
             try? await gracefulShutdown()
             return
         }
+        let mailbox = mailbox
+        let watcher = brokers.endpoints.hasNames
+            ? BrokerEndpoints.Watcher(brokers.endpoints, resolver: configuration.resolver, interval: configuration.resolveInterval, initial: brokers.resolved) {
+                mailbox.post(.brokers($0))
+            } : nil
+        defer { watcher?.stop() }
         await IOThread.serve(name: "bus-client", owning: reactor, stop: { self.stop() }) { $0.run() }
     }
 
@@ -124,13 +138,14 @@ public final class BusClient: Service {
         )
     }
 
-    /// RFC 8 `mmi.service`: whether the broker has at least one worker of `service` right now.
+    /// RFC 8 `mmi.service`, asked of every live broker: whether any has at least one worker of
+    /// `service` right now.
     public func isAvailable(service: String, timeout: Duration = .seconds(2)) async throws(OperationError) -> Bool {
         if reactor == nil { return local[service] != nil }
         let token = RandomID.uuid()
         let frames = MDP.clientRequest(service: MDP.mmiService, body: [Array(token.utf8), Array(service.utf8)])
         let deadline = Date().adding(timeout)
-        let reply = try await send(key: token, frames: frames, deadline: deadline, type: MDP.mmiService)
+        let reply = try await send(key: token, frames: frames, deadline: deadline, type: MDP.mmiService, everyBroker: true)
         switch String(decoding: reply.last ?? [], as: UTF8.self) {
         case "200": return true
         case "404": return false
@@ -146,12 +161,12 @@ public final class BusClient: Service {
         return try await send(key: key, frames: frames, deadline: deadline, type: type)
     }
 
-    private func send(key: String, frames: [Frame], deadline: Date, type: String) async throws(OperationError) -> [Frame] {
+    private func send(key: String, frames: [Frame], deadline: Date, type: String, everyBroker: Bool = false) async throws(OperationError) -> [Frame] {
         let instant = ContinuousClock.now + .milliseconds(Int64((deadline.timeIntervalSinceNow * 1000).rounded(.down)))
         let mailbox = mailbox
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CallOutcome, Never>) in
-                let call = PendingCall(key: key, frames: frames, deadline: instant, continuation: continuation)
+                let call = PendingCall(key: key, frames: frames, deadline: instant, continuation: continuation, everyBroker: everyBroker)
                 if !mailbox.post(.send(call)) { continuation.resume(returning: .stopped) }
             }
         } onCancel: {

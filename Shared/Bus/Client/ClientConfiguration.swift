@@ -2,8 +2,13 @@ import Envelope
 
 /// Settings of a `BusClient`.
 public struct ClientConfiguration: Sendable {
-    /// The broker endpoint.
+    /// The brokers: one endpoint, several separated by commas, or a name that resolves to several
+    /// (`BrokerEndpoints`).
     public var endpoint: String
+    /// How often a name among the brokers' endpoints is resolved again.
+    public var resolveInterval: Duration = .seconds(10)
+    /// How those names become addresses.
+    public var resolver: BrokerEndpoints.HostResolver = .system
     /// This process's name; requests carry `urn:melon:<name>` as their source.
     public var processName: String
     public var maxMessageBytes: Int

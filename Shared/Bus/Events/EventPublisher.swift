@@ -53,7 +53,8 @@ final class PublisherReactor {
         try socket.set(.sendHighWaterMark, 10_000)
         try socket.keepConnected()
         try socket.secure(credentials)
-        try socket.connect(endpoint)
+        // Every broker's proxy, each named in the list: each passes the events to its subscribers.
+        for broker in BrokerEndpoints(endpoint).configured { try socket.connect(broker) }
         self.mailbox = mailbox
         self.logger = logger
     }

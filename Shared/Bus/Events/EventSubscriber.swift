@@ -1,3 +1,4 @@
+import Envelope
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -10,10 +11,14 @@ public enum LiveDelivery: Sendable {
     case event(type: String, body: [UInt8])
 }
 
-/// Receives the live events whose type starts with one of `topics` from the broker's XPUB endpoint,
+/// Receives the live events whose type starts with one of `topics` from the brokers' XPUB endpoints,
 /// on one SUB socket owned by its own I/O thread, as the `deliveries` stream. Each completed
-/// connection (the first, and every one after the broker restarts) is delivered as `.connected`
+/// connection (the first, and every one after a broker restarts) is delivered as `.connected`
 /// once the subscriptions are on their way, so the owner can catch up on what it missed.
+///
+/// With several brokers the socket connects to every one, each named in the list (libzmq resolves
+/// a name again at every reconnection, so a broker that restarts elsewhere is found), and publishers publish through every one, so a subscriber hears every publisher while any broker
+/// lives; the copies of an event that arrive through the other brokers are dropped by its id.
 public final class EventSubscriber: Service {
     public let deliveries: AsyncStream<LiveDelivery>
     private let mailbox: Mailbox<Bool>
@@ -42,6 +47,8 @@ final class SubscriberReactor {
     private let mailbox: Mailbox<Bool>
     private let output: AsyncStream<LiveDelivery>.Continuation
     private let logger: Logger
+    /// The ids of the latest events delivered, to drop their copies from other brokers.
+    private var seen = RecentIDs(capacity: 10_000)
 
     init(endpoint: String, topics: [String], credentials: BusCredentials?, context: ZMQContext, mailbox: Mailbox<Bool>,
          output: AsyncStream<LiveDelivery>.Continuation, logger: Logger) throws {
@@ -51,7 +58,7 @@ final class SubscriberReactor {
         try socket.keepConnected()
         try socket.secure(credentials)
         monitor = try socket.monitor(events: [.handshakeSucceeded])
-        try socket.connect(endpoint)
+        for broker in BrokerEndpoints(endpoint).configured { try socket.connect(broker) }
         self.mailbox = mailbox
         self.output = output
         self.logger = logger
@@ -73,6 +80,7 @@ final class SubscriberReactor {
                 if poller.ready(socketIndex).contains(.readable) {
                     while let frames = try socket.receive() {
                         guard frames.count == 2 else { continue }
+                        if let id = JSONPeek.strings(["id"], in: frames[1])?[0], !seen.insert(id) { continue }
                         output.yield(.event(type: String(decoding: frames[0], as: UTF8.self), body: frames[1]))
                     }
                 }
@@ -87,5 +95,29 @@ final class SubscriberReactor {
         socket.stopMonitor()
         monitor.close()
         socket.close(linger: .zero)
+    }
+}
+
+/// The last `capacity` ids seen, oldest forgotten first.
+struct RecentIDs {
+    let capacity: Int
+    private var order: [String] = []
+    private var next = 0
+    private var members: Set<String> = []
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// False when `id` is among the recent ones; otherwise remembers it.
+    mutating func insert(_ id: String) -> Bool {
+        guard !members.contains(id) else { return false }
+        if order.count < capacity {
+            order.append(id)
+        } else {
+            members.remove(order[next])
+            order[next] = id
+            next = (next + 1) % capacity
+        }
+        members.insert(id)
+        return true
     }
 }

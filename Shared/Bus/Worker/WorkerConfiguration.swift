@@ -1,11 +1,16 @@
 /// Settings of a service's worker runtime.
 public struct WorkerConfiguration: Sendable {
-    /// The broker endpoint to connect to.
+    /// The brokers: one endpoint, several separated by commas, or a name that resolves to several
+    /// (`BrokerEndpoints`). The process connects to every one.
     public var endpoint: String
+    /// How often a name among the brokers' endpoints is resolved again.
+    public var resolveInterval: Duration = .seconds(10)
+    /// How those names become addresses.
+    public var resolver: BrokerEndpoints.HostResolver = .system
     /// Requests served at once by this process (`WORKERS`).
     public var workers: Int
-    /// The connections to the broker those requests are spread over (`WORKER_CONNECTIONS`, at most
-    /// `workers`). With fewer connections than requests each carries several at once (the READY
+    /// The connections to each broker its share of those requests is spread over
+    /// (`WORKER_CONNECTIONS`, at most the share). With fewer connections than requests each carries several at once (the READY
     /// capacity of `MDP`), and a burst crosses the wire in fewer, larger writes: over tcp, 64 calls in
     /// flight went 20 to 40% faster on 2 connections than on 16 (`Benchmarks/README.md`).
     public var connections: Int
@@ -34,10 +39,21 @@ public struct WorkerConfiguration: Sendable {
 }
 
 extension WorkerConfiguration {
-    /// How many requests each connection takes: `workers` spread over `connections` as evenly as
-    /// they go (the first ones take one more when they do not divide).
-    public var capacities: [Int] {
-        let count = min(connections, workers)
-        return (0..<count).map { workers / count + ($0 < workers % count ? 1 : 0) }
+    /// How many requests each connection takes with one broker: `workers` spread over `connections`
+    /// as evenly as they go (the first ones take one more when they do not divide).
+    public var capacities: [Int] { Self.spread(workers, over: connections) }
+
+    /// The connections for `brokers`: `workers` split among the brokers as evenly as they go (with more
+    /// brokers than workers, a broker each of the first), each broker's share spread over at most
+    /// `connections` connections.
+    public func plan(_ brokers: [String]) -> [(endpoint: String, capacity: Int)] {
+        let shares = Self.spread(workers, over: brokers.count)
+        return zip(brokers, shares).flatMap { broker, share in Self.spread(share, over: connections).map { (broker, $0) } }
+    }
+
+    /// `total` in `parts` as even as they go, the first ones one more; no part is empty.
+    static func spread(_ total: Int, over parts: Int) -> [Int] {
+        let count = min(max(1, parts), total)
+        return (0..<count).map { total / count + ($0 < total % count ? 1 : 0) }
     }
 }

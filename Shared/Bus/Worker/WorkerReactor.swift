@@ -12,6 +12,8 @@ enum WorkerCommand: Sendable {
     case drain
     /// DISCONNECT whatever is still connected and end the thread.
     case stop
+    /// The brokers' endpoints as resolved again.
+    case brokers([String])
 }
 
 /// A request taken off a worker connection, for its handler.
@@ -26,8 +28,11 @@ struct IncomingRequest: Sendable {
 
 /// The worker connections of one service process, owned by one I/O thread.
 ///
-/// Each connection is a DEALER speaking the MDP worker protocol and holds at most its capacity of
-/// requests (one, or what its READY announced). The thread replaces a connection's socket (and sends
+/// Each connection is a DEALER speaking the MDP worker protocol to one broker and holds at most its
+/// capacity of requests (one, or what its READY announced). With several brokers, every broker has
+/// connections of its own and the process's WORKERS are split among them (`WorkerConfiguration.plan`);
+/// when the set changes (a name resolved again), connections to a broker that left, or whose share
+/// changed, retire once their requests have answered, and new ones READY. The thread replaces a connection's socket (and sends
 /// READY again) when the broker goes silent or says DISCONNECT; a reply produced for a replaced socket
 /// is dropped, because the broker has handed that request on or lost it with its restart.
 ///
@@ -41,6 +46,8 @@ struct IncomingRequest: Sendable {
 /// and the broker hands the process's requests on.
 final class WorkerReactor {
     struct Connection {
+        /// The broker this connection speaks to.
+        let endpoint: String
         var socket: ZMQSocket?
         var generation = 0
         /// Requests the connection takes at once, and those of its current socket whose handlers
@@ -57,10 +64,15 @@ final class WorkerReactor {
         /// refuses this worker: not a member, or beyond its rights), and when to try again.
         var refused = 0
         var retryAt: ContinuousClock.Instant?
+        /// Leaves once its running requests have answered: its broker left the set or its share changed.
+        var retiring = false
+        /// Retired for good: never reconnected.
+        var gone = false
     }
 
     let service: String
-    let endpoint: String
+    /// The connections each set of brokers gets: broker and capacity.
+    let plan: @Sendable ([String]) -> [(endpoint: String, capacity: Int)]
     let credentials: BusCredentials?
     let heartbeat: Heartbeat
     let context: ZMQContext
@@ -93,12 +105,12 @@ final class WorkerReactor {
     private var nextSerial = 0
 
     init(
-        service: String, endpoint: String, credentials: BusCredentials?, capacities: [Int], heartbeat: Heartbeat, context: ZMQContext,
-        mailbox: Mailbox<WorkerCommand>, requests: RequestTasks, health: WorkerHealth, logger: Logger
+        service: String, endpoints: [String], plan: @escaping @Sendable ([String]) -> [(endpoint: String, capacity: Int)], credentials: BusCredentials?,
+        heartbeat: Heartbeat, context: ZMQContext, mailbox: Mailbox<WorkerCommand>, requests: RequestTasks, health: WorkerHealth, logger: Logger
     ) {
         self.health = health
         self.service = service
-        self.endpoint = endpoint
+        self.plan = plan
         self.credentials = credentials
         self.heartbeat = heartbeat
         self.context = context
@@ -106,7 +118,7 @@ final class WorkerReactor {
         self.requests = requests
         self.logger = logger
         let now = ContinuousClock.now
-        connections = capacities.map { Connection(capacity: $0, lastReceived: now, lastSent: now) }
+        connections = plan(endpoints).map { Connection(endpoint: $0.endpoint, capacity: $0.capacity, lastReceived: now, lastSent: now) }
     }
 
     func run() {
@@ -195,7 +207,37 @@ final class WorkerReactor {
             for index in connections.indices where connections[index].running == 0 { retire(index) }
         case .stop:
             stopping = true
+        case .brokers(let endpoints):
+            follow(endpoints)
         }
+    }
+
+    /// Keeps the connections that the new set of brokers still has at the same capacity, retires the
+    /// others once idle, and connects the new ones.
+    private func follow(_ endpoints: [String]) {
+        var wanted = plan(endpoints)
+        for index in connections.indices where !connections[index].gone && !connections[index].retiring {
+            if let match = wanted.firstIndex(where: { $0.endpoint == connections[index].endpoint && $0.capacity == connections[index].capacity }) {
+                wanted.remove(at: match)
+            } else {
+                logger.info("a worker connection leaves with its broker's share", metadata: ["broker": "\(connections[index].endpoint)"])
+                connections[index].retiring = true
+                if connections[index].running == 0 { leave(index) }
+            }
+        }
+        let now = clock.now
+        for (endpoint, capacity) in wanted {
+            logger.info("a worker connection joins a broker", metadata: ["broker": "\(endpoint)", "capacity": "\(capacity)"])
+            connections.append(Connection(endpoint: endpoint, capacity: capacity, lastReceived: now, lastSent: now))
+            if !draining && !stopping { connect(connections.count - 1) }
+        }
+    }
+
+    /// Retires a connection for good.
+    private func leave(_ index: Int) {
+        retire(index)
+        connections[index].retryAt = nil
+        connections[index].gone = true
     }
 
     private func receive(on index: Int) {
@@ -227,7 +269,7 @@ final class WorkerReactor {
                     logger.warning("worker ignored an unexpected REQUEST")
                     continue
                 }
-                guard !draining, !stopping else {
+                guard !draining, !stopping, !connections[index].retiring else {
                     // A connection still busy while draining may be handed more; the broker hands
                     // them on when the connection's DISCONNECT follows its last reply.
                     logger.debug("worker left a request to the broker while draining")
@@ -290,12 +332,14 @@ final class WorkerReactor {
         }
         connections[index].running -= 1
         send(index, MDP.reply(clientAddress: client, body: [body]))
-        if draining && connections[index].running == 0 { retire(index) }
+        if connections[index].running == 0 {
+            if connections[index].retiring { leave(index) } else if draining { retire(index) }
+        }
     }
 
     /// Sends heartbeats where nothing was sent for an interval; replaces connections gone silent.
     private func tick(now: ContinuousClock.Instant) {
-        for index in connections.indices where connections[index].socket == nil {
+        for index in connections.indices where connections[index].socket == nil && !connections[index].gone {
             guard let retryAt = connections[index].retryAt, retryAt <= now else { continue }
             connections[index].retryAt = nil
             if !draining && !stopping { connect(index) }
@@ -326,7 +370,7 @@ final class WorkerReactor {
         do {
             let socket = try ZMQSocket(context, type: .dealer, linger: .milliseconds(500))
             try socket.secure(credentials)
-            try socket.connect(endpoint)
+            try socket.connect(connections[index].endpoint)
             let now = clock.now
             connections[index].socket = socket
             connections[index].generation += 1
@@ -346,7 +390,11 @@ final class WorkerReactor {
     private func replace(_ index: Int) {
         dropSocket(index)
         unconfirm(index)
-        if !draining && !stopping { connect(index) }
+        if connections[index].retiring {
+            connections[index].gone = true
+        } else if !draining && !stopping {
+            connect(index)
+        }
     }
 
     /// Closes a connection's socket at once; the handlers still running for it become stale.

@@ -37,12 +37,18 @@ public final class WorkerRuntime: Service {
         let registry = registry, bus = bus, logger = logger
         let requests = RequestTasks(mailbox: mailbox) { await registry.handle($0.body, logger: logger, bus: bus) }
         let (drainStarted, startDrain) = AsyncStream.makeStream(of: Never.self)
+        let configuration = configuration
+        let endpoints = BrokerEndpoints(configuration.endpoint), brokers = endpoints.resolved(using: configuration.resolver)
         let reactor = WorkerReactor(
-            service: registry.service, endpoint: configuration.endpoint, credentials: configuration.credentials, capacities: configuration.capacities,
+            service: registry.service, endpoints: brokers, plan: { configuration.plan($0) }, credentials: configuration.credentials,
             heartbeat: configuration.heartbeat, context: context, mailbox: mailbox, requests: requests, health: health, logger: logger)
         logger.info("worker runtime starting", metadata: [
-            "service": "\(registry.service)", "workers": "\(configuration.workers)", "connections": "\(configuration.capacities.count)", "broker": "\(configuration.endpoint)",
+            "service": "\(registry.service)", "workers": "\(configuration.workers)", "connections": "\(configuration.plan(brokers).count)", "brokers": "\(brokers.joined(separator: ","))",
         ])
+        // Brokers behind a name come and go: follow them.
+        let watcher = endpoints.hasNames
+            ? BrokerEndpoints.Watcher(endpoints, resolver: configuration.resolver, interval: configuration.resolveInterval, initial: brokers) { mailbox.post(.brokers($0)) } : nil
+        defer { watcher?.stop() }
         // Handlers start on this thread: give it the stack a thread of the global executor has.
         async let thread: Void = IOThread.run(name: "worker-\(registry.service)", owning: reactor, stackSize: 8 << 20) { $0.run() }
         await withTaskCancellationHandler {
