@@ -5,6 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Where the time goes: each phase's seconds, printed as it ends and summed up at the end.
+timings=""
+phase_start=$SECONDS
+phase() {
+    timings="$timings$1: $((SECONDS - phase_start)) s; "
+    echo "test.sh: $1 took $((SECONDS - phase_start)) s" >&2
+    phase_start=$SECONDS
+}
+
 # System packages the build and the tests need (Debian names).
 ./deploy/install-deps.sh \
     libzmq3-dev pkg-config `# libzmq and its pkg-config file, for the CZeroMQ system library` \
@@ -18,6 +27,7 @@ cd "$(dirname "$0")/.."
     poppler-utils `# pdftoppm renders filled forms to check where each glyph lands (Tests/Mail/glyph_columns.py)` \
     gdb `# the threads of a test run that hangs (below)`
 command -v swift >/dev/null || export PATH="$PATH:/opt/swift/usr/bin"
+phase "system packages"
 
 # Test tools from PyPI, pinned, in a virtual environment under .build (kept between runs):
 # schemathesis checks the gateway against its OpenAPI document; check-jsonschema validates the
@@ -31,26 +41,33 @@ if [ ! -x "$tools/bin/st" ] || ! cmp -s deploy/test-tools.txt "$tools/requiremen
 fi
 MELON_TEST_TOOLS=$(realpath "$tools/bin")
 export MELON_TEST_TOOLS
+phase "python test tools"
 
 # A private, throwaway PostgreSQL cluster for the tests, removed on exit.
 source deploy/throwaway-postgres.sh --fast
 export TEST_DATABASE_URL=$THROWAWAY_DATABASE_URL
+phase "postgresql"
 
 # Each target depends on exactly what it imports.
+swift package resolve
 swift package dump-package | python3 deploy/check-dependencies.py
+phase "package resolution"
 
 # Build everything first (executables included: the integration tests start them as processes).
 swift build --build-tests "$@"
+phase "build (products and tests)"
 # The Swift client an app developer generates from docs/openapi.json with swift-openapi-generator:
 # its own package (Tests/Client), so the main build does not carry the generator. GeneratedClientTests
 # checks every operation generated and runs its journey against melon. Built under .build/client.
 swift build --package-path Tests/Client --scratch-path .build/client
+phase "generated client build"
 
 # A hung test must not use up CI's time without a word. The tests run verbosely into .build/tests.log
 # (Swift Testing then says when each test starts); the console gets the usual lines. After
 # MELON_TEST_MINUTES (20; the tests take about 7), the watchdog saves every thread of the test process to
-# .build/tests-threads.txt and prints, last, the suites and tests that started and never ended: an
-# awaited hang leaves no frame in any thread, only this list names it.
+# .build/tests-threads.txt, prints the last line of every started process's log, and, last, the suites
+# and tests that started and never ended: an awaited hang leaves no frame in any thread, only this list
+# names it.
 log=.build/tests.log
 minutes=${MELON_TEST_MINUTES:-20}
 swift test --skip-build --verbose "$@" >"$log" 2>&1 &
@@ -66,6 +83,13 @@ rm -f "$stopped"
     for pid in $(pgrep -P "$tests" || true); do
         gdb -p "$pid" -batch -ex "thread apply all bt 40" 2>&1 | swift demangle --simplified
     done >.build/tests-threads.txt
+    # What every process the tests started (services, brokers, peers) said last, from its log.
+    for pid in $(pgrep -P "$tests" || true); do
+        for child in $(pgrep -P "$pid" || true); do
+            out=$(readlink "/proc/$child/fd/1" || true)
+            echo "$(cat "/proc/$child/comm" 2>/dev/null) ($out): $(tail -n 1 "$out" 2>/dev/null | cut -c1-400)"
+        done
+    done >.build/tests-children.txt
     # The test process first: swift test holds back what it printed until it ends (a pipe between
     # them), and hands it over once it has; then swift test itself if it is still there.
     kill -KILL $(pgrep -P "$tests" || true) 2>/dev/null || true
@@ -77,6 +101,8 @@ rm -f "$stopped"
         echo "Frames in Melon's code:"
         grep -E ' at /.*/(Tests|Services|Shared)/' .build/tests-threads.txt | sed -E 's/^#[0-9]+ +(0x[0-9a-f]+ in )?//' | sort | uniq -c | head -30 || true
         grep -E '^BusHarness: ' "$log" | tail -5 || true
+        echo "Processes the tests started, with the last line of each one's log:"
+        cat .build/tests-children.txt
         echo "Started and never ended:"
         python3 deploy/unfinished-tests.py "$log"
     } >&2
@@ -86,4 +112,6 @@ status=0
 wait "$tests" || status=$?
 if [ -e "$stopped" ]; then wait "$watchdog" || true; else kill "$watchdog" 2>/dev/null || true; fi
 wait "$console" 2>/dev/null || true
+phase "tests"
+echo "test.sh: ${timings}total $SECONDS s" >&2
 exit "$status"

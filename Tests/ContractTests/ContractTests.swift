@@ -24,7 +24,8 @@ import TestSupport
 
 /// Every bus operation's examples, checked on the provider side (the real handler) and the consumer
 /// side (the caller's types).
-@Suite(.timeLimit(.minutes(2))) struct ContractTests {
+// Each example's limit counts its wait at the gate: a bound on a hang, not a speed.
+@Suite(.timeLimit(.minutes(10))) struct ContractTests {
     /// Every operation: the products' and the echo fixture's.
     static let operations = ServiceCatalog.operations + Echo.operations
 
@@ -45,11 +46,16 @@ import TestSupport
     static func withProvider(_ service: String, _ body: (OperationRegistry, Database?) async throws -> Void) async throws {
         let definition = try #require(([ServiceDefinition.echo] + MelonServices.all).first { $0.name == service }, "no definition of \(service)")
         guard definition.schema != nil else { return try await body(try await definition.provider(on: nil), nil) }
-        let database = try TestDatabase.make(now: today.now)
-        try await BusHarness.with([database]) {
-            try await body(try await definition.provider(on: database, environment: environment, clock: today), database)
+        try await providers.run {
+            let database = try TestDatabase.make(now: today.now)
+            try await BusHarness.with([database]) {
+                try await body(try await definition.provider(on: database, environment: environment, clock: today), database)
+            }
         }
     }
+
+    /// Examples served at once, each on a schema of its own (`TestGate` says why).
+    static let providers = TestGate(limit: 6)
 
     /// What must exist before an example's request is answered (its provider state), by example.
     static let providerStates: [String: @Sendable (Database, JSONValue) async throws -> Void] = [

@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// Uploads checked by their bytes and kept as re-encoded pixels, with libvips.
-@Suite(.timeLimit(.minutes(1))) struct ImageProcessorTests {
+@Suite(.timeLimit(.minutes(5))) struct ImageProcessorTests {
     /// On NIO's thread pool, as the service runs it.
     private func process(_ bytes: [UInt8], as type: ImageType, limits: ImageLimits = .init()) async -> Result<ProcessedImage, ImageProcessor.Refusal> {
         try! await ImageProcessor.pool.runIfActive { ImageProcessor.process(bytes, declared: type, limits: limits) }

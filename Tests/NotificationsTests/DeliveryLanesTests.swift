@@ -60,8 +60,10 @@ import TestSupport
             for index in 0..<3 { try await Self.push(harness, "more \(index)") }
             #expect(await eventually { harness.server.accepted.count == 4 })
             let sandbox = "SELECT string_agg(concat_ws(' ', d.attempts, d.reason), '; ') FROM deliveries d JOIN devices v ON v.id = d.device_id WHERE v.environment = 'sandbox'"
+            // Each sandbox push is claimed once and stays under way: the lane's claims, not their timing, are the point.
+            let claimed = await eventually { try await harness.text(sandbox) == "1; 1; 1; 1" }
             let attempts = try await harness.text(sandbox)
-            #expect(attempts == "1; 1; 1; 1", "the sandbox's first attempts are still under way: \(attempts)")
+            #expect(claimed, "the sandbox's first attempts are still under way: \(attempts)")
 
             let stopping = ContinuousClock.now
             await group.triggerGracefulShutdown()

@@ -81,7 +81,7 @@ final class NotificationsHarness: Sendable {
 
     /// Delivery rounds until nothing is due or `timeout` passes; returns how many deliveries were handled.
     @discardableResult
-    func deliver(timeout: Duration = .seconds(10), until done: () async throws -> Bool = { false }) async throws -> Int {
+    func deliver(timeout: Duration = .seconds(60), until done: () async throws -> Bool = { false }) async throws -> Int {
         let end = ContinuousClock.now + timeout
         var handled = 0
         while ContinuousClock.now < end {

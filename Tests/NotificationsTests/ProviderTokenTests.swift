@@ -9,7 +9,7 @@ import TestSupport
 
 /// The provider JWT: one per team and key for every instance, renewed only when old enough (by one
 /// instance), and once when Apple says it expired.
-@Suite(.timeLimit(.minutes(1))) struct ProviderTokenTests {
+@Suite(.timeLimit(.minutes(5))) struct ProviderTokenTests {
     struct Claims: JWTPayload {
         let iss: String
         let iat: Int64

@@ -79,7 +79,8 @@ import TestSupport
             try await Self.register(harness)
             _ = try await Self.send(harness, Self.bill())
             try await harness.deliver { harness.server.accepted.count == 1 }
-            // Once seen in a full run: two requests and no third within the 10 s. The row says why.
+            // Seen twice in full runs with a 10 s window: the third attempt was due, but two attempts over
+            // fresh HTTP/2 connections had taken 8.5 s on the loaded machine. The window (60 s) only bounds a hang.
             let row = try await harness.text("SELECT concat_ws(' ', status, attempts, reason, 'due in', next_attempt_at - clock_timestamp()) FROM deliveries")
             #expect(harness.server.received.count == 3 && Set(harness.server.received.compactMap(\.apnsID)).count == 1, "delivery: \(row)")
             #expect(try await harness.integer("SELECT attempts FROM deliveries") == 3)
@@ -112,7 +113,7 @@ import TestSupport
             try await Self.register(harness)
             try await Self.register(harness, token: String(repeating: "ab", count: 32))
             _ = try await Self.send(harness, Self.bill())
-            try await harness.deliver(timeout: .seconds(2)) { try await harness.integer("SELECT count(*)::int FROM app_holds") == 1 }
+            try await harness.deliver(timeout: .seconds(30)) { try await harness.integer("SELECT count(*)::int FROM app_holds") == 1 }
             try await harness.deliver(timeout: .milliseconds(500))
             #expect(try await harness.integer("SELECT count(*)::int FROM app_holds WHERE app = 'household'") == 1)
             #expect(try await harness.integer("SELECT count(*)::int FROM deliveries WHERE status = 'queued'") == 2, "nothing failed")

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite(.timeLimit(.minutes(2))) struct MigrationTests {
+@Suite(.timeLimit(.minutes(5))) struct MigrationTests {
     static let migrations = try! Migration.load(from: Bundle.module.resourceURL!.appendingPathComponent("Migrations"))
 
     @Test func migrationFilesLoadInVersionOrder() {
@@ -60,7 +60,9 @@ import TestSupport
                 stopping.withLock { $0 = .now }
             }
             let stopped = stopping.withLock { $0 }.duration(to: .now)
-            #expect(stopped < .seconds(10), "cancelled \(round * 8) ms after its start, it took \(stopped) to end")
+            // A bound on the hang (it never ended), not a speed: with the whole suite beside it on
+            // 2 cores, an end (the pool closing its connections) took 15 to 21 s.
+            #expect(stopped < .seconds(60), "cancelled \(round * 8) ms after its start, it took \(stopped) to end")
         }
     }
 

@@ -3,7 +3,7 @@ import Testing
 
 /// The wake-up a queue's loop waits on: a signal ends the wait at once (or the next one, when it came
 /// between waits), the timeout ends it otherwise, and cancelling the waiting task ends it too.
-@Suite(.timeLimit(.minutes(1))) struct WakeUpTests {
+@Suite(.timeLimit(.minutes(5))) struct WakeUpTests {
     @Test func aSignalEndsTheWaitEarlyAndOneBetweenWaitsIsKept() async {
         let wakeUp = WakeUp()
         let clock = ContinuousClock()

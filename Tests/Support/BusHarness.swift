@@ -94,8 +94,9 @@ public enum BusHarness {
         public var description: String { "still running \(after) after cancellation, left behind: \(names)" }
     }
 
-    /// Waits until the broker at `client`'s endpoint reports a worker of `service`.
-    public static func waitForService(_ service: String, client: BusClient, timeout: Duration = .seconds(10)) async -> Bool {
+    /// Waits until the broker at `client`'s endpoint reports a worker of `service`; the timeout bounds
+    /// a hang (with both cores busy, services in the test process took over 10 s to reach their broker).
+    public static func waitForService(_ service: String, client: BusClient, timeout: Duration = .seconds(60)) async -> Bool {
         await eventually(timeout: timeout) { try await client.isAvailable(service: service) }
     }
 

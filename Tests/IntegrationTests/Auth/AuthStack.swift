@@ -170,7 +170,7 @@ struct AuthStack {
     }
 
     /// The newest verification code mailed to `address`, waiting for it to arrive.
-    func code(for address: String, after count: Int = 0, timeout: Duration = .seconds(20)) async throws -> String {
+    func code(for address: String, after count: Int = 0, timeout: Duration = .seconds(60)) async throws -> String {
         let arrived = await eventually(timeout: timeout) { try mailCount(to: address) > count }
         try #require(arrived, "no code mailed to \(address)")
         let text = try await SMTPSink.inspect(try mails(to: address).last!)["text"] as? String ?? ""
