@@ -15,7 +15,7 @@ public struct BrokerEndpoints: Sendable, Equatable, CustomStringConvertible {
     public let configured: [String]
 
     public init(_ list: String) {
-        configured = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        configured = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
     public init(_ endpoints: [String]) { configured = endpoints }
@@ -26,9 +26,23 @@ public struct BrokerEndpoints: Sendable, Equatable, CustomStringConvertible {
     public var hasNames: Bool { configured.contains(where: Self.isName) }
 
     static func isName(_ endpoint: String) -> Bool {
-        guard endpoint.hasPrefix("tcp://"), let colon = endpoint.lastIndex(of: ":") else { return false }
-        let host = endpoint[endpoint.index(endpoint.startIndex, offsetBy: 6)..<colon]
+        guard let host = hostAndPort(endpoint)?.host else { return false }
         return !(host == "*" || host.hasPrefix("[") || host.allSatisfy { $0.isNumber || $0 == "." })
+    }
+
+    /// The host and port of a `tcp://host:port` endpoint; nil for any other form.
+    static func hostAndPort(_ endpoint: String) -> (host: Substring, port: Substring)? {
+        guard endpoint.hasPrefix("tcp://") else { return nil }
+        let rest = endpoint.dropFirst("tcp://".count)
+        guard let colon = rest.lastIndex(of: ":"), colon != rest.startIndex else { return nil }
+        let port = rest[rest.index(after: colon)...]
+        guard !port.isEmpty, port == "*" || port.allSatisfy(\.isNumber) else { return nil }
+        return (rest[..<colon], port)
+    }
+
+    /// Whether every endpoint is one libzmq can connect to: `tcp://host:port`, `ipc://` or `inproc://`.
+    public var isValid: Bool {
+        !configured.isEmpty && configured.allSatisfy { Self.hostAndPort($0) != nil || $0.hasPrefix("ipc://") || $0.hasPrefix("inproc://") }
     }
 
     /// The endpoints to connect to now, in a stable order: a `tcp://` endpoint whose host is a name
@@ -45,9 +59,8 @@ public struct BrokerEndpoints: Sendable, Equatable, CustomStringConvertible {
 
     static func expand(_ endpoint: String, _ resolver: HostResolver) -> [String] {
         // A literal address (IPv4, or IPv6 in brackets) or every interface: nothing to resolve.
-        guard isName(endpoint), let colon = endpoint.lastIndex(of: ":") else { return [endpoint] }
-        let host = String(endpoint[endpoint.index(endpoint.startIndex, offsetBy: 6)..<colon]), port = endpoint[endpoint.index(after: colon)...]
-        let addresses = resolver.addresses(host)
+        guard isName(endpoint), let (host, port) = hostAndPort(endpoint) else { return [endpoint] }
+        let addresses = resolver.addresses(String(host))
         return addresses.isEmpty ? [endpoint] : addresses.sorted().map { "tcp://\($0):\(port)" }
     }
 
@@ -103,6 +116,10 @@ public struct BrokerEndpoints: Sendable, Equatable, CustomStringConvertible {
                 var current = initial
                 while stop.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut {
                     let now = endpoints.resolved(using: resolver)
+                    // A name that did not resolve this time (a DNS hiccup, a Service with no ready pod
+                    // for a moment) stays in the result as a name: keep the brokers known instead of
+                    // dropping every connection until the next lookup.
+                    if now.contains(where: BrokerEndpoints.isName) && !current.contains(where: BrokerEndpoints.isName) { continue }
                     if now != current {
                         current = now
                         changed(now)

@@ -14,8 +14,8 @@ extension ProcessSettings {
     /// The brokers this process connects to: BROKER_ENDPOINTS, or BROKER_ENDPOINT when it is empty.
     public func brokers() throws -> String {
         if let list = string(.brokerEndpoints), !list.trimmingCharacters(in: .whitespaces).isEmpty {
-            guard !BrokerEndpoints(list).configured.isEmpty else {
-                throw InvalidValue(setting: .brokerEndpoints, value: list, expected: "broker endpoints separated by commas, such as tcp://broker-0:5555,tcp://broker-1:5555")
+            guard BrokerEndpoints(list).isValid else {
+                throw InvalidValue(setting: .brokerEndpoints, value: list, expected: "broker endpoints separated by commas, each tcp://host:port, such as tcp://broker-0:5555,tcp://broker-1:5555")
             }
             return list
         }

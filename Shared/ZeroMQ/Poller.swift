@@ -46,6 +46,9 @@ public struct Poller {
     /// Adds a socket; returns its index.
     @discardableResult
     public mutating func add(_ socket: ZMQSocket, events: PollEvents) -> Int {
+        // Asked at the next poll whatever its descriptor says: a set rebuilt after an earlier poll read
+        // the socket's events (clearing its edge-triggered signal) must not sleep on what it left unread.
+        socket.mayHaveEvents = true
         entries.append(Entry(socket: socket, events: events))
         descriptors.append(pollfd(fd: socket.signalDescriptor, events: Int16(POLLIN), revents: 0))
         return entries.count - 1

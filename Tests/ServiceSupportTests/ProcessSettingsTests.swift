@@ -89,9 +89,14 @@ import ZeroMQ
         let brokers = BrokerEndpoints(configuration.endpoint).resolved()
         #expect(brokers == ["tcp://10.0.0.1:5555", "tcp://10.0.0.2:5555", "tcp://10.0.0.3:5555"], "literal addresses stay as they are")
         #expect(configuration.plan(brokers).map { "\($0.endpoint.suffix(6)):\($0.capacity)" } == ["1:5555:3", "1:5555:3", "2:5555:3", "2:5555:2", "3:5555:3", "3:5555:2"])
+        let two = try settings([], clear.merging(["WORKERS": "2"]) { $1 }).workerConfiguration()
+        #expect(two.plan(brokers).map(\.capacity) == [1, 1, 1], "no broker is left without a worker")
         #expect(BrokerEndpoints("tcp://localhost:5555").resolved() == ["tcp://127.0.0.1:5555"], "a name resolves to its addresses")
         #expect(BrokerEndpoints("tcp://no-such-broker.invalid:5555").resolved() == ["tcp://no-such-broker.invalid:5555"], "kept for libzmq to retry")
         #expect(throws: ProcessSettings.InvalidValue.self) { try settings([], ["BROKER_ENDPOINTS": " , "]).workerConfiguration() }
+        // No port: refused by name (it used to trap while the host was cut out of the endpoint).
+        #expect(throws: ProcessSettings.InvalidValue.self) { try settings([], ["BROKER_ENDPOINTS": "tcp://melon-broker"]).workerConfiguration() }
+        #expect(BrokerEndpoints("\n tcp://10.0.0.1:5555,\ntcp://10.0.0.2:5555\n").configured == ["tcp://10.0.0.1:5555", "tcp://10.0.0.2:5555"], "a YAML block's newlines")
     }
 
     @Test func badValuesNameTheSettingAndTheExpectedForm() {

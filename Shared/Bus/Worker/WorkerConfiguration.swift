@@ -43,11 +43,12 @@ extension WorkerConfiguration {
     /// as evenly as they go (the first ones take one more when they do not divide).
     public var capacities: [Int] { Self.spread(workers, over: connections) }
 
-    /// The connections for `brokers`: `workers` split among the brokers as evenly as they go (with more
-    /// brokers than workers, a broker each of the first), each broker's share spread over at most
-    /// `connections` connections.
+    /// The connections for `brokers`: `workers` split among the brokers as evenly as they go, each
+    /// broker's share spread over at most `connections` connections. Every broker gets at least one
+    /// (with fewer workers than brokers, one each): clients send calls to every broker, and a broker
+    /// no process serves would hold its share of them until their deadlines.
     public func plan(_ brokers: [String]) -> [(endpoint: String, capacity: Int)] {
-        let shares = Self.spread(workers, over: brokers.count)
+        let shares = workers >= brokers.count ? Self.spread(workers, over: brokers.count) : Array(repeating: 1, count: brokers.count)
         return zip(brokers, shares).flatMap { broker, share in Self.spread(share, over: connections).map { (broker, $0) } }
     }
 
