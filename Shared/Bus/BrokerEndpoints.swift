@@ -102,12 +102,20 @@ public struct BrokerEndpoints: Sendable, Equatable, CustomStringConvertible {
         return Array(out)
     }
 
+    /// A `Watcher` of these endpoints when some are names, nil when every one is an address (nothing
+    /// to follow): what a client or a worker runtime starts beside its reactor.
+    public func watch(
+        resolver: HostResolver, interval: Duration, initial: [String], changed: @escaping @Sendable ([String]) -> Void
+    ) -> Watcher? {
+        hasNames ? Watcher(self, resolver: resolver, interval: interval, initial: initial, changed: changed) : nil
+    }
+
     /// Resolves the endpoints again every `interval` on a thread of its own (a DNS lookup may block)
     /// and hands each changed set to `changed`; `stop()` ends it.
     public final class Watcher: Sendable {
         private let stopSignal = DispatchSemaphore(value: 0)
 
-        public init(
+        init(
             _ endpoints: BrokerEndpoints, resolver: HostResolver, interval: Duration, initial: [String], changed: @escaping @Sendable ([String]) -> Void
         ) {
             let stop = stopSignal

@@ -56,10 +56,9 @@ public final class BusClient: Service {
             return
         }
         let mailbox = mailbox
-        let watcher = brokers.endpoints.hasNames
-            ? BrokerEndpoints.Watcher(brokers.endpoints, resolver: configuration.resolver, interval: configuration.resolveInterval, initial: brokers.resolved) {
-                mailbox.post(.brokers($0))
-            } : nil
+        let watcher = brokers.endpoints.watch(resolver: configuration.resolver, interval: configuration.resolveInterval, initial: brokers.resolved) {
+            mailbox.post(.brokers($0))
+        }
         defer { watcher?.stop() }
         await IOThread.serve(name: "bus-client", owning: reactor, stop: { self.stop() }) { $0.run() }
     }

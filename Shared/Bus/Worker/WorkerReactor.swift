@@ -228,9 +228,24 @@ final class WorkerReactor {
         let now = clock.now
         for (endpoint, capacity) in wanted {
             logger.info("a worker connection joins a broker", metadata: ["broker": "\(endpoint)", "capacity": "\(capacity)"])
-            connections.append(Connection(endpoint: endpoint, capacity: capacity, lastReceived: now, lastSent: now))
-            if !draining && !stopping { connect(connections.count - 1) }
+            let index = Self.place(Connection(endpoint: endpoint, capacity: capacity, lastReceived: now, lastSent: now), in: &connections)
+            if !draining && !stopping { connect(index) }
         }
+    }
+
+    /// Puts a new connection in the first slot retired for good with no handler still running for it,
+    /// else at the end, and returns its index: a process whose brokers come and go for months keeps as
+    /// many slots as it ever had connections at once. The slot's generation carries on, so a reply
+    /// meant for a socket it held before could never be taken for the new one's.
+    static func place(_ connection: Connection, in connections: inout [Connection]) -> Int {
+        guard let free = connections.firstIndex(where: { $0.gone && $0.stale == 0 }) else {
+            connections.append(connection)
+            return connections.count - 1
+        }
+        var connection = connection
+        connection.generation = connections[free].generation
+        connections[free] = connection
+        return free
     }
 
     /// Retires a connection for good.

@@ -46,8 +46,9 @@ public final class WorkerRuntime: Service {
             "service": "\(registry.service)", "workers": "\(configuration.workers)", "connections": "\(configuration.plan(brokers).count)", "brokers": "\(brokers.joined(separator: ","))",
         ])
         // Brokers behind a name come and go: follow them.
-        let watcher = endpoints.hasNames
-            ? BrokerEndpoints.Watcher(endpoints, resolver: configuration.resolver, interval: configuration.resolveInterval, initial: brokers) { mailbox.post(.brokers($0)) } : nil
+        let watcher = endpoints.watch(resolver: configuration.resolver, interval: configuration.resolveInterval, initial: brokers) {
+            mailbox.post(.brokers($0))
+        }
         defer { watcher?.stop() }
         // Handlers start on this thread: give it the stack a thread of the global executor has.
         async let thread: Void = IOThread.run(name: "worker-\(registry.service)", owning: reactor, stackSize: 8 << 20) { $0.run() }
