@@ -33,19 +33,23 @@ phase "system packages"
 # schemathesis checks the gateway against its OpenAPI document; check-jsonschema validates the
 # compose file and the Kubernetes manifests; pypdf (with cryptography, for AES) reads the PDFs back;
 # PyYAML reads the NetworkPolicies and Secrets of the manifests (Tests/Deploy/check_isolation.py).
+# Installed in the background (mostly downloads) while Swift resolves and builds; awaited before the tests.
 tools=.build/python-tools
-if [ ! -x "$tools/bin/st" ] || ! cmp -s deploy/test-tools.txt "$tools/requirements.txt"; then
-    python3 -m venv --clear "$tools"
-    "$tools/bin/pip" install --quiet --disable-pip-version-check -r deploy/test-tools.txt
-    cp deploy/test-tools.txt "$tools/requirements.txt"
-fi
-MELON_TEST_TOOLS=$(realpath "$tools/bin")
-export MELON_TEST_TOOLS
-phase "python test tools"
+mkdir -p .build
+(
+    if [ ! -x "$tools/bin/st" ] || ! cmp -s deploy/test-tools.txt "$tools/requirements.txt"; then
+        python3 -m venv --clear "$tools"
+        "$tools/bin/pip" install --quiet --disable-pip-version-check -r deploy/test-tools.txt
+        cp deploy/test-tools.txt "$tools/requirements.txt"
+    fi
+) >.build/python-tools.log 2>&1 &
+python_tools=$!
 
 # A private, throwaway PostgreSQL cluster for the tests, removed on exit.
 source deploy/throwaway-postgres.sh --fast
 export TEST_DATABASE_URL=$THROWAWAY_DATABASE_URL
+# The jobs started in the background (the Python tools, the client build) end with the script too.
+trap 'kill ${python_tools:-} ${client:-} 2>/dev/null || true; throwaway_pg_cleanup' EXIT
 phase "postgresql"
 
 # Each target depends on exactly what it imports.
@@ -53,14 +57,31 @@ swift package resolve
 swift package dump-package | python3 deploy/check-dependencies.py
 phase "package resolution"
 
-# Build everything first (executables included: the integration tests start them as processes).
-swift build --build-tests "$@"
-phase "build (products and tests)"
 # The Swift client an app developer generates from docs/openapi.json with swift-openapi-generator:
 # its own package (Tests/Client), so the main build does not carry the generator. GeneratedClientTests
-# checks every operation generated and runs its journey against melon. Built under .build/client.
-swift build --package-path Tests/Client --scratch-path .build/client
-phase "generated client build"
+# checks every operation generated and runs its journey against melon. Built under .build/client, at
+# the lowest priority beside the main build: it takes only the cores the main build leaves idle (its
+# long single-module stretches and links), then the rest once that build is done.
+nice -n 19 swift build --package-path Tests/Client --scratch-path .build/client >.build/client-build.log 2>&1 &
+client=$!
+
+# Build everything (executables included: the integration tests start them as processes).
+swift build --build-tests "$@"
+phase "build (products and tests)"
+if ! wait "$client"; then
+    cat .build/client-build.log >&2
+    echo "test.sh: the generated client did not build (.build/client-build.log)" >&2
+    exit 1
+fi
+phase "generated client build (what was left beside the main build)"
+if ! wait "$python_tools"; then
+    cat .build/python-tools.log >&2
+    echo "test.sh: the Python test tools did not install (.build/python-tools.log)" >&2
+    exit 1
+fi
+MELON_TEST_TOOLS=$(realpath "$tools/bin")
+export MELON_TEST_TOOLS
+phase "python test tools (what was left beside the build)"
 
 # A hung test must not use up CI's time without a word. The tests run verbosely into .build/tests.log
 # (Swift Testing then says when each test starts); the console gets the usual lines. After
