@@ -55,6 +55,9 @@ import TestSupport
         let echo = try BusHarness.echoWorker(broker.endpoint)
         let client = try BusHarness.client(broker.endpoint)
         try await BusHarness.with([broker, echo, client]) {
+            // The worker known first: with both cores busy its READY once came after the call's
+            // deadline, and the call was unavailable, which is not what this test is about.
+            #expect(await BusHarness.waitForService("echo", client: client))
             await #expect(throws: OperationError(.conflict, "failed on request, as asked")) {
                 try await client.call(Repeat.self, .init(text: "x", fail: .conflict))
             }
