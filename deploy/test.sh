@@ -59,9 +59,9 @@ phase "package resolution"
 
 # The Swift client an app developer generates from docs/openapi.json with swift-openapi-generator:
 # its own package (Tests/Client), so the main build does not carry the generator. GeneratedClientTests
-# checks every operation generated and runs its journey against melon. Built under .build/client, at
-# the lowest priority beside the main build: it takes only the cores the main build leaves idle (its
-# long single-module stretches and links), then the rest once that build is done.
+# checks every operation generated and runs its journey against melon. Built under .build/client
+# beside the main build, at the lowest priority: it gives way to the main build and fills the cores
+# that build leaves idle (its long single-module stretches and links), then finishes alone.
 nice -n 19 swift build --package-path Tests/Client --scratch-path .build/client >.build/client-build.log 2>&1 &
 client=$!
 
