@@ -112,6 +112,19 @@ import Testing
         #expect(65_536.grouped == "65,536" && 100.grouped == "100" && (-1_000).grouped == "-1,000")
     }
 
+    /// A whole number may be one of a list (a timer's settings): an `enum` in the document, and any
+    /// other number refused naming its field.
+    @Test func aWholeNumberOfAListIsAnEnum() {
+        struct TimerChoice: Codable, FieldRules {
+            var seconds: Int
+            static let fieldRules: [String: FieldRule] = ["seconds": .oneOf([0, 30, 300])]
+        }
+        let schema = SchemaReflection.schema(of: TimerChoice.self)
+        #expect(schema.json["properties"]?["seconds"] == ["type": "integer", "enum": [0, 30, 300]])
+        #expect(schema.problems(["seconds": 30], at: "data").isEmpty)
+        #expect(schema.problems(["seconds": 45], at: "data").map { "\($0.field): \($0.message)" } == ["data.seconds: must be one of 0, 30, 300"])
+    }
+
     /// A free-form value's bounds hold at any shape: 500 levels of nesting in a few kilobytes are
     /// refused at once, and so is a value too large; a dictionary's members are counted and named.
     @Test func freeFormValuesAndDictionariesAreBounded() throws {

@@ -145,7 +145,8 @@ extension MarketplaceChat {
                 }
 
                 public static let fieldRules: [String: FieldRule] = [
-                    "conversationId": .uuid, "seconds": FieldRule.range(0...604_800).described("0 (off), 30, 300, 3600, 86400 or 604800"),
+                    "conversationId": .uuid,
+                    "seconds": FieldRule.oneOf(MarketplaceChat.timers).described("0 (off), 30 s, 5 min, 1 h, 1 day or 1 week, in seconds"),
                 ]
             }
 

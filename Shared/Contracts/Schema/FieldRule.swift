@@ -33,6 +33,11 @@ public struct FieldRule: Sendable {
     public func format(_ format: String) -> FieldRule { adding { $0.format = format } }
     /// A text that is one of `values`.
     public func oneOf(_ values: [String]) -> FieldRule { adding { $0.allowed = values } }
+    /// A whole number that is one of `values`.
+    public func oneOf<I: BinaryInteger & Sendable>(_ values: [I]) -> FieldRule {
+        let allowed = values.map { Int64(clamping: $0) }
+        return adding { $0.allowedIntegers = allowed }
+    }
     /// A whole number within `range`.
     public func range<I: BinaryInteger & Sendable>(_ range: ClosedRange<I>) -> FieldRule {
         adding { $0.range = Int64(clamping: range.lowerBound)...Int64(clamping: range.upperBound) }
@@ -67,6 +72,7 @@ public struct FieldRule: Sendable {
     public static func pattern(_ pattern: String, meaning: String) -> FieldRule { FieldRule().pattern(pattern, meaning: meaning) }
     public static func format(_ format: String) -> FieldRule { FieldRule().format(format) }
     public static func oneOf(_ values: [String]) -> FieldRule { FieldRule().oneOf(values) }
+    public static func oneOf<I: BinaryInteger & Sendable>(_ values: [I]) -> FieldRule { FieldRule().oneOf(values) }
     public static func range<I: BinaryInteger & Sendable>(_ range: ClosedRange<I>) -> FieldRule { FieldRule().range(range) }
     public static func minimum<I: BinaryInteger & Sendable>(_ minimum: I) -> FieldRule { FieldRule().minimum(minimum) }
     public static func count(_ count: ClosedRange<Int>) -> FieldRule { FieldRule().count(count) }

@@ -47,6 +47,7 @@ extension Schema {
             break
         }
         if let allowed { out["enum"] = .array(allowed.map(JSONValue.string)) }
+        if let allowedIntegers { out["enum"] = .array(allowedIntegers.map { JSONValue.number(Double($0)) }) }
         if let length {
             out["minLength"] = .number(Double(length.lowerBound))
             out["maxLength"] = .number(Double(length.upperBound))

@@ -55,7 +55,9 @@ extension Schema {
             }
         case (.integer, .number(let number)):
             guard number.rounded() == number, let whole = Int64(exactly: number) else { return fail("must be a whole number") }
-            if let range, !range.contains(whole) {
+            if let allowedIntegers, !allowedIntegers.contains(whole) {
+                fail("must be one of \(allowedIntegers.map(String.init).joined(separator: ", "))")
+            } else if let range, !range.contains(whole) {
                 if range.upperBound == Int64.max {
                     fail("must be at least \(range.lowerBound.grouped)")
                 } else {

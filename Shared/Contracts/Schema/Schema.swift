@@ -39,6 +39,8 @@ public struct Schema: Sendable, Equatable {
     public var contentEncoding: String?
     /// Integers: the smallest and largest value.
     public var range: ClosedRange<Int64>?
+    /// Integers: the values allowed (`enum` in the document).
+    public var allowedIntegers: [Int64]?
     /// Arrays: how many items.
     public var count: ClosedRange<Int>?
     public var description: String?
