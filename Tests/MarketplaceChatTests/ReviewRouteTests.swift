@@ -69,5 +69,42 @@ extension MarketplaceStackTests {
             #expect(try await http.get("/v1/marketplace/traders/\(brianID)/reviews", headers: aoife).status == 404)
         }
     }
+
+    /// Within the 14 days, both sides' reviews show because each answered the other. Erasing one side
+    /// takes the review of them; their own review of the other stays shown and counted, without
+    /// their name or words. (It used to be hidden again, the other's rating dropping a review.)
+    @Test func anErasedTradersReviewStaysShownAndCountedWithoutTheirNameOrWords() async throws {
+        try await InProcessStack.with([.marketplaceChat]) { http in
+            let (aoife, brian, _) = try await traders.headers(http)
+            let database = try #require(http.databases["marketplace-chat"])
+            let aoifeID = traders.aoife.uuidString.lowercased(), brianID = traders.brian.uuidString.lowercased()
+            let desk = try await Self.sell(http, "Desk", from: aoife, to: brian)
+            #expect(try await Self.review(http, desk, 4, aoife).json?["shown"] == false)
+            #expect(try await Self.review(http, desk, 5, brian).json?["shown"] == true)
+            // Brian sells Aoife a chair; neither has reviewed that sale yet.
+            let chair = try await Self.sell(http, "Chair", from: brian, to: aoife)
+            let rating: JSONValue = ["count": 1, "average": 4, "stars": [0, 0, 0, 1, 0]]
+            #expect(try await http.get("/v1/marketplace/traders/\(brianID)/reviews", headers: brian).json?["rating"] == rating)
+
+            _ = try await Traders.erase(traders.aoife, in: database)
+            let after = try await http.get("/v1/marketplace/traders/\(brianID)/reviews", headers: brian)
+            #expect(after.json?["rating"] == rating, "\(after.text)")
+            let kept = Traders.items(after, "reviews")
+            #expect(kept.count == 1 && kept.first?["stars"] == 4 && kept.first?["author"]?["username"] == "a deleted user", "\(after.text)")
+            #expect(kept.first?["author"]?["id"] == nil && kept.first?["text"] == "" && kept.first?["listingTitle"] == "", "her words go: \(after.text)")
+
+            // Brian's review of her went with her: her reviews answer as no one's do, and her purchase is no one's to review.
+            let hers = try await http.get("/v1/marketplace/traders/\(aoifeID)/reviews", headers: brian)
+            let nobody = try await http.get("/v1/marketplace/traders/\(UUID())/reviews", headers: brian)
+            #expect(hers.status == 404 && hers.json?["detail"] == nobody.json?["detail"], "\(hers.text)")
+            #expect(try await Self.review(http, chair, 5, brian).status == 404)
+            let left = try await ChatRouteTests.count(
+                """
+                SELECT (SELECT count(*) FROM reviews WHERE author = '\(aoifeID)' OR subject = '\(aoifeID)' OR text <> '')
+                     + (SELECT count(*) FROM listings WHERE buyer = '\(aoifeID)')
+                """, in: database)
+            #expect(left == 0, "nothing names her or keeps her words")
+        }
+    }
 }
 }

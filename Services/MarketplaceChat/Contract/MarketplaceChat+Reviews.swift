@@ -11,12 +11,14 @@ extension MarketplaceChat {
     /// A review of one side of a deal by the other, shown once both reviewed or the 14 days ended.
     public struct Review: Codable, Sendable, Equatable, FieldRules {
         public var listingId: String
+        /// Empty once the seller who wrote the review (and the title) has their account deleted.
         public var listingTitle: String
         /// The author's side of the deal.
         public var role: DealRole
         /// The author by username; "a deleted user" once their account is deleted.
         public var author: Participant
         public var stars: Int
+        /// Empty once its author's account is deleted.
         public var text: String
         public var createdAt: Date
         /// Its place in the list: pass as `before` for older ones.

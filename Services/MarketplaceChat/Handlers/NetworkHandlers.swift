@@ -49,8 +49,8 @@ struct NetworkHandlers: Sendable {
 
     /// Deletes the account's photos, the pictures it sent in chat, its listings and name; its side of each conversation is left
     /// without an account (its messages stay, from "a deleted user"), and a conversation left with
-    /// no one goes with its key. Its reviews stay without its name; the reviews of it go. A repeat
-    /// finds nothing.
+    /// no one goes with its key. Its reviews stay, counted and shown as they were, without its name or
+    /// words; the reviews of it go. A repeat finds nothing.
     @Sendable
     func erase(_ request: AccountErasure, _ context: RequestContext) async throws -> MarketplaceChat.Account.Erase.Response {
         guard let account = UUID(uuidString: request.account) else { throw OperationError.invalid(field: "data.account", "must be an account id") }

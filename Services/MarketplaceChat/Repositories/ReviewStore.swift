@@ -97,10 +97,21 @@ struct ReviewStore: Sendable {
         return .init(count: count, average: average, stars: stars)
     }
 
-    /// `account`'s reviews stay without its name; the reviews of it go.
+    /// `account`'s reviews stay, counted in their subjects' ratings, without its name or its words (its
+    /// text, and the title of a listing it sold); the reviews of it go. One the other side had answered
+    /// stays shown: the double-blind rule waited for that answer, which goes now. Its purchases name
+    /// no buyer, so no one reviews the account again.
     func erase(_ account: UUID, on connection: PostgresConnection) async throws {
-        try await connection.query("UPDATE reviews SET author = NULL WHERE author = \(account)", logger: database.logger)
+        try await connection.query(
+            """
+            UPDATE reviews r SET author = NULL, text = '', listing_title = CASE WHEN r.author_role = 'seller' THEN '' ELSE r.listing_title END,
+                shown_at = CASE WHEN EXISTS (SELECT 1 FROM reviews o WHERE o.listing_id = r.listing_id AND o.author_role <> r.author_role)
+                    THEN LEAST(r.shown_at, \(database.now())) ELSE r.shown_at END
+            WHERE r.author = \(account)
+            """,
+            logger: database.logger)
         try await connection.query("DELETE FROM reviews WHERE subject = \(account)", logger: database.logger)
+        try await connection.query("UPDATE listings SET buyer = NULL WHERE buyer = \(account)", logger: database.logger)
     }
 
     private static func view(_ listing: UUID, _ title: String, _ role: String, _ author: UUID?, _ username: String?, _ stars: Int16, _ text: String,
