@@ -116,6 +116,36 @@ extension MarketplaceStackTests {
         }
     }
 
+    /// A misspelt word is searched as every word of the titles near it, the nearest first: "calculas"
+    /// finds the calculator and the calculus book, not the calendar. (It was searched as the nearest
+    /// word alone: "calculator", which shares 7 of 13 trigrams with it, where "calculus" shares 6 of 12.)
+    @Test func aTypoFindsEveryCloseWordOfTheTitlesTheClosestFirst() async throws {
+        try await InProcessStack.with([.marketplaceChat]) { http in
+            let (aoife, brian, _) = try await traders.headers(http)
+            let database = try #require(http.databases["marketplace-chat"])
+            _ = try await Traders.list(http, aoife, title: "Calculus textbook", price: 2500)
+            _ = try await Traders.list(http, aoife, title: "Calculator", price: 1500, category: "electronics")
+            _ = try await Traders.list(http, aoife, title: "Wall calendar", price: 300, category: "other")
+            let nearer = try await ChatRouteTests.count(
+                "SELECT (extensions.similarity('calculator', 'calculas') > extensions.similarity('calculus', 'calculas'))::int", in: database)
+            let (first, second) = nearer == 1 ? (("Calculator", "calculator"), ("Calculus textbook", "calculus"))
+                : (("Calculus textbook", "calculus"), ("Calculator", "calculator"))
+
+            let found = try await http.get("/v1/marketplace/listings?q=calculas", headers: brian)
+            #expect(Traders.titles(found) == [first.0, second.0], "\(found.text)")
+            #expect(found.json?["searchedFor"] == .string("\(first.1) or \(second.1)"), "\(found.text)")
+            // A page at a time: each names what found it, and the second goes on where the first stopped.
+            let one = try await http.get("/v1/marketplace/listings?q=calculas&limit=1", headers: brian)
+            #expect(Traders.titles(one) == [first.0] && one.json?["searchedFor"] == .string(first.1), "\(one.text)")
+            let after = try #require(Traders.string(one, "nextAfter"))
+            let two = try await http.get("/v1/marketplace/listings?q=calculas&limit=1&after=\(after)", headers: brian)
+            #expect(Traders.titles(two) == [second.0] && two.json?["searchedFor"] == .string(second.1), "\(two.text)")
+            // Filters still hold: of the close words' listings, the cheap one only.
+            let cheap = try await http.get("/v1/marketplace/listings?q=calculas&maxPrice=2000", headers: brian)
+            #expect(Traders.titles(cheap) == ["Calculator"] && cheap.json?["searchedFor"] == "calculator", "\(cheap.text)")
+        }
+    }
+
     @Test func feedFiltersSortsAndPagesThatStayPutWhileNewListingsArrive() async throws {
         try await InProcessStack.with([.marketplaceChat]) { http in
             let (aoife, brian, _) = try await traders.headers(http)

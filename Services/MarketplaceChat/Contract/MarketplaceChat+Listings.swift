@@ -190,7 +190,7 @@ extension MarketplaceChat {
                 .get, "/v1/marketplace/listings", name: "marketplaceListings", access: .signedIn, errors: [.forbidden],
                 summary: """
                     The feed of the caller's network, or a search of it: active listings, filtered and sorted; with q, words of the \
-                    title or description, or the titles' closest words when they find nothing (searchedFor); pages that stay put while \
+                    title or description, or the titles' close words when they find nothing (searchedFor); pages that stay put while \
                     new listings arrive (pass nextAfter as after)
                     """)]
 
@@ -236,7 +236,8 @@ extension MarketplaceChat {
                 public var listings: [Card]
                 public var nextAfter: String?
                 /// When the words given found nothing: the close words of the listings' titles searched
-                /// for instead ("calculus" for "calculas"), to show as such. Absent otherwise.
+                /// for instead that found this page's listings, each word's joined by "or", the closest
+                /// first ("calculator or calculus" for "calculas"), to show as such. Absent otherwise.
                 public var searchedFor: String?
 
                 public init(listings: [Card], nextAfter: String?, searchedFor: String? = nil) {

@@ -10,10 +10,11 @@ import PostgresSupport
 /// value), so a page never repeats or skips a listing that was there when the first page was read.
 ///
 /// Words are searched as words (the text search, ranked by `ts_rank`). When they find nothing, each
-/// is replaced by the closest word of the network's published titles (pg_trgm's similarity over the
-/// small table `title_words`) and those are searched instead (`searchedFor`). Matching the titles themselves by
-/// trigrams cost every candidate a similarity check (70 ms for a word close to 7,000 of 100,000
-/// titles); the vocabulary holds each word once.
+/// is replaced by every close word of the network's published titles (pg_trgm's similarity over the
+/// small table `title_words`, above its threshold: `FeedQuery+CloseWords.swift`), any of which
+/// may match, closer ones ranked higher, and those are searched instead (`searchedFor`). Matching the
+/// titles themselves by trigrams cost every candidate a similarity check (70 ms for a word close to
+/// 7,000 of 100,000 titles); the vocabulary holds each word once.
 struct FeedQuery: Sendable {
     let university: String
     /// Whose feed: listings of those they blocked, or who blocked them, are left out.
@@ -23,8 +24,9 @@ struct FeedQuery: Sendable {
     let words: String?
     let sort: MarketplaceChat.Sort
     let after: Cursor?
-    /// The close words searched for instead of the words given, which found nothing.
-    var correction: String?
+    /// The close words searched for instead of the words given, which found nothing: for each word
+    /// (those with none left out), the titles' words near it, the closest first.
+    var correction: [[CloseWord]]?
     let limit: Int
 
     /// Where the previous page stopped: the sort's value (empty for newest) and the feed number.
@@ -110,8 +112,12 @@ struct FeedQuery: Sendable {
         if request.free == true { conditions.append("l.price_minor = 0") }
         if let min = request.minPrice { conditions.append("l.price_minor >= \(bind(min))") }
         if let max = request.maxPrice { conditions.append("l.price_minor <= \(bind(max))") }
-        var rank = "0::real"
-        if let words = correction ?? words {
+        var rank = "0::real", matched = "'{}'::int[]"
+        if let correction {
+            let close = Self.closeWordsSQL(correction, binds: &binds)
+            (rank, matched) = (close.rank, close.matched)
+            conditions.append(close.condition)
+        } else if let words {
             let placeholder = bind(words)
             rank = "ts_rank(l.search_doc, websearch_to_tsquery('english'::regconfig, \(placeholder)))"
             conditions.append("l.search_doc @@ websearch_to_tsquery('english'::regconfig, \(placeholder))")
@@ -135,7 +141,8 @@ struct FeedQuery: Sendable {
         }
         let sql = """
             SELECT l.id, l.seller, t.username, l.title, l.price_minor, l.currency, l.category_id, l.condition, l.campus_id,
-                (SELECT p.media_id FROM photos p WHERE p.listing_id = l.id ORDER BY p.position LIMIT 1), l.published_at, l.feed_seq, \(key)
+                (SELECT p.media_id FROM photos p WHERE p.listing_id = l.id ORDER BY p.position LIMIT 1), l.published_at, l.feed_seq, \(key),
+                \(matched)
             FROM (SELECT l.*, \(rank) AS rank FROM listings l) l JOIN traders t ON t.account_id = l.seller
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(order)
@@ -152,39 +159,21 @@ struct FeedQuery: Sendable {
             let found = try await run(on: connection, database: database)
             guard found.listings.isEmpty else { return found }
         }
-        guard let corrected = try await Self.correct(words, in: university, on: connection, database: database) else {
-            return .init(listings: [], nextAfter: nil)
-        }
+        let close = try await Self.closeWords(to: words, in: university, on: connection, database: database)
+        guard !close.isEmpty else { return .init(listings: [], nextAfter: nil) }
         var closer = self
-        closer.correction = corrected
+        closer.correction = close
         let found = try await closer.run(on: connection, database: database)
         // The correction is said only with what it found: the vocabulary is the network's, and may
         // hold words of listings this caller does not see (a blocked seller's).
         return found.listings.isEmpty ? .init(listings: [], nextAfter: nil) : found
     }
 
-    /// The closest word of the network's titles to each of `words`, in their order (those with none
-    /// left out), or nil when that changes nothing.
-    static func correct(_ words: String, in university: String, on connection: PostgresConnection, database: Database) async throws -> String? {
-        let rows = try await connection.query(
-            """
-            SELECT string_agg(fix.word, ' ' ORDER BY q.n)
-            FROM unnest(regexp_split_to_array(lower(\(words)), '[^[:alnum:]]+')) WITH ORDINALITY AS q(w, n)
-            CROSS JOIN LATERAL (
-                SELECT t.word FROM title_words t WHERE t.university_id = \(university) AND t.word OPERATOR(extensions.%) q.w
-                ORDER BY extensions.similarity(t.word, q.w) DESC, t.word LIMIT 1) fix
-            """,
-            logger: database.logger)
-        guard let corrected = try await rows.decode(String?.self).first(where: { _ in true }) ?? nil,
-              corrected != words.lowercased()
-        else { return nil }
-        return corrected
-    }
-
     private func run(on connection: PostgresConnection, database: Database) async throws -> MarketplaceChat.Listings.Search.Response {
         let rows = try await connection.query(query, logger: database.logger)
         var cards: [MarketplaceChat.Card] = []
         var last: Cursor?
+        var matched = Set<Int>()
         for try await postgresRow in rows {
             let row = PostgresRandomAccessRow(postgresRow)
             func cell<T: PostgresDecodable>(_ index: Int, _: T.Type) throws -> T { try row[index].decode(T.self) }
@@ -197,7 +186,8 @@ struct FeedQuery: Sendable {
                 coverPhotoId: try cell(9, UUID?.self).map(ListingStore.text), state: .active, publishedAt: try cell(10, Date?.self)))
             last = Cursor(sort: sort, key: try cell(12, String.self), seq: try cell(11, Int64.self))
             last?.typos = correction != nil
+            if correction != nil { matched.formUnion(try cell(13, [Int].self)) }
         }
-        return .init(listings: cards, nextAfter: cards.count == limit ? last?.text : nil, searchedFor: correction)
+        return .init(listings: cards, nextAfter: cards.count == limit ? last?.text : nil, searchedFor: searchedFor(matched))
     }
 }
