@@ -25,6 +25,7 @@ extension ServiceDefinition {
         let photoStore = PhotoStore(database: database, media: MediaLibrary(database: database))
         let notifier = HouseholdNotifier(database: database), groceryStore = GroceryStore(database: database), billStore = BillStore(database: database)
         let groceries = GroceryHandlers(database: database, groceries: groceryStore, access: access, notifier: notifier)
+        let trips = ShoppingTripHandlers(database: database, trips: ShoppingTripStore(database: database), access: access)
         let bills = BillHandlers(
             database: database, bills: billStore, households: households, groceries: groceryStore, photos: photoStore, access: access, notifier: notifier)
         let photos = PhotoHandlers(database: database, photos: photoStore, access: access)
@@ -62,6 +63,10 @@ extension ServiceDefinition {
         handlers.on(Household.GroceryItems.Update.self, groceries.updateItem)
         handlers.on(Household.GroceryItems.Delete.self, groceries.deleteItem)
         handlers.once(Household.GroceryItems.BuyAgain.self, prepare: { request, _ in request }, apply: groceries.buyAgain)
+        handlers.once(Household.ShoppingTrips.Finish.self, prepare: { request, _ in request }, apply: trips.finish)
+        handlers.on(Household.ShoppingTrips.List.self, trips.list)
+        handlers.on(Household.ShoppingTrips.Get.self, trips.get)
+        handlers.on(Household.ShoppingList.Clear.self, trips.clear)
         handlers.once(Household.Bills.Create.self, prepare: bills.prepareCreate, apply: bills.create)
         handlers.once(Household.Bills.FromPurchases.self, prepare: bills.prepareFromPurchases, apply: bills.fromPurchases)
         handlers.on(Household.Bills.List.self, bills.list)

@@ -177,6 +177,11 @@ import TestSupport
         "household.grocery-items.delete.v1/deleted": { database, _ in try await givenGroceries(in: database) },
         "household.grocery-items.buy-again.v1/again": { database, _ in try await givenGroceries(in: database) },
         "household.groceries.add.v1/added": { database, _ in try await givenHousehold(in: database) },
+        "household.shopping-trips.finish.v1/finished": { database, _ in try await givenGroceries(in: database) },
+        "household.shopping-trips.finish.v1/nothing-bought": { database, _ in try await givenHousehold(in: database) },
+        "household.shopping-trips.list.v1/first-page": { database, _ in try await givenTrip(in: database) },
+        "household.shopping-trips.get.v1/found": { database, _ in try await givenTrip(in: database) },
+        "household.shopping-list.clear.v1/cleared": { database, _ in try await givenGroceries(in: database) },
         "household.activity.list.v1/first-page": { database, _ in
             try await givenPost(in: database)
             try await given(
@@ -440,6 +445,25 @@ import TestSupport
                  NULL, NULL, NULL, NULL, NULL),
                 ('c1d2e3f4-0000-4e5f-8a9b-000000000002', \(personal), \(household), 'Oat milk', 2, \(owner), \(now), \(now),
                  \(other), \(now), nextval('grocery_purchase_seq'), 249, 'EUR')
+            """,
+            in: database)
+    }
+
+    /// A finished shopping trip of the example household (e5f6a7b8-…0001), finished by the owner: the
+    /// communal toilet roll, not bought, then the owner's oat milk, which the other member bought.
+    static func givenTrip(in database: Database) async throws {
+        try await givenGroceries(in: database)
+        let trip = UUID(uuidString: "e5f6a7b8-0000-4e5f-8a9b-000000000001")!, now = today.now()
+        let owner = UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000001")!, other = UUID(uuidString: "a1b2c3d4-0000-4e5f-8a9b-000000000002")!
+        try await given(
+            "INSERT INTO shopping_trips (id, household_id, finished_by, finished_at) VALUES (\(trip), \(exampleHousehold), \(owner), \(now))",
+            in: database)
+        try await given(
+            """
+            INSERT INTO shopping_trip_items (trip_id, place, item_id, kind, wanted_by, name, quantity, added_by,
+                                             bought_by, bought_at, price_minor, price_currency) VALUES
+                (\(trip), 1, 'c1d2e3f4-0000-4e5f-8a9b-000000000001', 'communal', NULL, 'Toilet roll', 9, \(other), NULL, NULL, NULL, NULL),
+                (\(trip), 2, 'c1d2e3f4-0000-4e5f-8a9b-000000000002', 'personal', \(owner), 'Oat milk', 2, \(owner), \(other), \(now), 249, 'EUR')
             """,
             in: database)
     }

@@ -15,6 +15,7 @@ public enum Household: ServiceContract {
         Groceries.Current.self, Groceries.History.self, Groceries.ShoppingList.self, Groceries.Add.self, Groceries.Purchases.self,
         Groceries.GoShopping.self, GroceryLists.Get.self, GroceryLists.Finish.self, GroceryLists.Delete.self,
         GroceryItems.Get.self, GroceryItems.Update.self, GroceryItems.Delete.self, GroceryItems.BuyAgain.self,
+        ShoppingTrips.Finish.self, ShoppingTrips.List.self, ShoppingTrips.Get.self, ShoppingList.Clear.self,
         Bills.Create.self, Bills.FromPurchases.self, Bills.List.self, Bills.Get.self, Bills.Update.self, Bills.Delete.self, Bills.Restore.self,
         Balances.Get.self, Balances.Remind.self, Settlements.Create.self, Settlements.Confirm.self, Settlements.List.self,
         Settlements.Payable.self, Settlements.Paid.self,

@@ -9,8 +9,9 @@ import PostgresSupport
 
 /// `household.account.erase.v1`: a deleted account's memberships lose the account, so the others
 /// keep a whole history with "a former member" in it; what it wrote and uploaded (posts, comments,
-/// pictures, its own grocery lists) goes. A household it owned passes to the member
-/// who has belonged longest; one it was the last member of is deleted with everything in it.
+/// pictures, its own grocery lists and what it wanted in finished shopping trips) goes. A household
+/// it owned passes to the member who has belonged longest; one it was the last member of is deleted
+/// with everything in it.
 struct AccountErasureHandler: Sendable {
     let database: Database
     let households: HouseholdStore
@@ -60,6 +61,8 @@ struct AccountErasureHandler: Sendable {
             // the communal lists stay, with "a former member" as their buyer.
             try await connection.query(
                 "DELETE FROM grocery_lists WHERE owner_member IN (SELECT id FROM members WHERE account_id = \(account))", logger: database.logger)
+            // So do its wishes kept in finished shopping trips; what it bought or added there stays, by its member id.
+            try await ShoppingTripStore(database: database).forgetWishes(of: mine, on: connection)
             let anonymised = try await connection.query(
                 """
                 UPDATE members SET account_id = NULL, role = 'member', left_at = coalesce(left_at, \(database.now()))

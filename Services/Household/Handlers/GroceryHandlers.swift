@@ -56,7 +56,7 @@ struct GroceryHandlers: Sendable {
         try await database.transaction { connection in
             let member = try await access.member(of: request.householdId, context, on: connection)
             let lists = try await groceries.shoppingLists(of: member.household, on: connection)
-            let items = try await groceries.items(of: lists.map(\.id), visibleTo: nil, on: connection)
+            let items = try await groceries.items(of: lists.map(\.id), visibleTo: nil, leavingOutCleared: true, on: connection)
             return .init(groups: lists.compactMap { list in
                 guard let wanted = items[list.id], !wanted.isEmpty else { return nil }
                 return .init(memberId: list.owner.map(HouseholdStore.text), listId: HouseholdStore.text(list.id), items: wanted)

@@ -107,12 +107,19 @@ struct GroceryStore: Sendable {
         return rows
     }
 
-    /// The items of `lists`, oldest first in each; `visibleTo` leaves out the others' private items.
-    func items(of lists: [UUID], visibleTo member: UUID?, on connection: PostgresConnection) async throws -> [UUID: [Household.GroceryItem]] {
+    /// The items of `lists`, oldest first in each; `visibleTo` leaves out the others' private items,
+    /// and `leavingOutCleared` those a finished trip or a clearing took off the shopping list.
+    func items(of lists: [UUID], visibleTo member: UUID?, leavingOutCleared: Bool = false, on connection: PostgresConnection) async throws
+        -> [UUID: [Household.GroceryItem]]
+    {
         guard !lists.isEmpty else { return [:] }
         var grouped: [UUID: [Household.GroceryItem]] = [:]
         for item in try await items(
-            "i.list_id = ANY(\(lists)) AND (NOT i.private OR l.owner_member IS NOT DISTINCT FROM \(member)) ORDER BY i.seq", on: connection)
+            """
+            i.list_id = ANY(\(lists)) AND (NOT i.private OR l.owner_member IS NOT DISTINCT FROM \(member))
+            AND (NOT \(leavingOutCleared) OR i.cleared_at IS NULL) ORDER BY i.seq
+            """,
+            on: connection)
         {
             grouped[UUID(uuidString: item.view.listId)!, default: []].append(item.view)
         }
@@ -199,6 +206,8 @@ struct GroceryStore: Sendable {
     }
 
     /// Writes the item's new values, purchase and list when it is at `version`; false when it moved on.
+    /// An item not bought after the change is wanted: back on the shopping list if a finished trip or
+    /// a clearing took it off.
     func update(_ id: UUID, version: Int, values: ItemValues, bought: BoughtChange, list: UUID, on connection: PostgresConnection) async throws -> Bool {
         let now = database.now()
         var buyer: UUID?, price: Money?
@@ -214,6 +223,7 @@ struct GroceryStore: Sendable {
             """
             UPDATE grocery_items SET name = \(values.name), quantity = \(values.quantity), unit = \(values.unit), note = \(values.note),
                 category = \(values.category), private = \(values.isPrivate), list_id = \(list), updated_at = \(now), version = version + 1,
+                cleared_at = CASE WHEN \(change) = 'clear' OR (\(change) = 'keep' AND bought_at IS NULL) THEN NULL ELSE cleared_at END,
                 bought_by = CASE \(change) WHEN 'keep' THEN bought_by WHEN 'clear' THEN NULL ELSE \(buyer) END,
                 bought_at = CASE \(change) WHEN 'keep' THEN bought_at WHEN 'clear' THEN NULL ELSE \(now) END,
                 bought_seq = CASE \(change) WHEN 'keep' THEN bought_seq WHEN 'clear' THEN NULL ELSE nextval('grocery_purchase_seq') END,
