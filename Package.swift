@@ -379,8 +379,8 @@ let tests: [Target] = [
     .testTarget(
         name: "HouseholdTests",
         dependencies: [
-            "HouseholdContract", "HouseholdService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit", "TestSupport",
-            .product(name: "PostgresNIO", package: "postgres-nio"),
+            "HouseholdContract", "HouseholdService", "NotificationsService", "Bus", "Contracts", "Envelope", "PostgresSupport", "ServiceKit",
+            "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
         ],
         swiftSettings: swiftSettings),
     .testTarget(

@@ -9,6 +9,7 @@ import PostgresSupport
 
 /// `household.board.*`: the bulletin board. Any member posts and comments; the author changes and
 /// deletes a post, and the owner may pin, unpin or delete any; an expired post is gone from every read.
+/// A new post is pushed to the others; a comment to the post's author and its earlier commenters.
 struct BoardHandlers: Sendable {
     let database: Database
     let board: BoardStore
@@ -127,7 +128,15 @@ struct BoardHandlers: Sendable {
                  on connection: PostgresConnection) async throws -> Household.PostComment {
         let member = try await access.member(of: prepared.request.householdId, context, on: connection)
         let post = try await post(prepared.request.postId, of: member.household, on: connection)
-        return try await board.addComment(to: post.id, by: member.member, text: prepared.text, on: connection)
+        let comment = try await board.addComment(to: post.id, by: member.member, text: prepared.text, on: connection)
+        // The post's author and those who commented before hear of it, the commenter not. It stays out
+        // of the household's feed, which every member reads: it is told to those on the post's thread.
+        let commenters = try await board.commenters(of: post.id, on: connection)
+        let told = [post.author] + commenters
+        try await notifier.tell(
+            .boardCommented, .init(household: member.household, resource: "post", id: post.id), except: member.member, only: told, listed: false,
+            title: "New comment: \(post.values.title)", body: prepared.text, on: connection)
+        return comment
     }
 
     @Sendable

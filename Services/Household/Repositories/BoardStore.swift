@@ -86,6 +86,12 @@ struct BoardStore: Sendable {
         return Household.PostComment(id: HouseholdStore.text(id), memberId: HouseholdStore.text(member), at: now, text: text)
     }
 
+    /// The members who commented on `post`, each once.
+    func commenters(of post: UUID, on connection: PostgresConnection) async throws -> [UUID] {
+        try await connection.query("SELECT DISTINCT member_id FROM post_comments WHERE post_id = \(post)", logger: database.logger)
+            .decode(UUID.self).reduce(into: [UUID]()) { $0.append($1) }
+    }
+
     /// A post's comments after `after`, the oldest first.
     func comments(of post: UUID, limit: Int, after: Int64?, on connection: PostgresConnection) async throws -> [(comment: Household.PostComment, seq: Int64)] {
         try await connection.query(

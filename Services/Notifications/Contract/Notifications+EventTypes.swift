@@ -8,6 +8,7 @@ extension Notifications {
         public let category: String
 
         public static let boardPosted = EventType(name: "household.board.posted", app: .household, category: "board")
+        public static let boardCommented = EventType(name: "household.board.commented", app: .household, category: "board")
         public static let communalGroceryAdded = EventType(name: "household.grocery.communal-added", app: .household, category: "groceries")
         public static let goingShopping = EventType(name: "household.grocery.shopping", app: .household, category: "groceries")
         public static let choreAssigned = EventType(name: "household.chore.assigned", app: .household, category: "chores")
@@ -28,7 +29,7 @@ extension Notifications {
         public static let campaignMilestone = EventType(name: "fundraising.campaign.milestone", app: .fundraising, category: "campaigns")
 
         public static let all: [EventType] = [
-            boardPosted, communalGroceryAdded, goingShopping, choreAssigned, choreDone, choreDue, billCreated, debtReminder, settlementRecorded, taxDeadline, chatMessage,
+            boardPosted, boardCommented, communalGroceryAdded, goingShopping, choreAssigned, choreDone, choreDue, billCreated, debtReminder, settlementRecorded, taxDeadline, chatMessage,
             privateChatMessage, offerUpdate, wishlistMatch, followedUserPosted, moderationNotice, campaignProgress, donationReceived, campaignMilestone,
         ]
     }
