@@ -189,6 +189,12 @@ extension PaymentsStackTests {
             #expect(Donors.titles(try await list("sort=most_funded")) == ["Library books", "Bikes for the youth club", "Community garden"])
             #expect(Donors.titles(try await list("sort=nearly_there")) == ["Bikes for the youth club"], "85 % of its goal; the others below 80 %")
             #expect(Donors.titles(try await list("q=library")) == ["Library books"])
+            // No sort: the seed's "ascending order of creation time", the oldest first, and its pages go on in that order.
+            #expect(Donors.titles(try await http.get("/v1/campaigns", headers: gerry)) == ["Bikes for the youth club", "Library books", "Community garden"])
+            let unsorted = try await list("limit=2")
+            #expect(Donors.titles(unsorted) == ["Bikes for the youth club", "Library books"], "\(unsorted.text)")
+            let rest = try #require(Donors.string(unsorted, "nextAfter"))
+            #expect(Donors.titles(try await list("limit=2&after=\(rest)")) == ["Community garden"])
 
             // Pages: a new campaign and a donation in between move nothing already paged.
             let first = try await list("sort=newest&limit=2")

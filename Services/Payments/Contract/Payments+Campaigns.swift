@@ -58,7 +58,8 @@ extension Payments {
             public typealias Response = CampaignDetail
         }
 
-        /// How a list of campaigns is ordered.
+        /// How a list of campaigns is ordered: `oldest` when a list names none (the seed's R7,
+        /// "ordered by ascending order of creation time").
         public enum Sort: String, Codable, Sendable, CaseIterable, SchemaEnumeration {
             case newest, oldest
             /// Open campaigns whose end is nearest first.
@@ -76,7 +77,8 @@ extension Payments {
             public static let http = [HTTPBinding(
                 .get, "/v1/campaigns", name: "campaignList", access: .signedIn, errors: [.forbidden],
                 summary: """
-                    Open campaigns: newest or oldest first, ending soon, most funded or nearly there, by category, or searched by title (q); \
+                    Open campaigns, the oldest first unless sort says otherwise (newest, ending soon, most funded, nearly there), by category, or \
+                    searched by title (q); \
                     pages stay stable while new campaigns and donations arrive (pass nextAfter as after)
                     """)]
 
@@ -96,6 +98,7 @@ extension Payments {
                 }
 
                 public static let fieldRules: [String: FieldRule] = [
+                    "sort": .described("oldest when left out: ascending order of creation time"),
                     "q": FieldRule.text(1...200).described("words of the title"),
                     "limit": FieldRule.range(PageRequest.limits).described("campaigns per page, \(PageRequest.defaultLimit) when left out"),
                     "after": FieldRule.text(1...200).described("the previous page's nextAfter, with the same sort"),

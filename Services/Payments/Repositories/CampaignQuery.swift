@@ -43,7 +43,8 @@ struct CampaignQuery: Sendable {
         limit = request.limit ?? PageRequest.defaultLimit
         validation.check(PageRequest.limits.contains(limit), "data.limit", "must be from 1 to \(PageRequest.limits.upperBound)")
         words = validation.checkText(request.q, "data.q", 1...200)
-        sort = request.sort ?? .newest
+        // The seed's R7: "ordered by ascending order of creation time".
+        sort = request.sort ?? .oldest
         category = request.category
         after = request.after.flatMap(Cursor.init)
         if request.after != nil { validation.check(after?.sort == sort, "data.after", "must be a nextAfter of a previous page with the same sort") }
