@@ -42,5 +42,40 @@ extension PaymentsStackTests {
             #expect(try await http.get("/v1/people/\(donors.fiona.uuidString.lowercased())", headers: elsewhere).status == 403)
         }
     }
+
+    /// A member who has neither started a campaign nor given has a profile from their first request
+    /// in the fundraising app: karma 0, nothing open, no activity. It was a 404 until a first
+    /// campaign or donation, even for the member. Someone only known to another app stays the 404
+    /// of a made-up id.
+    @Test func aNewMemberHasAProfileWithKarmaZeroFromTheirFirstRequestInTheApp() async throws {
+        try await InProcessStack.with([.payments]) { http in
+            let (_, gerry) = try await donors.headers(http)
+            let (hana, ivan, tom) = (UUID(), UUID(), UUID())
+            let profile = { @Sendable (account: UUID, headers: [String: String]) in
+                try await http.get("/v1/people/\(account.uuidString.lowercased())", headers: headers)
+            }
+
+            // Hana opens her own profile first thing.
+            let hanas = try await http.signedIn(hana, as: Donors.caller("hana"))
+            let own = try await profile(hana, hanas)
+            #expect(own.status == 200 && own.json?["person"]?["username"] == "hana" && own.json?["karma"] == 0, "\(own.text)")
+            #expect(Donors.items(own, "campaigns").isEmpty && Donors.items(own, "activity").isEmpty, "\(own.text)")
+            #expect(try await profile(hana, gerry).json?["karma"] == 0, "another member sees her too")
+
+            // Ivan only looks at the campaigns: a member all the same.
+            let ivans = try await http.signedIn(ivan, as: Donors.caller("ivan"))
+            #expect(try await http.get("/v1/campaigns", headers: ivans).status == 200)
+            let seen = try await profile(ivan, gerry)
+            #expect(seen.status == 200 && seen.json?["person"]?["username"] == "ivan" && seen.json?["karma"] == 0, "\(seen.text)")
+
+            // Tom reads the project's campaign from the tax helper (any app may): that makes him no member here.
+            let taxHelper = try await http.signedIn(tom, as: Donors.caller("tom", app: "melon"))
+            #expect(try await http.get("/v1/project", headers: taxHelper).status == 200)
+            let elsewhere = try await profile(tom, gerry)
+            let madeUp = try await profile(UUID(), gerry)
+            #expect(elsewhere.status == 404 && madeUp.status == 404, "\(elsewhere.text)")
+            #expect(elsewhere.json?["detail"] == madeUp.json?["detail"] && Donors.errorFields(elsewhere) == Donors.errorFields(madeUp))
+        }
+    }
 }
 }

@@ -6,8 +6,10 @@ import PaymentsContract
 import PostgresNIO
 import PostgresSupport
 
-/// `payments.people.get.v1`: someone's fundraising profile, for any member of the fundraising app.
-/// Someone who never used the app (or whose account is gone) is answered as if they did not exist.
+/// `payments.people.get.v1`: someone's fundraising profile, for any member of the fundraising app
+/// (anyone who made a request in it: `FundraisingAccess` records them, so a member asking about
+/// themselves finds their profile, karma 0 at first). Someone who never used the app (or whose
+/// account is gone) is answered as if they did not exist.
 struct PeopleHandlers: Sendable {
     let database: Database
     let people: PeopleStore

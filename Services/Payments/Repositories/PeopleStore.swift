@@ -3,8 +3,8 @@ import PaymentsContract
 import PostgresNIO
 import PostgresSupport
 
-/// `payments.people`: the username each account goes by (the token's, kept whenever it acts), and
-/// what others see of what it did.
+/// `payments.people`: the members of the fundraising app (from their first request in it) and the
+/// username each goes by (the token's, kept whenever it acts), and what others see of what it did.
 struct PeopleStore: Sendable {
     let database: Database
 
@@ -15,6 +15,14 @@ struct PeopleStore: Sendable {
             ON CONFLICT (account_id) DO UPDATE SET username = EXCLUDED.username, updated_at = EXCLUDED.updated_at
             WHERE people.username <> EXCLUDED.username
             """,
+            logger: database.logger)
+    }
+
+    /// Records `account` as a member of the fundraising app under `username` unless it is one: a
+    /// read's way, which leaves the row as it is (no lock, no write when it is there).
+    func join(_ account: UUID, username: String, on connection: PostgresConnection) async throws {
+        try await connection.query(
+            "INSERT INTO people (account_id, username, updated_at) VALUES (\(account), \(username), \(database.now())) ON CONFLICT (account_id) DO NOTHING",
             logger: database.logger)
     }
 
