@@ -98,10 +98,16 @@ extension Payments {
                 }
 
                 public static let fieldRules: [String: FieldRule] = [
-                    "sort": .described("oldest when left out: ascending order of creation time"),
+                    "sort": .described("""
+                        oldest when left out: ascending order of creation time; most_funded and nearly_there order every page of a walk by what \
+                        campaigns had raised at its first page (each shows what it has now)
+                        """),
                     "q": FieldRule.text(1...200).described("words of the title"),
                     "limit": FieldRule.range(PageRequest.limits).described("campaigns per page, \(PageRequest.defaultLimit) when left out"),
-                    "after": FieldRule.text(1...200).described("the previous page's nextAfter, with the same sort"),
+                    "after": FieldRule.text(1...200).described("""
+                        the previous page's nextAfter, with the same sort; for most_funded and nearly_there, refused once over \
+                        \(Bounds.walkSpan) transfers were posted to the ledger since the walk's first page
+                        """),
                 ]
             }
 

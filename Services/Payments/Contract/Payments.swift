@@ -45,6 +45,9 @@ public enum Payments: ServiceContract {
         public static let minimumDonation: Int64 = 50
         /// A campaign counts as nearly there from this share of its goal, in basis points (80 %).
         public static let nearlyThere = 8_000
+        /// The ledger transfers a walk through the pages of a list on what campaigns raised may span:
+        /// a later page is read as of the first, so an older cursor is refused (start again).
+        public static let walkSpan: Int64 = 5_000
     }
 
     /// What a campaign raises money for.

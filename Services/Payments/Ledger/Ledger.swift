@@ -172,6 +172,13 @@ struct Ledger: Sendable {
         return try await rows.decode(Int64.self).first { _ in true } ?? 0
     }
 
+    /// The number (`seq`) of the last transfer posted, 0 before any: a moment of the ledger that
+    /// balances can be read as of, since nothing posted is ever changed.
+    func lastTransfer(on connection: PostgresConnection) async throws -> Int64 {
+        let rows = try await connection.query("SELECT COALESCE(max(seq), 0)::bigint FROM ledger_transfers", logger: database.logger)
+        return try await rows.decode(Int64.self).first { _ in true } ?? 0
+    }
+
     /// What reconciliation proves of the ledger; every count is zero when it holds.
     struct Proof: Equatable, Sendable {
         /// Accounts whose balance is not the sum of their entries.
