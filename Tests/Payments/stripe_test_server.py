@@ -17,12 +17,16 @@ Stripe's documented behaviour (docs.stripe.com/api, /idempotency, /testing), as 
   GET  /v1/refunds                     payment_intent, created[gte], limit, starting_after: refunds, the
                                        newest first, with has_more
 Authorization: Bearer SECRET_KEY (else 401). An Idempotency-Key seen before with the same
-parameters answers the stored response with Idempotent-Replayed: true; with other parameters, 400
-idempotency_error. Fees are 1.5 % + 25 cents (Stripe's standard EEA card price).
+parameters answers the stored response with Idempotent-Replayed: true, a 500 included (Stripe saves
+the result of every request whose endpoint began executing: "Subsequent requests with the same key
+return the same result, including 500 errors", docs.stripe.com/api/idempotent_requests; a 429 is
+not saved); with other parameters, 400 idempotency_error. Fees are 1.5 % + 25 cents (Stripe's
+standard EEA card price).
 
 For the tests (not Stripe): POST /_test/fail {"path": prefix, "times": n, "status": 500 or
-"delay": seconds} makes the next n matching requests fail or answer late (the request still takes
-effect, as a timed-out request at Stripe may have); POST /_test/authenticate/{id} completes an
+"delay": seconds} makes the next n matching requests fail (without effect; a 5xx under an
+Idempotency-Key is saved as that key's result, as Stripe saves it) or answer late (the request still
+takes effect, as a timed-out request at Stripe may have); POST /_test/authenticate/{id} completes an
 intent's 3-D Secure as the donor would; POST /_test/refund {"payment_intent", "amount"} refunds as
 Stripe's dashboard would (no metadata); POST /_test/refunds-pending {"pending": true} makes new refunds
 answer pending, and POST /_test/settle-refund/{id} {"status": "succeeded" or "failed"} ends one;
@@ -226,7 +230,12 @@ class Handler(BaseHTTPRequestHandler):
             if failure:
                 failure["times"] -= 1
         if failure and "status" in failure:
-            return self.answer(*error(failure["status"], "api_error", message="An unknown error occurred (scripted)"))
+            status, body = error(failure["status"], "api_error", message="An unknown error occurred (scripted)")
+            # Stripe's own failure happens once its endpoint began executing: it is the key's result, replayed to every retry.
+            if method == "POST" and key is not None and status >= 500:
+                with lock:
+                    idempotent.setdefault(key, ((url.path, raw), status, body))
+            return self.answer(status, body)
         with lock:
             if method == "POST" and key is not None:
                 stored = idempotent.get(key)

@@ -43,7 +43,8 @@ extension PaymentsStackTests {
             #expect(try await http.get("/v1/donations/\(lateID)", headers: gerry).json?["status"] == "succeeded")
             #expect(try await stripe.charges().count == 2)
 
-            // Stripe's own trouble at the create: processing; the repeat with the same key makes the same intent once.
+            // Stripe's own trouble at the create, which it answers again to that key: processing; the repeat with the
+            // same Idempotency-Key resumes the same donation, created at Stripe under a new key, and charges once.
             try await stripe.fail("/v1/payment_intents", status: 500)
             let troubleKey = UUID().uuidString
             let trouble = try await DonationRouteTests.give(http, gerry, to: roof, cents: 1_000, key: troubleKey)
@@ -51,12 +52,65 @@ extension PaymentsStackTests {
             let retried = try await DonationRouteTests.give(http, gerry, to: roof, cents: 1_000, key: troubleKey)
             #expect(retried.json?["status"] == "succeeded" && Donors.string(retried, "id") == Donors.string(trouble, "id"), "\(retried.text)")
             #expect(try await stripe.charges().count == 3)
+            let troubleID = try #require(Donors.string(trouble, "id"))
+            let creates = try await Self.keys(stripe, path: "/v1/payment_intents").filter { $0.hasPrefix("melon-donation-\(troubleID)") }
+            #expect(creates == ["melon-donation-\(troubleID)", "melon-donation-\(troubleID)-1"], "\(creates)")
 
             // A decline: a safe reason, nothing posted.
             let declined = try await DonationRouteTests.give(http, gerry, to: roof, cents: 1_000, method: "pm_card_chargeDeclinedExpiredCard")
             #expect(declined.json?["status"] == "failed" && declined.json?["reason"] == "expired", "\(declined.text)")
             #expect(try await DonationRouteTests.count(database, "SELECT count(*)::int FROM ledger_transfers") == 3)
             #expect(try await database.transaction { try await Ledger(database: database).verify(on: $0) }.holds)
+        }
+    }
+
+    /// The idempotency keys of the POSTs Stripe received at `path`, or at the paths ending with `suffix`, in order.
+    static func keys(_ stripe: StripeTestServer, path: String? = nil, suffix: String? = nil) async throws -> [String] {
+        try await stripe.requests().compactMap { request -> String? in
+            guard request["method"] == "POST", case .string(let at)? = request["path"], case .string(let key)? = request["idempotencyKey"],
+                  path.map({ at == $0 }) ?? true, suffix.map({ at.hasSuffix($0) }) ?? true
+            else { return nil }
+            return key
+        }
+    }
+
+    /// Stripe keeps a 500 as its key's result and answers it to every repeat under that key: a confirm
+    /// answered 500 and tried again under its key never finished (27 tries in 100 s). It is tried
+    /// again under a new key (a PaymentIntent succeeds once), and charged once.
+    @Test func aConfirmAnswered500IsTriedAgainUnderANewKeyAndChargedOnce() async throws {
+        let stripe = try await StripeTestServer()
+        try await InProcessStack.with([.payments], environment: stripe.environment) { http in
+            let (fiona, gerry) = try await donors.headers(http)
+            let database = try #require(http.databases["payments"])
+            let roof = try await Donors.start(http, fiona, title: "New roof for the scout hall")
+
+            // The confirm is answered 500 (the create's path has no slash after payment_intents).
+            try await stripe.fail("/v1/payment_intents/", status: 500)
+            let troubled = try await DonationRouteTests.give(http, gerry, to: roof, cents: 2_000)
+            #expect(troubled.status == 201 && troubled.json?["status"] == "processing", "\(troubled.text)")
+            let id = try #require(Donors.string(troubled, "id"))
+
+            // A read takes it on: the intent still waits for its confirmation, which goes under a new key.
+            let read = try await http.get("/v1/donations/\(id)", headers: gerry)
+            #expect(read.json?["status"] == "succeeded", "\(read.text)")
+            let confirms = try await Self.keys(stripe, suffix: "/confirm")
+            #expect(confirms == ["melon-donation-\(id)-confirm", "melon-donation-\(id)-confirm-1"], "\(confirms)")
+            #expect(try await stripe.charges().count == 1)
+            #expect(try await DonationRouteTests.count(database, "SELECT count(*)::int FROM ledger_transfers WHERE kind = 'donation'") == 1)
+
+            // The test server keeps Stripe's rule: the first key still answers its 500, replayed.
+            let intent = try await database.transaction { connection in
+                try await connection.query("SELECT intent_id FROM donations WHERE id = \(UUID(uuidString: id)!)", logger: database.logger)
+                    .decode(String?.self).first { _ in true } ?? nil
+            }
+            let intentID = try #require(intent)
+            let replay = try await HTTPTestClient(base: URL(string: stripe.url)!).send(
+                "POST", "/v1/payment_intents/\(intentID)/confirm", body: Array(StripeClient.encoded([("expand[]", StripeClient.expandFee)]).utf8),
+                headers: [
+                    "Authorization": "Bearer \(stripe.secretKey)", "Idempotency-Key": "melon-donation-\(id)-confirm",
+                    "Content-Type": "application/x-www-form-urlencoded",
+                ])
+            #expect(replay.status == 500 && replay.header("Idempotent-Replayed") == "true", "\(replay.status) \(replay.text)")
         }
     }
 

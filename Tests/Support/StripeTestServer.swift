@@ -32,7 +32,8 @@ public final class StripeTestServer: Sendable {
     }
 
     /// The next `times` requests whose path starts with `path` answer `status` (500: Stripe's
-    /// trouble) or, with `delay`, take effect and answer that many seconds late.
+    /// trouble, which it answers again to every repeat under the request's Idempotency-Key) or,
+    /// with `delay`, take effect and answer that many seconds late.
     public func fail(_ path: String, times: Int = 1, status: Int? = nil, delay: Double? = nil) async throws {
         var rule: [String: JSONValue] = ["path": .string(path), "times": .number(Double(times))]
         if let status { rule["status"] = .number(Double(status)) }

@@ -123,7 +123,8 @@ struct DonationHandlers: Sendable {
     /// or sweep at a time does (another answers it as it stands): creates its PaymentIntent (the same
     /// one again on a repeat) and stores it, confirms it, or reads it back; then settles what it
     /// says. A processor out of reach, or one that refuses to say about an intent already made,
-    /// leaves the donation processing: a repeat, a read or the sweep takes it on from there.
+    /// leaves the donation processing: a repeat, a read or the sweep takes it on from there (after a
+    /// 5xx, under new keys: the processor answers the old ones with the same 5xx).
     func drive(_ record: DonationStore.Record, logger: Logger) async throws -> Driven {
         guard record.status == .processing || record.status == .requiresAction,
               let held = try await database.transaction({ try await donations.hold(record.id, for: lease, on: $0) })
@@ -132,6 +133,7 @@ struct DonationHandlers: Sendable {
         do {
             intent = try await charge(held)
         } catch let error as ProcessorError {
+            var renew = false
             switch error {
             case .declined(let failure, _):
                 logger.notice("donation declined", metadata: Self.metadata(held, processor.name, failure))
@@ -143,8 +145,16 @@ struct DonationHandlers: Sendable {
                 if held.intent == nil && status != 409 { return try await settle(held.id, failed: .tryAgain) }
             case .unavailable(let why):
                 logger.warning("the processor did not answer; the donation stays processing", metadata: ["donation": "\(held.id)", "why": "\(why)"])
+            case .serverError(let status):
+                // Stripe answers the same 5xx to every repeat under the keys it had: the next try goes under new ones.
+                logger.warning(
+                    "the processor failed; the donation stays processing, to be tried under new keys", metadata: ["donation": "\(held.id)", "status": "\(status)"])
+                renew = true
             }
-            try await database.transaction { try await donations.release(held.id, on: $0) }
+            try await database.transaction { connection in
+                if renew { try await donations.renewKeys(held.id, on: connection) }
+                try await donations.release(held.id, on: connection)
+            }
             return Driven(record: held, nextAction: nil)
         }
         if stopAfterCharge && intent.status == .succeeded {
@@ -166,11 +176,11 @@ struct DonationHandlers: Sendable {
                 throw ProcessorError.refused(status: 400, ProcessorFailure(code: "no_payment_method", declineCode: nil, message: "the donor's account is gone"))
             }
             let new = NewIntent(amount: record.gross, currency: Payments.currency.code.lowercased(), paymentMethod: method, metadata: ["donation": donation])
-            intent = try await processor.create(new, idempotencyKey: "melon-donation-\(donation)")
+            intent = try await processor.create(new, idempotencyKey: record.createKey)
             try await database.transaction { try await donations.setIntent(record.id, intent.id, on: $0) }
         }
         if intent.status == .requiresConfirmation {
-            intent = try await processor.confirm(intent.id, idempotencyKey: "melon-donation-\(donation)-confirm")
+            intent = try await processor.confirm(intent.id, idempotencyKey: record.confirmKey)
         }
         return intent
     }

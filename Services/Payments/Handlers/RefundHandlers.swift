@@ -110,6 +110,9 @@ struct RefundHandlers: Sendable {
                 try await database.transaction { try await refunds.mark(record.id, .failed, on: $0) }
             case .unavailable(let why):
                 logger.warning("the processor did not answer; the refund stays pending", metadata: ["refund": "\(id)", "why": "\(why)"])
+            case .serverError(let status):
+                // Asked again under the same key (a refund may have been made: a new key could give back twice).
+                logger.warning("the processor failed; the refund stays pending", metadata: ["refund": "\(id)", "status": "\(status)"])
             }
             return try await database.transaction { try await refunds.record(record.id, on: $0) }?.view ?? record.view
         }

@@ -95,6 +95,10 @@ enum ProcessorError: Error, Sendable {
     /// The processor refused the request itself (400, 401, 404, an idempotency key reused with other
     /// parameters): our bug or our configuration, never the donor's.
     case refused(status: Int, ProcessorFailure)
-    /// No answer, a timeout, 429 or 5xx: try again later with the same idempotency key.
+    /// No answer, a timeout or 429: try again later with the same idempotency key.
     case unavailable(String)
+    /// The processor's own failure (5xx). Stripe keeps it as the result of the request's idempotency
+    /// key and answers it again to every repeat under that key ("including 500 errors",
+    /// docs.stripe.com/api/idempotent_requests): try again later, under a new key where one is safe.
+    case serverError(status: Int)
 }

@@ -7,8 +7,9 @@ import NIOHTTP1
 /// requests with the secret key as a bearer token, an `Idempotency-Key` on every POST (Stripe keeps
 /// the first answer for 24 hours and replays it), and the fee read from the charge's balance
 /// transaction (`expand[]=latest_charge.balance_transaction`). Card errors (402) are declines;
-/// 429, 5xx, timeouts and lost connections are "try again with the same key". Connections come
-/// from the process's shared `HTTPClient`, which needs no shutdown.
+/// 429, timeouts and lost connections are "try again with the same key"; a 5xx is Stripe's answer
+/// to that key from then on (it replays it), so the caller decides whether a new key is safe.
+/// Connections come from the process's shared `HTTPClient`, which needs no shutdown.
 struct StripeClient: PaymentProcessor {
     let name = "stripe"
     let baseURL: String
@@ -115,8 +116,10 @@ struct StripeClient: PaymentProcessor {
         case 402:
             let error = object["error"] as? [String: Any] ?? [:]
             throw .declined(Self.failure(error), intent: (error["payment_intent"] as? [String: Any]).flatMap(Self.intent))
-        case 429, 500...:
+        case 429:
             throw .unavailable("the processor answered \(status)")
+        case 500...:
+            throw .serverError(status: status)
         default:
             throw .refused(status: status, Self.failure(object["error"] as? [String: Any] ?? [:]))
         }

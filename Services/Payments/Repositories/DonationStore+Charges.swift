@@ -30,6 +30,16 @@ extension DonationStore {
         let fingerprint: String?
         let createdAt: Date
         let succeededAt: Date?
+        /// How many times the processor answered a 5xx for it: its keys carry the count after the first.
+        let keyRenewals: Int
+
+        /// The idempotency key of its PaymentIntent's create, made from its id (a repeat makes the
+        /// same intent), renewed after a 5xx (which Stripe answers again to every repeat under a key).
+        var createKey: String { renewed("melon-donation-\(CampaignStore.text(id))") }
+        /// The idempotency key of its PaymentIntent's confirm, renewed like `createKey`.
+        var confirmKey: String { renewed("melon-donation-\(CampaignStore.text(id))-confirm") }
+
+        private func renewed(_ key: String) -> String { keyRenewals == 0 ? key : "\(key)-\(keyRenewals)" }
 
         func view(nextAction: Payments.NextAction? = nil) -> Payments.Donation {
             Payments.Donation(
@@ -50,7 +60,7 @@ extension DonationStore {
 
     static let columns = """
         SELECT id, seq, campaign_id, household_id, payer_member, payee_member, donor_id, gross_minor, returned_minor, anonymous, status, reason, processor, payment_method, intent_id, fingerprint, created_at,
-               succeeded_at FROM donations
+               succeeded_at, key_renewals FROM donations
         """
 
     func records(_ condition: PostgresQuery, on connection: PostgresConnection) async throws -> [Record] {
@@ -58,13 +68,14 @@ extension DonationStore {
         query.sql += condition.sql
         query.binds = condition.binds
         let rows = try await connection.query(query, logger: database.logger)
-            .decode((UUID, Int64, UUID?, UUID?, UUID?, UUID?, UUID?, Int64, Int64, Bool, String, String?, String, String?, String?, String?, Date, Date?).self)
+            .decode((UUID, Int64, UUID?, UUID?, UUID?, UUID?, UUID?, Int64, Int64, Bool, String, String?, String, String?, String?, String?, Date, Date?, Int).self)
         var records: [Record] = []
-        for try await (id, seq, campaign, household, payerMember, payeeMember, donor, gross, returned, anonymous, status, reason, processor, method, intent, fingerprint, created, succeeded) in rows {
+        for try await (id, seq, campaign, household, payerMember, payeeMember, donor, gross, returned, anonymous, status, reason, processor, method, intent, fingerprint, created, succeeded, renewals) in rows {
             records.append(Record(
                 id: id, seq: seq, campaign: campaign, household: household, payerMember: payerMember, payeeMember: payeeMember, donor: donor, gross: gross, returned: returned, anonymous: anonymous,
                 status: Payments.DonationStatus(rawValue: status) ?? .processing, reason: reason.flatMap(Payments.DeclineReason.init(rawValue:)),
-                processor: processor, paymentMethod: method, intent: intent, fingerprint: fingerprint, createdAt: created, succeededAt: succeeded))
+                processor: processor, paymentMethod: method, intent: intent, fingerprint: fingerprint, createdAt: created, succeededAt: succeeded,
+                keyRenewals: renewals))
         }
         return records
     }
@@ -117,6 +128,12 @@ extension DonationStore {
             logger: database.logger)
         guard try await held.decode(Int.self).first(where: { _ in true }) != nil else { return nil }
         return try await record(id, on: connection)
+    }
+
+    /// Renews the idempotency keys of donation `id`'s create and confirm: the processor answered a
+    /// 5xx, which it answers again to every repeat under the keys it had.
+    func renewKeys(_ id: UUID, on connection: PostgresConnection) async throws {
+        try await connection.query("UPDATE donations SET key_renewals = key_renewals + 1 WHERE id = \(id)", logger: database.logger)
     }
 
     /// Lets go of donation `id`.
