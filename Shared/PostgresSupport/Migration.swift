@@ -67,6 +67,12 @@ extension Database {
                 );
                 CREATE INDEX IF NOT EXISTS idempotency_records_age ON idempotency_records (created_at);
                 CREATE INDEX IF NOT EXISTS idempotency_records_caller ON idempotency_records (caller) WHERE caller <> '';
+                -- Keys kept as a hash, replies sealed (IdempotencyRecord): rows from before keep their
+                -- plain reply until they expire, found by the same hash.
+                ALTER TABLE idempotency_records ADD COLUMN IF NOT EXISTS sealed boolean;
+                UPDATE idempotency_records SET sealed = false,
+                    key = encode(sha256(convert_to(operation || chr(10) || caller || chr(10) || key, 'UTF8')), 'hex')
+                    WHERE sealed IS NULL;
                 CREATE TABLE IF NOT EXISTS outbox (
                     id text PRIMARY KEY,
                     service text NOT NULL,

@@ -1,3 +1,4 @@
+import Crypto
 import Envelope
 import Foundation
 import PostgresNIO
@@ -83,6 +84,35 @@ import TestSupport
         }
     }
 
+    /// How a record's row is found (`IdempotencyRecord.lookup`), as SQL computes it.
+    static func lookup(_ key: String, caller: String) -> String {
+        SHA256.hash(data: Data("test.effect.record.v1\n\(caller)\n\(key)".utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A reply stored before replies were sealed (the key and reply in the clear) is found by the
+    /// kit's migration's hash of its key, and answers its repeat; the migration leaves no key in the clear.
+    @Test func aReplyStoredBeforeTheSealingStillAnswersItsRepeat() async throws {
+        let database = try TestDatabase.make()
+        try await BusHarness.with([database]) {
+            try await database.migrate(MigrationTests.migrations)
+            try await database.transaction { connection in
+                try await connection.query(
+                    """
+                    INSERT INTO idempotency_records (operation, caller, key, fingerprint, reply, sealed)
+                    VALUES ('test.effect.record.v1', 'ana', 'k-old', \(Data("pay rent".utf8)), \(Data("effect-41".utf8)), NULL)
+                    """,
+                    logger: database.logger)
+            }
+            try await database.migrate(MigrationTests.migrations)
+            #expect(try await record(database, key: "k-old", note: "pay rent", caller: "ana") == "effect-41")
+            #expect(try await effects(database) == 0)
+            let plain = try await database.transaction { connection in
+                try await connection.query("SELECT count(*)::int FROM idempotency_records WHERE key = 'k-old'", logger: database.logger).decode(Int.self).reduce(0, +)
+            }
+            #expect(plain == 0)
+        }
+    }
+
     @Test func recordsExpireAndGoWithTheirCaller() async throws {
         let database = try TestDatabase.make()
         try await BusHarness.with([database]) {
@@ -92,7 +122,8 @@ import TestSupport
             _ = try await record(database, key: "new", note: "x", caller: "cara")
             try await database.transaction { connection in
                 try await connection.query(
-                    "UPDATE idempotency_records SET created_at = now() - interval '2 days' WHERE key = 'old'", logger: database.logger)
+                    "UPDATE idempotency_records SET created_at = now() - interval '2 days' WHERE key = \(Self.lookup("old", caller: "ana"))",
+                    logger: database.logger)
                 #expect(try await database.expireIdempotency(olderThan: .seconds(86_400), on: connection) == 1)
                 #expect(try await database.forgetIdempotency(caller: "ana", on: connection) == 1)
             }
