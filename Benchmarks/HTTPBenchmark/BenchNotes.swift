@@ -12,6 +12,7 @@ import PostgresSupport
 enum BenchNotes: ServiceContract {
     static let name = "bench"
     static let summary = "a note stored and read back (the HTTP benchmark's fixture)."
+    static let apps = AppScope.everyApp
     static let operations: [any OperationDeclaration.Type] = [Put.self, Get.self, Ping.self]
 
     struct Note: Codable, Sendable { var id: Int64; var text: String }

@@ -25,7 +25,7 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let routes = BusRoute.all(services.flatMap { $0.operations })
+    let routes = BusRoute.all(services)
     // The live streams the document shows are always served; without a feed of live events (`live`
     // from the process's settings) a socket catches up on its renewals only.
     let live = live ?? LiveSockets(services: services, bus: bus, subscriber: nil, authenticator: authenticator, logger: logger)
@@ -78,7 +78,7 @@ public func buildApplication(
 /// `/openapi.json`: `melon openapi` prints it and docs/openapi.json holds it.
 public func openAPIDocument(services: [any ServiceContract.Type], configuration: GatewayConfiguration, version: String = "1.0.0") -> JSONValue {
     OpenAPIDocument.make(
-        services: services, routes: BusRoute.all(services.flatMap { $0.operations }), version: version,
+        services: services, routes: BusRoute.all(services), version: version,
         deadlines: configuration.minDeadline...configuration.maxDeadline)
 }
 
@@ -90,7 +90,7 @@ public func gatewayReadinessChecks(
     let availability = ServiceAvailability(bus: bus, ttl: configuration.availabilityCacheTTL)
     let timeout = configuration.readinessTimeout
     let broker: HealthServer.Check = { await availability.brokerAnswers(timeout: timeout) }
-    return [("broker", broker)] + BusRoute.services(of: BusRoute.all(services.flatMap { $0.operations })).map { service in
+    return [("broker", broker)] + BusRoute.services(of: BusRoute.all(services)).map { service in
         (service, { await availability.hasWorker(service, timeout: timeout) })
     }
 }

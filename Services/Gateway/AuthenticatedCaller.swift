@@ -10,11 +10,14 @@ public struct AuthenticatedCaller: Sendable, Equatable {
     public var id: String
     /// Verified claims as a JSON object (roles, university), passed on unchanged.
     public var claims: String?
+    /// The app the session was started for (the token's `client_id`): routes of another app refuse it.
+    public var app: String?
 
-    public init(type: String, id: String, claims: String? = nil) {
+    public init(type: String, id: String, claims: String? = nil, app: String? = nil) {
         self.type = type
         self.id = id
         self.claims = claims
+        self.app = app
     }
 }
 

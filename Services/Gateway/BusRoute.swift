@@ -44,6 +44,8 @@ struct BusRoute: Sendable {
     /// The reply is stored under the Idempotency-Key: the same key with another request is `conflict`.
     var storesReply: Bool
     var access: HTTPBinding.Access
+    /// Whose sessions may call: the binding's, else its service's; every app for a route anyone may call.
+    var apps: AppScope
     var parameters: [Parameter]
     /// The whole `data` (parameters and body members), as the gateway checks it before the bus.
     var requestSchema: Schema
@@ -65,9 +67,11 @@ struct BusRoute: Sendable {
     /// The services `routes` reach, by name.
     static func services(of routes: [BusRoute]) -> [String] { Array(Set(routes.map(\.service))).sorted() }
 
-    /// Every route of `operations`, in their order.
-    static func all(_ operations: [any OperationDeclaration.Type]) -> [BusRoute] {
-        let routes = operations.flatMap { operation in operation.http.map { BusRoute(operation, $0) } }
+    /// Every route of `services`' operations, in their order.
+    static func all(_ services: [any ServiceContract.Type]) -> [BusRoute] {
+        let routes = services.flatMap { service in
+            service.operations.flatMap { operation in operation.http.map { BusRoute(operation, $0, apps: service.apps) } }
+        }
         var names: Set<String> = []
         for route in routes {
             precondition(route.operationID.wholeMatch(of: /[a-z][A-Za-z0-9]*/) != nil, "\(route.type): the route name \(route.operationID) is not lowerCamelCase")
@@ -76,7 +80,7 @@ struct BusRoute: Sendable {
         return routes
     }
 
-    init(_ operation: any OperationDeclaration.Type, _ binding: HTTPBinding) {
+    init(_ operation: any OperationDeclaration.Type, _ binding: HTTPBinding, apps serviceApps: AppScope) {
         method = HTTPRequest.Method(binding.method.rawValue)!
         path = binding.path
         service = operation.service
@@ -86,6 +90,7 @@ struct BusRoute: Sendable {
         repeatEffect = Idempotency.repeatEffect(operation.idempotency)
         if case .stored? = operation.idempotency { storesReply = true } else { storesReply = false }
         access = binding.access
+        apps = binding.access.needsToken ? binding.apps ?? serviceApps : .everyApp
         successStatus = HTTPResponse.Status(code: binding.status.rawValue)
         errors = binding.errors
         response = operation.responseSchema
@@ -148,6 +153,7 @@ struct BusRoute: Sendable {
         var codes: Set<ErrorCode> = [.invalid, .internal, .unavailable, .deadlineExceeded, .notFound]
         if body != nil || upload != nil { codes.insert(.tooLarge) }
         if access.needsToken { codes.insert(.unauthenticated) }
+        if apps != .everyApp { codes.insert(.forbidden) }
         if storesReply { codes.insert(.conflict) }
         codes.formUnion(errors)
         return ErrorCode.allCases.filter(codes.contains)

@@ -147,7 +147,7 @@ public final class JWKSAuthenticator: RequestAuthenticator {
         if let username = claims.preferredUsername { facts["username"] = username }
         if let agreements = claims.agreements { facts["agreements"] = agreements }
         let json = (try? JSONSerialization.data(withJSONObject: facts, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
-        return AuthenticatedCaller(type: "app_user", id: claims.sub.value, claims: json)
+        return AuthenticatedCaller(type: "app_user", id: claims.sub.value, claims: json, app: claims.clientID)
     }
 
     /// The keys to verify with: the cached ones while younger than `maxKeyAge` (refreshed behind

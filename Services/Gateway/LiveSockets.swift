@@ -116,28 +116,87 @@ public final class LiveSockets: Service, Sendable {
         return value
     }
 
-    /// Whether to upgrade: a stream's path, a valid token and cursor. An upgrade refused is 400 with
-    /// no body; the same request without the upgrade gets the problem that says why (`answer`).
-    func shouldUpgrade(_ head: HTTPRequest, logger: Logger) async -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
-        guard let path = head.path, let stream = stream(at: path) else { return .dontUpgrade }
+    /// The subprotocol a browser offers (its WebSocket cannot send an Authorization header): it
+    /// lists `melon.live` and `bearer.<access token>`, and the socket answers `melon.live`.
+    static let subprotocol = "melon.live"
+    static let tokenPrefix = "bearer."
+
+    /// The access token of `Sec-WebSocket-Protocol`'s `bearer.<token>`, if offered.
+    static func offeredToken(_ fields: HTTPFields) -> String? {
+        fields[values: .secWebSocketProtocol].lazy.flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix(tokenPrefix) && $0.count > tokenPrefix.count }
+            .map { String($0.dropFirst(tokenPrefix.count)) }
+    }
+
+    /// What a socket at `head` is for, or why it may not open: the stream of its path, the caller
+    /// its token names (from `Authorization`, or offered as a subprotocol) in a session of an app the
+    /// stream serves, and its cursor. The same reasons refuse the upgrade and answer the plain request.
+    func admit(_ head: HTTPRequest) async throws(OperationError) -> (stream: LiveStream, caller: AuthenticatedCaller, request: Request, after: Int64?) {
+        guard let path = head.path, let stream = stream(at: path) else { throw OperationError(.notFound, "no live stream at \(head.path ?? "/")") }
+        var head = head
+        if head.headerFields[.authorization] == nil, let token = Self.offeredToken(head.headerFields) {
+            head.headerFields[.authorization] = "Bearer \(token)"
+        }
         let request = Request(head: head, body: .init(buffer: ByteBuffer()))
-        let after: Int64?
-        do { after = try Self.after(request.uri) } catch { return .dontUpgrade }
-        guard let authenticator, let caller = try? await authenticator.authenticate(request) else { return .dontUpgrade }
-        // An account's phones and tablets, not a flood of sockets from one token.
-        guard sockets.withLock({ $0[Self.key(stream.name, caller.id)]?.count ?? 0 }) < Self.socketsPerAccount else { return .dontUpgrade }
-        return .upgrade([:]) { [self] inbound, outbound, _ in
-            await session(stream, caller: caller, request: request, after: after, inbound: inbound, outbound: outbound)
+        let caller: AuthenticatedCaller?
+        do {
+            caller = try await authenticator?.authenticate(request)
+        } catch let error as OperationError {
+            throw error
+        } catch {
+            throw OperationError(.unauthenticated, "the access token could not be verified")
+        }
+        guard let caller else {
+            throw OperationError(
+                .unauthenticated,
+                "a live stream needs a signed-in caller: send Authorization: Bearer <access token>, or offer the subprotocols \(Self.subprotocol) and \(Self.tokenPrefix)<access token>")
+        }
+        guard stream.apps.allows(caller.app) else { throw stream.apps.refusal(of: caller.app) }
+        return (stream, caller, request, try Self.after(request.uri))
+    }
+
+    /// Upgrades every WebSocket request to a stream's path. One that may not open (no token or an
+    /// expired one, another app's session, a bad cursor, too many sockets) is closed at once with
+    /// `closeCode` of the refusal and its reason: hummingbird-websocket answers every refused
+    /// upgrade with an empty 400 (`writeFailedUpgrade`), and a browser reads a close code where it
+    /// never sees a handshake's status. The same request without the upgrade gets the problem (`answer`).
+    func shouldUpgrade(_ head: HTTPRequest, logger: Logger) async -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> {
+        guard let path = head.path, stream(at: path) != nil else { return .dontUpgrade }
+        let admitted: Result<(stream: LiveStream, caller: AuthenticatedCaller, request: Request, after: Int64?), OperationError>
+        do throws(OperationError) {
+            let socket = try await admit(head)
+            if tooMany(socket.stream, socket.caller) { throw Self.tooManySockets }
+            admitted = .success(socket)
+        } catch {
+            admitted = .failure(error)
+        }
+        // A browser that offered its token as a subprotocol needs one back (or it fails the
+        // handshake before reading the close): ours, never the token.
+        let offered = head.headerFields[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }
+            .contains { $0.trimmingCharacters(in: .whitespaces) == Self.subprotocol }
+        return .upgrade(offered ? [.secWebSocketProtocol: Self.subprotocol] : [:]) { [self] inbound, outbound, _ in
+            switch admitted {
+            case .success(let socket):
+                await session(socket.stream, caller: socket.caller, request: socket.request, after: socket.after, inbound: inbound, outbound: outbound)
+            case .failure(let refusal):
+                try? await outbound.close(.init(codeNumber: Self.closeCode(refusal.code)), reason: Self.closeReason(refusal.message))
+            }
         }
     }
 
-    /// The HTTP answer to a stream's path that was not upgraded: why.
+    static let tooManySockets = OperationError(
+        .rateLimited, "at most \(socketsPerAccount) sockets of one stream are open at once per account: close one first")
+
+    /// An account's phones and tablets, not a flood of sockets from one token.
+    private func tooMany(_ stream: LiveStream, _ caller: AuthenticatedCaller) -> Bool {
+        sockets.withLock { $0[Self.key(stream.name, caller.id)]?.count ?? 0 } >= Self.socketsPerAccount
+    }
+
+    /// The HTTP answer to a stream's path that was not upgraded: why, as a problem with its status.
     func answer(_ request: Request) async throws -> Response {
-        guard stream(at: request.uri.path) != nil else { throw OperationError(.notFound, "no live stream at \(request.uri.path)") }
-        guard let authenticator, try await authenticator.authenticate(request) != nil else {
-            throw OperationError(.unauthenticated, "a live stream needs a signed-in caller: send Authorization: Bearer <access token>")
-        }
-        _ = try Self.after(request.uri)
+        let admitted = try await admit(request.head)
+        if tooMany(admitted.stream, admitted.caller) { throw Self.tooManySockets }
         throw OperationError(.invalid, "open a WebSocket here (Connection: Upgrade, Upgrade: websocket), at most \(Self.socketsPerAccount) at once")
     }
 
@@ -208,11 +267,13 @@ public final class LiveSockets: Service, Sendable {
         _ = try? await sync(stream, caller: caller, LiveSync.Request(after: nil, presence: .closed))
     }
 
-    /// A socket's close code for a service's refusal: 4000 plus the HTTP status for a refusal of the
-    /// caller (4001 signed out, 4003 an app or account the stream is not for, 4004 not found); 1013
-    /// (try again later) when the service was unavailable or slow; 1011 otherwise.
+    /// A socket's close code for a refusal: 4000 plus the HTTP status's last digits for a refusal of
+    /// the request or the caller (4000 a bad cursor, 4001 no token or an expired one, 4003 an app or
+    /// account the stream is not for, 4004 not found); 1013 (try again later) when the service was
+    /// unavailable or slow, or the account has too many sockets open; 1011 otherwise.
     static func closeCode(_ code: ErrorCode) -> Int {
         switch code {
+        case .invalid: 4000
         case .unauthenticated: 4001
         case .forbidden: 4003
         case .notFound, .gone: 4004

@@ -115,6 +115,7 @@ enum OpenAPIDocument {
             "operationId": .string(route.operationID),
             "summary": .string(route.summary),
             "description": .string("`\(route.type)`. Who may call: \(route.access.caller)"
+                + (route.access.needsToken ? ", in a session of \(route.apps.phrase)" : "")
                 + (route.isMutating ? ". A repeat with the same Idempotency-Key: \(route.repeatEffect)." : ".")),
             "tags": [.string(route.service)],
             "parameters": .array(parameters),
@@ -132,7 +133,11 @@ enum OpenAPIDocument {
             if let example = route.example { content["example"] = example }
             operation["requestBody"] = ["required": true, "content": ["application/json": .object(content)]]
         }
-        if route.access.needsToken { operation["security"] = [["bearer": []]] }
+        if route.access.needsToken {
+            operation["security"] = [["bearer": []]]
+            // The apps whose sessions may call (the token's client_id), as data for tools.
+            operation["x-melon-apps"] = .array((route.apps.apps ?? ClientApp.allCases).map { .string($0.rawValue) })
+        }
         return .object(operation)
     }
 
@@ -146,7 +151,13 @@ enum OpenAPIDocument {
             "operationId": .string("live" + stream.name.prefix(1).uppercased() + stream.name.dropFirst()),
             "summary": .string("A WebSocket of \(stream.summary.prefix(1).lowercased() + stream.summary.dropFirst())"),
             "description": .string("""
-                Upgrade to a WebSocket (HTTP/1.1 `Connection: Upgrade`, `Upgrade: websocket`) with a bearer token. Every frame is a JSON text: \
+                Upgrade to a WebSocket (HTTP/1.1 `Connection: Upgrade`, `Upgrade: websocket`) with a bearer token in a session of \
+                \(stream.apps.phrase). A browser, whose WebSocket sends no Authorization header, offers the subprotocols \
+                `\(LiveSockets.subprotocol)` and `\(LiveSockets.tokenPrefix)<access token>` \
+                (`new WebSocket(url, ["\(LiveSockets.subprotocol)", "\(LiveSockets.tokenPrefix)" + token])`) and gets `\(LiveSockets.subprotocol)` back. \
+                A socket that may not open is closed at once, its close code 4000 plus the status's last digits and the problem's detail its \
+                reason: 4000 a bad `after`, 4001 no token or an expired one, 4003 a session of another app, 1013 too many sockets \
+                (10 per account); the same request without the upgrade is answered with that problem. Every frame is a JSON text: \
                 first the items after `after` (or none without it), then `{"type":"ready","cursor":N}`, then each item as it happens, \
                 `{"cursor":N,"type":...,"data":{...}}`, in cursor order. Reconnect with the last cursor received as `after` to get what \
                 was missed; `{"type":"reset","cursor":N}` says it is no longer kept: reload through the routes, then resume from N. \
@@ -161,8 +172,11 @@ enum OpenAPIDocument {
                 "101": ["description": "Switching Protocols: the WebSocket"],
                 "400": ["$ref": .string("#/components/responses/\(responseName(.invalid))")],
                 "401": ["$ref": .string("#/components/responses/\(responseName(.unauthenticated))")],
+                "403": ["$ref": .string("#/components/responses/\(responseName(.forbidden))")],
+                "429": ["$ref": .string("#/components/responses/\(responseName(.rateLimited))")],
             ],
             "security": [["bearer": []]],
+            "x-melon-apps": .array((stream.apps.apps ?? ClientApp.allCases).map { .string($0.rawValue) }),
             "x-live-events": .array(events),
         ]
     }

@@ -16,6 +16,13 @@ public struct HTTPBinding: Sendable {
         /// Signed in, and the operation acts only on the caller's own things: someone else's are
         /// `not_found`, as if they did not exist.
         case owner
+        /// Signed in, and a member of what the path names (a household): any member may call, and
+        /// to anyone else it is `not_found`, as if it did not exist. What only some members may do
+        /// (the household's owner) the route's summary says, and the others get `forbidden`.
+        case member
+
+        /// Whether someone else's things are hidden from the caller (`not_found`): what the stranger walk walks.
+        public var hidesOthers: Bool { self == .owner || self == .member }
 
         /// Whether the gateway needs a verified token.
         public var needsToken: Bool { self != .anyone }
@@ -26,6 +33,7 @@ public struct HTTPBinding: Sendable {
             case .anyone: "anyone"
             case .signedIn: "signed in"
             case .owner: "the owner"
+            case .member: "a member of what the path names"
             }
         }
     }
@@ -57,6 +65,8 @@ public struct HTTPBinding: Sendable {
     /// A body a client might send, as JSON: the API document's example (a test checks it against
     /// the request's schema).
     public var example: String?
+    /// Whose sessions may call this route when it differs from its service's (`ServiceContract.apps`).
+    public var apps: AppScope?
 
     /// A reply that reaches the client as a file: the bytes of one member (base64 in the reply's
     /// JSON), with a media type and a file name to save it under.
@@ -139,8 +149,9 @@ public struct HTTPBinding: Sendable {
     public init(
         _ method: Method, _ path: String, name: String, access: Access = .anyone, status: Status = .ok, errors: [ErrorCode] = [],
         summary: String, parameterRules: [String: FieldRule] = [:], file: FileReply? = nil, upload: FileUpload? = nil, example: String? = nil,
-        requiresIdempotencyKey: Bool = false
+        requiresIdempotencyKey: Bool = false, apps: AppScope? = nil
     ) {
+        precondition(apps == nil || access.needsToken, "\(path): a route anyone may call reads no session, so no app")
         self.method = method
         self.path = path
         self.name = name
@@ -153,6 +164,7 @@ public struct HTTPBinding: Sendable {
         self.upload = upload
         self.example = example
         self.requiresIdempotencyKey = requiresIdempotencyKey
+        self.apps = apps
     }
 
     /// The `{name}` segments of the path.

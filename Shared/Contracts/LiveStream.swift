@@ -17,13 +17,16 @@ public struct LiveStream: Sendable {
     /// The catch-up operation (`<service>.live-<name>.sync.v1`): the caller's items after a cursor,
     /// and the caller's presence (a recipient with an open socket gets no push).
     public let sync: any OperationDeclaration.Type
+    /// Whose sessions may open it: the gateway refuses another app's before the socket opens.
+    public let apps: AppScope
 
-    public init(name: String, service: String, summary: String, events: [LiveEventDeclaration], sync: any OperationDeclaration.Type) {
+    public init(name: String, service: String, summary: String, events: [LiveEventDeclaration], sync: any OperationDeclaration.Type, apps: AppScope) {
         self.name = name
         self.service = service
         self.summary = summary
         self.events = events
         self.sync = sync
+        self.apps = apps
     }
 
     /// The topic its items cross the proxy under: `live.<service>.<name>`.

@@ -9,6 +9,9 @@ public protocol ServiceContract: SendableMetatype {
     static var summary: String { get }
     /// Every operation the service serves.
     static var operations: [any OperationDeclaration.Type] { get }
+    /// Whose sessions may call its signed-in routes: every service says it, and a route that differs
+    /// says so on its binding. The gateway refuses a session of another app before the bus.
+    static var apps: AppScope { get }
     /// Its erase operation, if it keeps personal data: auth sends it when an account is deleted.
     static var erase: (any AccountEraseOperation.Type)? { get }
     /// The operations of other services it calls, over the bus or through its outbox: its call

@@ -4,7 +4,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every route that acts on the caller's own things (`access: .owner`) and names one by its id in its
+/// Every route that acts on the caller's own things or a group's they belong to (`access: .owner` or
+/// `.member`) and names one by its id in its
 /// path, walked as a stranger: the owner's example request, with the owner's thing in place (its provider
 /// state) and without it, sent as another signed-in account like the owner's (the same app, network and
 /// signed policies) and with no account at all. Each answer
@@ -16,7 +17,7 @@ extension ContractTests {
         guard let operation = operations.first(where: { $0.type == example.type }) else { return false }
         // A path that names a thing by its id (a UUID), not the caller's own by a year or a name.
         let namesAThing = operation.http.contains { binding in
-            binding.access == .owner && binding.pathParameters.contains { operation.requestSchema[property: $0]?.length == 36...36 }
+            binding.access.hidesOthers && binding.pathParameters.contains { operation.requestSchema[property: $0]?.length == 36...36 }
         }
         return namesAThing && (try? JSONValue.parse(example.reply))?["outcome"] == "ok"
     }
@@ -72,7 +73,7 @@ extension ContractTests {
     @Test func theWalkCoversEveryOwnerRouteThatNamesAThing() {
         let candidates = Set(Self.operations.filter { operation in
             operation.http.contains { binding in
-                binding.access == .owner && binding.pathParameters.contains { operation.requestSchema[property: $0]?.length == 36...36 }
+                binding.access.hidesOthers && binding.pathParameters.contains { operation.requestSchema[property: $0]?.length == 36...36 }
             }
         }.map { $0.type })
         #expect(!candidates.isEmpty && Set(Self.strangerExamples.map(\.type)) == candidates, "\(candidates.sorted())")

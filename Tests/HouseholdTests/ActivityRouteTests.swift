@@ -26,7 +26,7 @@ extension HouseholdStackTests {
             let bills = try await http.get("\(base)/activity?category=bills&limit=1", headers: flat.ana)
             guard case .array(let only)? = bills.json?["activity"] else { Issue.record("\(bills.text)"); return }
             #expect(only.count == 1 && only.first?["eventType"] == "household.bill.created" && bills.json?["nextBefore"] != nil, "\(bills.text)")
-            #expect(try await http.get("\(base)/activity", headers: try await http.signedIn(UUID())).status == 404)
+            #expect(try await http.get("\(base)/activity", headers: try await http.signedIn(UUID(), as: .roommate)).status == 404)
         }
     }
 }

@@ -88,7 +88,7 @@ extension HouseholdStackTests {
             #expect(Self.transfers(try await http.get("\(base)/balances", headers: flat.ana)) == [[ben, ana, 400], [cara, ana, 67]], "4.00 each, less the 3.33 Cara paid")
 
             // A stranger gets what a made-up household gets.
-            let stranger = try await http.signedIn(UUID())
+            let stranger = try await http.signedIn(UUID(), as: .roommate)
             #expect(try await http.get("\(base)/balances", headers: stranger).status == 404)
             #expect(try await http.get("\(base)/bills/\(billID)", headers: stranger).status == 404)
         }
@@ -127,7 +127,7 @@ extension HouseholdStackTests {
             let owesNothing = try await http.post("\(base)/debt-reminders", json: #"{"memberId":"\#(flat.members["ana"]!)"}"#, headers: flat.ben)
             #expect(owesNothing.status == 400 && GroceryRouteTests.errorFields(owesNothing) == ["memberId"], "\(owesNothing.text)")
             clock.advance(.seconds(86_400))
-            let later = try await http.post("\(base)/debt-reminders", json: remind, headers: try await http.signedIn(roommates.ana))
+            let later = try await http.post("\(base)/debt-reminders", json: remind, headers: try await http.signedIn(roommates.ana, as: .roommate))
             #expect(later.status == 202, "a day later: \(later.text)")
         }
     }
@@ -149,7 +149,7 @@ extension HouseholdStackTests {
             #expect(await weekly.round() == 0, "once a week")
             let received = try await http.post(
                 "\(base)/settlements", json: #"{"from":"\#(flat.members["ben"]!)","amount":{"minorUnits":30000,"currency":"EUR"}}"#,
-                headers: try await http.signedIn(roommates.ana))
+                headers: try await http.signedIn(roommates.ana, as: .roommate))
             #expect(received.status == 201)
             clock.advance(.seconds(7 * 86_400))
             #expect(await weekly.round() == 1, "Ben settled: only Cara")
@@ -212,7 +212,7 @@ extension HouseholdStackTests {
             #expect(try await bills(flat.ben).count == 1, "not due yet")
             clock.advance(.seconds(32 * 86_400))
             #expect(await job.round() == 1)
-            let ben = try await http.signedIn(roommates.ben)
+            let ben = try await http.signedIn(roommates.ben, as: .roommate)
             #expect(await job.round() == 0, "once")
             let listed = try await bills(ben)
             #expect(listed.count == 2 && listed.first?["date"] == .string(CalendarDay.adding(months: 1, to: today)) && listed.first?["repeats"] == nil, "\(listed)")

@@ -35,7 +35,7 @@ extension HouseholdStackTests {
             #expect(full.status == 200 && full.header("content-type") == "image/png" && !full.body.isEmpty, "\(full.status)")
             let thumbnail = try await http.get("\(base)/photos/\(photo)?size=thumbnail", headers: flat.cara)
             #expect(thumbnail.status == 200 && thumbnail.header("content-type") == "image/webp")
-            let stranger = try await http.signedIn(UUID())
+            let stranger = try await http.signedIn(UUID(), as: .roommate)
             #expect(try await http.get("\(base)/photos/\(photo)", headers: stranger).status == 404)
 
             // Ben's party post with the photo, Ana's note pinned by her: pinned first, then the newest.
@@ -69,7 +69,7 @@ extension HouseholdStackTests {
             let expiringID = try #require(HouseholdRouteTests.string(expiring, "id"))
             #expect(Self.titles(try await http.get("\(base)/posts", headers: flat.ben)).contains("Pizza in the fridge"))
             clock.advance(.seconds(3_601))
-            let (ana, ben) = (try await http.signedIn(roommates.ana), try await http.signedIn(roommates.ben))
+            let (ana, ben) = (try await http.signedIn(roommates.ana, as: .roommate), try await http.signedIn(roommates.ben, as: .roommate))
             #expect(!Self.titles(try await http.get("\(base)/posts", headers: ben)).contains("Pizza in the fridge"))
             #expect(try await http.get("\(base)/posts/\(expiringID)", headers: ana).status == 404)
             #expect(try await http.get("\(base)/photos/\(pizza)", headers: ana).status == 404, "its photo is gone at once too")
@@ -81,12 +81,12 @@ extension HouseholdStackTests {
             clock.advance(.seconds(86_401))
             let photos = try #require(parts.jobs.first { $0.name.hasSuffix("photos.prune") })
             #expect(await photos.round() == 1)
-            let cara = try await http.signedIn(roommates.cara)
+            let cara = try await http.signedIn(roommates.cara, as: .roommate)
             #expect(try await http.get("\(base)/photos/\(loose)", headers: cara).status == 404)
             #expect(try await http.get("\(base)/photos/\(photo)", headers: cara).status == 200)
 
             // The owner deletes Ben's post: its photo goes with it.
-            #expect(try await http.send("DELETE", "\(base)/posts/\(partyID)", headers: try await http.signedIn(roommates.ana)).status == 200)
+            #expect(try await http.send("DELETE", "\(base)/posts/\(partyID)", headers: try await http.signedIn(roommates.ana, as: .roommate)).status == 200)
             #expect(try await http.get("\(base)/photos/\(photo)", headers: cara).status == 404)
         }
     }

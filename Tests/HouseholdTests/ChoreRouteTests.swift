@@ -41,41 +41,41 @@ extension HouseholdStackTests {
 
             // Week 1: Ben does it on time; Cara's turn, a week later.
             clock.advance(.seconds(Int64(first.timeIntervalSince(clock.now())) - 600))
-            let done = try await http.post("\(base)/chores/\(chore)/turns", json: #"{"comment":"Recycling too"}"#, headers: try await http.signedIn(roommates.ben))
+            let done = try await http.post("\(base)/chores/\(chore)/turns", json: #"{"comment":"Recycling too"}"#, headers: try await http.signedIn(roommates.ben, as: .roommate))
             #expect(done.status == 201 && done.json?["outcome"] == "on-time" && done.json?["doneBy"] == .string(ben), "\(done.text)")
             // Cara taps "done" on the turn Ben just did: 409 with the chore as it is, not a second turn.
             let twice = try await http.post(
-                "\(base)/chores/\(chore)/turns", json: #"{"dueAt":"\#(RFC3339.string(from: first))"}"#, headers: try await http.signedIn(roommates.cara))
+                "\(base)/chores/\(chore)/turns", json: #"{"dueAt":"\#(RFC3339.string(from: first))"}"#, headers: try await http.signedIn(roommates.cara, as: .roommate))
             #expect(twice.status == 409 && twice.json?["current"]?["assignee"] == .string(cara), "\(twice.text)")
-            let week2 = try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana))
+            let week2 = try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana, as: .roommate))
             #expect(week2.json?["assignee"] == .string(cara) && week2.json?["dueAt"] == .string(RFC3339.string(from: first.addingTimeInterval(7 * 86_400))))
 
             // Week 2: nobody does it; when week 3's due time comes, the job skips Cara's turn and it is Ana's.
             clock.advance(.seconds(14 * 86_400 + 3_600))
             #expect(await skip.round() == 1)
             #expect(await skip.round() == 0, "once")
-            let week3 = try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana))
+            let week3 = try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana, as: .roommate))
             #expect(week3.json?["assignee"] == .string(ana), "\(week3.text)")
             // Ana does it a day late.
             clock.advance(.seconds(86_400))
-            let late = try await http.post("\(base)/chores/\(chore)/turns", json: "{}", headers: try await http.signedIn(roommates.ana))
+            let late = try await http.post("\(base)/chores/\(chore)/turns", json: "{}", headers: try await http.signedIn(roommates.ana, as: .roommate))
             #expect(late.json?["outcome"] == "late", "\(late.text)")
 
             // Ben's turn now; he goes away, so it passes to Cara; once she is done, it is Ana's (Ben still away).
-            #expect(try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana)).json?["assignee"] == .string(ben))
-            let away = try await http.send("PUT", "\(base)/away", body: Array(#"{"away":true}"#.utf8), headers: try await http.signedIn(roommates.ben))
+            #expect(try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana, as: .roommate)).json?["assignee"] == .string(ben))
+            let away = try await http.send("PUT", "\(base)/away", body: Array(#"{"away":true}"#.utf8), headers: try await http.signedIn(roommates.ben, as: .roommate))
             #expect(away.status == 200 && HouseholdRouteTests.members(away).contains { $0["memberId"] == .string(ben) && $0["away"] == true }, "\(away.text)")
-            let passed = try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana))
+            let passed = try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana, as: .roommate))
             #expect(passed.json?["assignee"] == .string(cara), "Ben away, Cara's turn: \(passed.text)")
-            let caraDone = try await http.post("\(base)/chores/\(chore)/turns", json: "{}", headers: try await http.signedIn(roommates.cara))
+            let caraDone = try await http.post("\(base)/chores/\(chore)/turns", json: "{}", headers: try await http.signedIn(roommates.cara, as: .roommate))
             #expect(caraDone.status == 201 && caraDone.json?["outcome"] == "on-time" && caraDone.json?["assignee"] == .string(cara), "\(caraDone.text)")
-            #expect(try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana)).json?["assignee"] == .string(ana))
+            #expect(try await http.get("\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana, as: .roommate)).json?["assignee"] == .string(ana))
 
             // The history, newest first, and the stats per member.
-            let turns = try await http.get("\(base)/chores/\(chore)/turns", headers: try await http.signedIn(roommates.cara))
+            let turns = try await http.get("\(base)/chores/\(chore)/turns", headers: try await http.signedIn(roommates.cara, as: .roommate))
             guard case .array(let history)? = turns.json?["turns"] else { Issue.record("\(turns.text)"); return }
             #expect(history.map(\.["outcome"]) == ["on-time", "late", "skipped", "on-time"], "\(turns.text)")
-            let stats = try await http.get("\(base)/chore-stats?period=month", headers: try await http.signedIn(roommates.cara))
+            let stats = try await http.get("\(base)/chore-stats?period=month", headers: try await http.signedIn(roommates.cara, as: .roommate))
             guard case .array(let rows)? = stats.json?["stats"] else { Issue.record("\(stats.text)"); return }
             func total(_ member: String, _ key: String) -> Int {
                 rows.filter { $0["memberId"] == .string(member) }.compactMap { if case .number(let n)? = $0[key] { Int(n) } else { nil } }.reduce(0, +)
@@ -84,9 +84,9 @@ extension HouseholdStackTests {
             #expect(counted == [1, 1, 1, 1, 0], "\(stats.text)")
 
             // A stranger gets what a made-up chore gets; deleting cancels the reminder.
-            let stranger = try await http.signedIn(UUID())
+            let stranger = try await http.signedIn(UUID(), as: .roommate)
             #expect(try await http.get("\(base)/chores/\(chore)", headers: stranger).status == 404)
-            #expect(try await http.send("DELETE", "\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana)).status == 200)
+            #expect(try await http.send("DELETE", "\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana, as: .roommate)).status == 200)
             #expect(try await Self.sent(outbox, "notifications.schedule.cancel.v1").contains { $0["key"] == .string("chore-\(chore)") })
         }
     }

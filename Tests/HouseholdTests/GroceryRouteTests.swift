@@ -97,7 +97,7 @@ extension HouseholdStackTests {
             #expect(again.status == 201 && again.json?["listId"] == fresh.json?["id"] && again.json?["bought"] == nil, "\(again.text)")
 
             // A stranger is answered as for a household that does not exist.
-            let stranger = try await http.signedIn(UUID())
+            let stranger = try await http.signedIn(UUID(), as: .roommate)
             #expect(try await http.get("\(base)/shopping-list", headers: stranger).status == 404)
             #expect(try await http.get("\(base)/grocery-items/\(roll)", headers: stranger).status == 404)
         }

@@ -26,7 +26,7 @@ extension HouseholdStackTests {
 
     @Test func threeRoommatesCreateInviteJoinAndHandTheHouseholdOver() async throws {
         try await InProcessStack.with([.household]) { http in
-            let (ana, ben, cara) = (try await http.signedIn(self.ana), try await http.signedIn(self.ben), try await http.signedIn(self.cara))
+            let (ana, ben, cara) = (try await http.signedIn(self.ana, as: .roommate), try await http.signedIn(self.ben, as: .roommate), try await http.signedIn(self.cara, as: .roommate))
             let create = #"{"name":"14 Pearse Street","currency":"EUR"}"#
             let created = try await http.post("/v1/households", json: create, headers: ana.merging(["Idempotency-Key": "create-1"]) { $1 })
             #expect(created.status == 201 && created.json?["role"] == "owner" && created.json?["version"] == 1, "\(created.text)")
@@ -82,7 +82,7 @@ extension HouseholdStackTests {
     /// Someone removed, or who left, does not come back with a code made before: only with a new one.
     @Test func aRemovedMemberNeedsANewCodeToComeBack() async throws {
         try await InProcessStack.with([.household]) { http in
-            let (ana, ben) = (try await http.signedIn(self.ana), try await http.signedIn(self.ben))
+            let (ana, ben) = (try await http.signedIn(self.ana, as: .roommate), try await http.signedIn(self.ben, as: .roommate))
             let household = try #require(Self.string(try await http.post("/v1/households", json: #"{"name":"Flat 3","currency":"EUR"}"#, headers: ana), "id"))
             let code = try #require(Self.string(try await http.post("/v1/households/\(household)/invites", json: "{}", headers: ana), "code"))
             let joined = try await http.post("/v1/households/join", json: #"{"code":"\#(code)"}"#, headers: ben)
@@ -100,7 +100,7 @@ extension HouseholdStackTests {
     /// wins, and neither gets a server error.
     @Test func leavingAndJoiningAtOnceNeverFail() async throws {
         try await InProcessStack.with([.household]) { http in
-            let (ana, ben) = (try await http.signedIn(self.ana), try await http.signedIn(self.ben))
+            let (ana, ben) = (try await http.signedIn(self.ana, as: .roommate), try await http.signedIn(self.ben, as: .roommate))
             for _ in 0..<8 {
                 let household = try #require(Self.string(try await http.post("/v1/households", json: #"{"name":"Flat 3","currency":"EUR"}"#, headers: ana), "id"))
                 let code = try #require(Self.string(try await http.post("/v1/households/\(household)/invites", json: "{}", headers: ana), "code"))
@@ -116,7 +116,7 @@ extension HouseholdStackTests {
     /// An account belongs to at most HOUSEHOLD_PER_ACCOUNT households, whether it creates or joins them.
     @Test func anAccountBelongsToNoMoreHouseholdsThanItsLimit() async throws {
         try await InProcessStack.with([.household], environment: ["HOUSEHOLD_PER_ACCOUNT": "1"]) { http in
-            let (ana, ben) = (try await http.signedIn(self.ana), try await http.signedIn(self.ben))
+            let (ana, ben) = (try await http.signedIn(self.ana, as: .roommate), try await http.signedIn(self.ben, as: .roommate))
             let flat = #"{"name":"Flat 3","currency":"EUR"}"#
             #expect(try await http.post("/v1/households", json: flat, headers: ana).status == 201)
             let second = try await http.post("/v1/households", json: flat, headers: ana)
@@ -132,7 +132,7 @@ extension HouseholdStackTests {
         let clock = MovableClock()
         let environment = ["HOUSEHOLD_JOIN_ATTEMPTS": "2", "HOUSEHOLD_MEMBERS_MAX": "2"]
         try await InProcessStack.with([.household], environment: environment, clock: clock.clock) { http in
-            let (ana, ben, cara) = (try await http.signedIn(self.ana), try await http.signedIn(self.ben), try await http.signedIn(self.cara))
+            let (ana, ben, cara) = (try await http.signedIn(self.ana, as: .roommate), try await http.signedIn(self.ben, as: .roommate), try await http.signedIn(self.cara, as: .roommate))
             let created = try await http.post("/v1/households", json: #"{"name":"Flat 3","currency":"EUR"}"#, headers: ana)
             let household = try #require(Self.string(created, "id"))
             let code = try #require(Self.string(try await http.post("/v1/households/\(household)/invites", json: "{}", headers: ana), "code"))

@@ -14,7 +14,7 @@ struct Roommates {
     }
 
     func flat(_ http: InProcessHTTP) async throws -> Flat {
-        let (ana, ben, cara) = (try await http.signedIn(self.ana), try await http.signedIn(self.ben), try await http.signedIn(self.cara))
+        let (ana, ben, cara) = (try await http.signedIn(self.ana, as: .roommate), try await http.signedIn(self.ben, as: .roommate), try await http.signedIn(self.cara, as: .roommate))
         let created = try await http.post("/v1/households", json: #"{"name":"14 Pearse Street","currency":"EUR"}"#, headers: ana)
         let id = try #require(HouseholdStackTests.HouseholdRouteTests.string(created, "id"))
         let code = try #require(HouseholdStackTests.HouseholdRouteTests.string(try await http.post("/v1/households/\(id)/invites", json: "{}", headers: ana), "code"))
@@ -30,4 +30,9 @@ struct Roommates {
     static func patch(_ http: InProcessHTTP, _ path: String, _ json: String, _ headers: [String: String]) async throws -> HTTPTestClient.Reply {
         try await http.send("PATCH", path, body: Array(json.utf8), headers: headers)
     }
+}
+
+extension TestCaller {
+    /// A session of the household app, which household's routes are for.
+    static let roommate = TestCaller(app: "household")
 }

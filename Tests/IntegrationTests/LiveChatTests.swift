@@ -21,12 +21,18 @@ final class LiveSocket: Sendable {
     let frames = Frames()
     let task: Task<Void, any Error>
 
-    init(_ url: String, token: String) {
+    /// A socket signed in with `token` in the Authorization header, as an app does.
+    convenience init(_ url: String, token: String) {
+        self.init(url, headers: [.authorization: "Bearer \(token)"])
+    }
+
+    /// A socket sending `headers` with its upgrade: a browser's offers its token as a subprotocol.
+    init(_ url: String, headers: HTTPFields) {
         let frames = frames
         task = Task {
             defer { frames.ended.withLock { $0 = true } }
             let close = try await WebSocketClient.connect(
-                url: url, configuration: .init(additionalHeaders: [.authorization: "Bearer \(token)"]), logger: Logger(label: "socket")
+                url: url, configuration: .init(additionalHeaders: headers), logger: Logger(label: "socket")
             ) { inbound, _, _ in
                 for try await message in inbound.messages(maxSize: 1 << 20) {
                     if case .text(let text) = message, let value = try? JSONValue.parse(Array(text.utf8)) { frames.value.withLock { $0.append(value) } }
@@ -123,14 +129,27 @@ extension ServiceStackTests {
         await eleventh.close()
         for socket in many { await socket.close() }
 
-        // An app the chat is not for gets a socket that closes at once, saying why.
+        // A browser's socket: its token offered as a subprotocol, since it cannot send Authorization.
+        let browser = LiveSocket("\(base)/v1/live/chat?after=3", headers: [.secWebSocketProtocol: "melon.live, bearer.\(eoin)"])
+        #expect(await browser.until("ready")?.last?["cursor"] == 3, "\(browser.received)")
+        await browser.close()
+
+        // A socket that may not open closes at once, saying why with 4000 plus the status: no token,
+        // or an app the chat is not for (the plain request's problem says the same).
         let login = try await melon.http.post("/v1/auth/login", json: #"{"app":"household","email":"eoin@example.org","password":"a long walk by the Liffey eoin"}"#)
         let household = try #require(login.json?["accessToken"].flatMap { if case .string(let text) = $0 { text } else { nil } }, "\(login.text)")
-        let refused = LiveSocket("\(base)/v1/live/chat", token: household)
-        #expect(await eventually { refused.frames.ended.withLock { $0 } })
-        let frame = refused.frames.close.withLock { $0 }
-        #expect(frame?.closeCode == .init(codeNumber: 4003) && frame?.reason?.contains("Nebula") == true, "\(String(describing: frame))")
-        await refused.close()
+        for (refused, code, reason) in [
+            (LiveSocket("\(base)/v1/live/chat", headers: [:]), 4001, "signed-in"),
+            (LiveSocket("\(base)/v1/live/chat", headers: [.secWebSocketProtocol: "melon.live, bearer.not-a-token"]), 4001, "token"),
+            (LiveSocket("\(base)/v1/live/chat", token: household), 4003, "the marketplace or nebula app"),
+        ] {
+            #expect(await eventually { refused.frames.ended.withLock { $0 } })
+            let frame = refused.frames.close.withLock { $0 }
+            #expect(frame?.closeCode == .init(codeNumber: code) && frame?.reason?.contains(reason) == true, "\(String(describing: frame))")
+            await refused.close()
+        }
+        let plain = try await melon.http.get("/v1/live/chat", headers: ["Authorization": "Bearer \(household)"])
+        #expect(plain.status == 403 && plain.header("content-type") == "application/problem+json", "\(plain.status) \(plain.text)")
         #expect(await melon.process.terminate() == 0)
     }
 }

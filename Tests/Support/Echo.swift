@@ -6,6 +6,8 @@ import Envelope
 public enum Echo: ServiceContract {
     public static let name = "echo"
     public static let summary = "serves echo.message.repeat.v1 (a test and benchmark fixture)."
+    /// Its signed-in routes are for a fixture.
+    public static let apps = AppScope.everyApp
     public static let operations: [any OperationDeclaration.Type] = [Message.Repeat.self]
 
     public enum Message {

@@ -34,21 +34,45 @@ public enum InProcessStack {
                 let settings = definition.localEnvironment().merging(environment) { $1 }
                 registries.append(try await definition.provider(on: database, environment: settings, clock: clock))
             }
-            // Signed-in callers: tokens signed with a key of the test's own, checked by the gateway's own
-            // JWKS authenticator, which fetches the key over the bus as from auth.
-            let tokens = try await InProcessTokens(clock: clock)
-            if !definitions.contains(where: { $0.name == Auth.name }) { registries.append(tokens.keysRegistry) }
-            let bus = try BusClient(serving: registries, configuration: ClientConfiguration(endpoint: "inproc://in-process", processName: "gateway"))
-            let settings = try ProcessSettings.declared(Setting.gatewaySettings, process: "gateway", environment: ["BUS_CURVE": "off"])
-            let authenticator = JWKSAuthenticator(
-                bus: bus, revocations: nil, audience: try settings.requiredString(.authAudience), issuer: try settings.requiredString(.authIssuer),
-                logger: BusHarness.logger("gateway"), maxKeyAge: .seconds(3600), clock: clock)
-            let app = buildApplication(
-                configuration: try settings.gatewayConfiguration(), services: definitions.map(\.contract), bus: bus, authenticator: authenticator,
-                logger: BusHarness.logger("gateway"))
             let byService = Dictionary(zip(definitions.map(\.name), databases).compactMap { name, database in database.map { (name, $0) } }) { first, _ in first }
-            try await app.test(.router) { client in try await body(InProcessHTTP(client: client, tokens: tokens, databases: byService, bus: bus)) }
+            try await serve(definitions.map(\.contract), registries, databases: byService, clock: clock, body)
         }
+    }
+
+    /// Runs `body` with an HTTP client of a gateway routing `contracts`' routes to `registries`, which
+    /// answer in their place (a test's stand-ins, recording what reached the bus).
+    public static func with(
+        routing contracts: [any ServiceContract.Type], to registries: [OperationRegistry], clock: ServiceClock = .system,
+        _ body: @Sendable (InProcessHTTP) async throws -> Void
+    ) async throws {
+        try await serve(contracts, registries, databases: [:], clock: clock, body)
+    }
+
+    private static func serve(
+        _ contracts: [any ServiceContract.Type], _ registries: [OperationRegistry], databases: [String: Database], clock: ServiceClock,
+        _ body: @Sendable (InProcessHTTP) async throws -> Void
+    ) async throws {
+        // Signed-in callers: tokens signed with a key of the test's own, checked by the gateway's own
+        // JWKS authenticator, which fetches the key over the bus as from auth.
+        let tokens = try await InProcessTokens(clock: clock)
+        var registries = registries
+        if !registries.contains(where: { $0.types.contains(Auth.Keys.Jwks.type) }) {
+            // Auth's keys, answered beside a stand-in of auth's other operations or on their own.
+            if let index = registries.firstIndex(where: { $0.service == Auth.name }) {
+                registries[index].register(Auth.Keys.Jwks.self) { [key = tokens.key] _, _ in try .init(publishing: [key]) }
+            } else {
+                registries.append(tokens.keysRegistry)
+            }
+        }
+        let bus = try BusClient(serving: registries, configuration: ClientConfiguration(endpoint: "inproc://in-process", processName: "gateway"))
+        let settings = try ProcessSettings.declared(Setting.gatewaySettings, process: "gateway", environment: ["BUS_CURVE": "off"])
+        let authenticator = JWKSAuthenticator(
+            bus: bus, revocations: nil, audience: try settings.requiredString(.authAudience), issuer: try settings.requiredString(.authIssuer),
+            logger: BusHarness.logger("gateway"), maxKeyAge: .seconds(3600), clock: clock)
+        let app = buildApplication(
+            configuration: try settings.gatewayConfiguration(), services: contracts, bus: bus, authenticator: authenticator,
+            logger: BusHarness.logger("gateway"))
+        try await app.test(.router) { client in try await body(InProcessHTTP(client: client, tokens: tokens, databases: databases, bus: bus)) }
     }
 }
 

@@ -8,6 +8,8 @@ import PdfEmailContract
 public enum Auth: ServiceContract {
     public static let name = "auth"
     public static let summary = "accounts, email verification, sessions and access-token keys."
+    /// Its signed-in routes are for accounts and sessions are shared by every app.
+    public static let apps = AppScope.everyApp
     public static let operations: [any OperationDeclaration.Type] = [
         Account.Register.self, Email.Verify.self, Email.Resend.self, Session.Login.self, Session.Refresh.self, Session.Logout.self,
         Password.Forgot.self, Password.Reset.self, Password.Change.self, Password.Confirm.self, Events.List.self, Agreements.List.self, Agreements.Sign.self,

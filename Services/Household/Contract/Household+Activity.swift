@@ -38,7 +38,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.activity.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/activity", name: "householdActivity", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/activity", name: "householdActivity", access: .member, errors: [.notFound],
                 summary: "The household's activity feed, the newest first, optionally one tab's (keyset paging; a year is kept)")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

@@ -25,7 +25,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.bills.create.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/bills", name: "householdBillCreate", access: .owner, status: .created, errors: [.notFound],
+                .post, "/v1/households/{householdId}/bills", name: "householdBillCreate", access: .member, status: .created, errors: [.notFound],
                 summary: "Records a bill a member paid, split equally, by exact amounts, by percentages or by shares; its debtors hear of it",
                 example: #"{"title":"Electricity","amount":{"minorUnits":8420,"currency":"EUR"},"split":"equal"}"#)]
             public static let idempotency: Idempotency? = .stored()
@@ -70,7 +70,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.bills.from-purchases.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/bills/from-purchases", name: "householdBillFromPurchases", access: .owner, status: .created,
+                .post, "/v1/households/{householdId}/bills/from-purchases", name: "householdBillFromPurchases", access: .member, status: .created,
                 errors: [.notFound],
                 summary: "Turns items the caller bought, with their prices, into one bill they paid: a personal item is its owner's, a communal one is shared equally",
                 example: #"{"title":"Tesco, Friday","itemIds":["c1d2e3f4-0000-4e5f-8a9b-000000000002"]}"#)]
@@ -104,7 +104,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.bills.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/bills", name: "householdBillsList", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/bills", name: "householdBillsList", access: .member, errors: [.notFound],
                 summary: "The household's bills, the last recorded first (keyset paging); the deleted ones instead with deleted=true")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -143,7 +143,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.bills.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/bills/{billId}", name: "householdBillGet", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/bills/{billId}", name: "householdBillGet", access: .member, errors: [.notFound],
                 summary: "A bill with its shares and its history (who changed what)")]
             public typealias Request = Reference
             public typealias Response = Household.Bill
@@ -154,7 +154,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.bills.update.v1"
             public static let http = [HTTPBinding(
-                .patch, "/v1/households/{householdId}/bills/{billId}", name: "householdBillUpdate", access: .owner, errors: [.notFound, .conflict],
+                .patch, "/v1/households/{householdId}/bills/{billId}", name: "householdBillUpdate", access: .member, errors: [.notFound, .conflict],
                 summary: "Changes a bill (its history records who changed which fields); a stale version is 409 with the bill as it is",
                 example: #"{"version":1,"amount":{"minorUnits":9050,"currency":"EUR"}}"#)]
             public static let idempotency: Idempotency? = .repeatable(because: "it sets the same values again, or finds the version moved on")
@@ -210,7 +210,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.bills.delete.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/households/{householdId}/bills/{billId}", name: "householdBillDelete", access: .owner, errors: [.notFound],
+                .delete, "/v1/households/{householdId}/bills/{billId}", name: "householdBillDelete", access: .member, errors: [.notFound],
                 summary: "Deletes a bill: it counts in no balance until restored (its history keeps who deleted it)")]
             public static let idempotency: Idempotency? = .repeatable(because: "a deleted bill is answered as it is")
             public typealias Request = Reference
@@ -222,7 +222,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.bills.restore.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/bills/{billId}/restore", name: "householdBillRestore", access: .owner, errors: [.notFound],
+                .post, "/v1/households/{householdId}/bills/{billId}/restore", name: "householdBillRestore", access: .member, errors: [.notFound],
                 summary: "Undoes a bill's delete: it counts again")]
             public static let idempotency: Idempotency? = .repeatable(because: "a bill not deleted is answered as it is")
             public typealias Request = Reference

@@ -74,7 +74,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.board.create.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/posts", name: "householdPostCreate", access: .owner, status: .created, errors: [.notFound],
+                .post, "/v1/households/{householdId}/posts", name: "householdPostCreate", access: .member, status: .created, errors: [.notFound],
                 summary: "Posts on the household's board, with up to 4 photos and an optional expiry; the others hear of it",
                 example: #"{"title":"Party on Saturday","description":"Bring a chair","expiresAt":"2026-12-06T23:00:00Z"}"#)]
             public static let idempotency: Idempotency? = .stored()
@@ -110,7 +110,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.board.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/posts", name: "householdPostsList", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/posts", name: "householdPostsList", access: .member, errors: [.notFound],
                 summary: "The board: pinned posts first, then the newest; expired ones never (keyset paging)")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -146,7 +146,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.board.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/posts/{postId}", name: "householdPostGet", access: .owner, errors: [.notFound], summary: "One post")]
+                .get, "/v1/households/{householdId}/posts/{postId}", name: "householdPostGet", access: .member, errors: [.notFound], summary: "One post")]
             public typealias Request = Reference
             public typealias Response = Household.Post
         }
@@ -156,7 +156,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.board.update.v1"
             public static let http = [HTTPBinding(
-                .patch, "/v1/households/{householdId}/posts/{postId}", name: "householdPostUpdate", access: .owner,
+                .patch, "/v1/households/{householdId}/posts/{postId}", name: "householdPostUpdate", access: .member,
                 errors: [.notFound, .forbidden, .conflict],
                 summary: "The author changes a post (the owner may pin or unpin any), naming the version read (409 with the post as it is)",
                 example: #"{"version":1,"pinned":true}"#)]
@@ -201,7 +201,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.board.delete.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/households/{householdId}/posts/{postId}", name: "householdPostDelete", access: .owner, errors: [.notFound, .forbidden],
+                .delete, "/v1/households/{householdId}/posts/{postId}", name: "householdPostDelete", access: .member, errors: [.notFound, .forbidden],
                 summary: "Deletes a post with its photos and comments: its author, or the household's owner")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds no post and answers not_found")
             public typealias Request = Reference
@@ -218,7 +218,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.board.comment.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/posts/{postId}/comments", name: "householdPostComment", access: .owner, status: .created,
+                .post, "/v1/households/{householdId}/posts/{postId}/comments", name: "householdPostComment", access: .member, status: .created,
                 errors: [.notFound], summary: "Comments on a post", example: #"{"text":"I'll bring crisps"}"#)]
             public static let idempotency: Idempotency? = .stored()
 
@@ -244,7 +244,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.board.comments.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/posts/{postId}/comments", name: "householdPostComments", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/posts/{postId}/comments", name: "householdPostComments", access: .member, errors: [.notFound],
                 summary: "A post's comments, the oldest first (keyset paging: pass nextAfter as after)")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

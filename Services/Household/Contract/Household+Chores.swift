@@ -21,7 +21,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.chores.create.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/chores", name: "householdChoreCreate", access: .owner, status: .created, errors: [.notFound],
+                .post, "/v1/households/{householdId}/chores", name: "householdChoreCreate", access: .member, status: .created, errors: [.notFound],
                 summary: "Creates a chore with its first due time and the members it rotates over; the first of them hears of it and is reminded before it is due",
                 example: #"{"title":"Bins out","frequency":"weekly","weekdays":[3],"dueAt":"2026-12-02T19:00:00Z","timeZone":"Europe/Dublin"}"#)]
             public static let idempotency: Idempotency? = .stored()
@@ -60,7 +60,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.chores.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/chores", name: "householdChoresList", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/chores", name: "householdChoresList", access: .member, errors: [.notFound],
                 summary: "The household's chores, the soonest due first (done ones last)")]
             public typealias Request = Household.Reference
 
@@ -76,7 +76,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.chores.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/chores/{choreId}", name: "householdChoreGet", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/chores/{choreId}", name: "householdChoreGet", access: .member, errors: [.notFound],
                 summary: "One chore")]
             public typealias Request = Reference
             public typealias Response = Household.Chore
@@ -87,7 +87,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.chores.update.v1"
             public static let http = [HTTPBinding(
-                .patch, "/v1/households/{householdId}/chores/{choreId}", name: "householdChoreUpdate", access: .owner, errors: [.notFound, .conflict],
+                .patch, "/v1/households/{householdId}/chores/{choreId}", name: "householdChoreUpdate", access: .member, errors: [.notFound, .conflict],
                 summary: "Changes a chore, naming the version read (409 with the chore as it is); its reminder moves with it",
                 example: #"{"version":1,"dueAt":"2026-12-03T19:00:00Z"}"#)]
             public static let idempotency: Idempotency? = .repeatable(because: "it sets the same values again, or finds the version moved on")
@@ -129,7 +129,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.chores.delete.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/households/{householdId}/chores/{choreId}", name: "householdChoreDelete", access: .owner, errors: [.notFound],
+                .delete, "/v1/households/{householdId}/chores/{choreId}", name: "householdChoreDelete", access: .member, errors: [.notFound],
                 summary: "Deletes a chore with its turns and comments; its reminder is cancelled")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds no chore and answers not_found")
             public typealias Request = Reference
@@ -146,7 +146,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.chores.complete.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/chores/{choreId}/turns", name: "householdChoreComplete", access: .owner, status: .created,
+                .post, "/v1/households/{householdId}/chores/{choreId}/turns", name: "householdChoreComplete", access: .member, status: .created,
                 errors: [.notFound, .conflict],
                 summary: "Marks the current turn done by the caller (on time or late), with optional before and after photos; the rotation moves on and the household hears of it",
                 example: #"{"comment":"Recycling too"}"#)]
@@ -186,7 +186,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.chores.turns.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/chores/{choreId}/turns", name: "householdChoreTurns", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/chores/{choreId}/turns", name: "householdChoreTurns", access: .member, errors: [.notFound],
                 summary: "A chore's history: its past turns, done or skipped, the last due first (keyset paging)")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -224,7 +224,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.chores.comment.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/chores/{choreId}/comments", name: "householdChoreComment", access: .owner, status: .created,
+                .post, "/v1/households/{householdId}/chores/{choreId}/comments", name: "householdChoreComment", access: .member, status: .created,
                 errors: [.notFound], summary: "Adds a comment to a chore", example: #"{"text":"The green bin is full again"}"#)]
             public static let idempotency: Idempotency? = .stored()
 
@@ -250,7 +250,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.chores.comments.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/chores/{choreId}/comments", name: "householdChoreComments", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/chores/{choreId}/comments", name: "householdChoreComments", access: .member, errors: [.notFound],
                 summary: "A chore's comments, the newest first (keyset paging)")]
             public typealias Request = Turns.Request
 
@@ -272,7 +272,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.chores.stats.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/chore-stats", name: "householdChoreStats", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/chore-stats", name: "householdChoreStats", access: .member, errors: [.notFound],
                 summary: "Each member's turns done on time, late and skipped, per week or month (UTC), oldest period first")]
 
             public enum Period: String, Codable, Sendable, SchemaEnumeration {
@@ -311,7 +311,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.away.set.v1"
             public static let http = [HTTPBinding(
-                .put, "/v1/households/{householdId}/away", name: "householdAwaySet", access: .owner, errors: [.notFound],
+                .put, "/v1/households/{householdId}/away", name: "householdAwaySet", access: .member, errors: [.notFound],
                 summary: "Marks the caller away (chore rotations skip them) or back", example: #"{"away":true}"#)]
             public static let idempotency: Idempotency? = .repeatable(because: "it sets the same flag again")
 

@@ -23,7 +23,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.groceries.current.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/groceries/{list}", name: "householdGroceriesCurrent", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/groceries/{list}", name: "householdGroceriesCurrent", access: .member, errors: [.notFound],
                 summary: "The caller's current personal grocery list, or the household's communal one")]
             public typealias Request = ListReference
             public typealias Response = Household.GroceryList
@@ -34,7 +34,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.groceries.history.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/groceries/{list}/history", name: "householdGroceriesHistory", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/groceries/{list}/history", name: "householdGroceriesHistory", access: .member, errors: [.notFound],
                 summary: "The caller's finished personal lists, or the household's finished communal ones, the last finished first (keyset paging)")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -88,7 +88,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.groceries.shopping-list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/shopping-list", name: "householdShoppingList", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/shopping-list", name: "householdShoppingList", access: .member, errors: [.notFound],
                 summary: "Every member's current personal items and the communal ones, grouped by who wants them (private items left out)")]
             public typealias Request = Household.Reference
 
@@ -105,7 +105,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.groceries.add.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/groceries/{list}/items", name: "householdGroceryAdd", access: .owner, status: .created,
+                .post, "/v1/households/{householdId}/groceries/{list}/items", name: "householdGroceryAdd", access: .member, status: .created,
                 errors: [.notFound, .conflict],
                 summary: "Adds an item to the caller's current personal list or the communal one (the others hear of a communal item)",
                 example: #"{"name":"Oat milk","quantity":2,"unit":"l","category":"Dairy"}"#)]
@@ -145,7 +145,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.groceries.purchases.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/purchases", name: "householdPurchases", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/purchases", name: "householdPurchases", access: .member, errors: [.notFound],
                 summary: "Items bought in the household, the last bought first, optionally in one month (UTC) and by one member (keyset paging)")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -190,7 +190,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.groceries.go-shopping.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/shopping-trips", name: "householdGoShopping", access: .owner, status: .accepted,
+                .post, "/v1/households/{householdId}/shopping-trips", name: "householdGoShopping", access: .member, status: .accepted,
                 errors: [.notFound, .rateLimited],
                 summary: "Tells the other members the caller is going shopping, so they add what they need (at most 6 an hour each)",
                 example: #"{"note":"Tesco on Pearse Street, back by 7"}"#)]
@@ -237,7 +237,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.grocery-lists.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/grocery-lists/{listId}", name: "householdGroceryListGet", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/grocery-lists/{listId}", name: "householdGroceryListGet", access: .member, errors: [.notFound],
                 summary: "A communal list or one of the caller's personal lists, current or finished, with its items")]
             public typealias Request = Reference
             public typealias Response = Household.GroceryList
@@ -248,7 +248,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.grocery-lists.finish.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/grocery-lists/{listId}/finish", name: "householdGroceryListFinish", access: .owner,
+                .post, "/v1/households/{householdId}/grocery-lists/{listId}/finish", name: "householdGroceryListFinish", access: .member,
                 errors: [.notFound], summary: "Finishes a current list: it moves to the history and a new, empty one becomes current")]
             public static let idempotency: Idempotency? = .repeatable(because: "a finished list is answered as it is")
             public typealias Request = Reference
@@ -260,7 +260,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.grocery-lists.delete.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/households/{householdId}/grocery-lists/{listId}", name: "householdGroceryListDelete", access: .owner,
+                .delete, "/v1/households/{householdId}/grocery-lists/{listId}", name: "householdGroceryListDelete", access: .member,
                 errors: [.notFound], summary: "Deletes a list with its items (the current one: a new, empty one becomes current)")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds no list and answers not_found")
             public typealias Request = Reference
@@ -293,7 +293,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.grocery-items.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/grocery-items/{itemId}", name: "householdGroceryItemGet", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/grocery-items/{itemId}", name: "householdGroceryItemGet", access: .member, errors: [.notFound],
                 summary: "One grocery item")]
             public typealias Request = Reference
             public typealias Response = Household.GroceryItem
@@ -305,7 +305,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.grocery-items.update.v1"
             public static let http = [HTTPBinding(
-                .patch, "/v1/households/{householdId}/grocery-items/{itemId}", name: "householdGroceryItemUpdate", access: .owner,
+                .patch, "/v1/households/{householdId}/grocery-items/{itemId}", name: "householdGroceryItemUpdate", access: .member,
                 errors: [.notFound, .forbidden, .conflict],
                 summary: "Changes an item, marks it bought (with a price) or not, or moves a personal item to the communal list; a stale version is 409 with the item as it is",
                 example: #"{"version":1,"bought":true,"price":{"minorUnits":249,"currency":"EUR"}}"#)]
@@ -357,7 +357,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.grocery-items.delete.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/households/{householdId}/grocery-items/{itemId}", name: "householdGroceryItemDelete", access: .owner,
+                .delete, "/v1/households/{householdId}/grocery-items/{itemId}", name: "householdGroceryItemDelete", access: .member,
                 errors: [.notFound, .forbidden], summary: "Deletes an item of the caller's personal list or of the communal list")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds no item and answers not_found")
             public typealias Request = Reference
@@ -374,7 +374,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.grocery-items.buy-again.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/grocery-items/{itemId}/again", name: "householdGroceryBuyAgain", access: .owner,
+                .post, "/v1/households/{householdId}/grocery-items/{itemId}/again", name: "householdGroceryBuyAgain", access: .member,
                 status: .created, errors: [.notFound, .conflict],
                 summary: "Puts an item like this one (from the history, say) on the caller's current personal list, or the communal one",
                 example: #"{"list":"communal"}"#)]

@@ -50,7 +50,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.households.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}", name: "householdGet", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}", name: "householdGet", access: .member, errors: [.notFound],
                 summary: "One of the caller's households with its members")]
             public typealias Request = Household.Reference
             public typealias Response = Household.View
@@ -61,7 +61,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.households.update.v1"
             public static let http = [HTTPBinding(
-                .patch, "/v1/households/{householdId}", name: "householdUpdate", access: .owner, errors: [.notFound, .forbidden, .conflict],
+                .patch, "/v1/households/{householdId}", name: "householdUpdate", access: .member, errors: [.notFound, .forbidden, .conflict],
                 summary: "The owner changes the name or settings; a stale version is 409 with the household as it is",
                 example: #"{"version":1,"simplifyDebts":false}"#)]
             public static let idempotency: Idempotency? = .repeatable(because: "it sets the same values again, or finds the version moved on")

@@ -29,7 +29,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.invites.create.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/invites", name: "householdInviteCreate", access: .owner, status: .created,
+                .post, "/v1/households/{householdId}/invites", name: "householdInviteCreate", access: .member, status: .created,
                 errors: [.notFound, .forbidden, .conflict],
                 summary: "The owner makes an invite code, valid 7 days (HOUSEHOLD_INVITE_LIFETIME); at most 20 valid at once")]
             public static let idempotency: Idempotency? = .stored()
@@ -42,7 +42,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.invites.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/invites", name: "householdInvitesList", access: .owner, errors: [.notFound, .forbidden],
+                .get, "/v1/households/{householdId}/invites", name: "householdInvitesList", access: .member, errors: [.notFound, .forbidden],
                 summary: "The household's invite codes still valid, newest first, for its owner")]
             public typealias Request = Household.Reference
 
@@ -58,7 +58,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.invites.revoke.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/households/{householdId}/invites/{code}", name: "householdInviteRevoke", access: .owner, errors: [.notFound, .forbidden],
+                .delete, "/v1/households/{householdId}/invites/{code}", name: "householdInviteRevoke", access: .member, errors: [.notFound, .forbidden],
                 summary: "The owner ends an invite code: nobody joins with it any more")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds the code ended and answers not_found")
 
@@ -111,7 +111,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.members.leave.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/leave", name: "householdLeave", access: .owner, errors: [.notFound, .conflict],
+                .post, "/v1/households/{householdId}/leave", name: "householdLeave", access: .member, errors: [.notFound, .conflict],
                 summary: "The caller leaves; what they did stays theirs. An owner transfers ownership first, unless the last member")]
             public static let idempotency: Idempotency? = .stored()
             public typealias Request = Household.Reference
@@ -148,7 +148,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.members.remove.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/households/{householdId}/members/{memberId}", name: "householdMemberRemove", access: .owner,
+                .delete, "/v1/households/{householdId}/members/{memberId}", name: "householdMemberRemove", access: .member,
                 errors: [.notFound, .forbidden, .conflict], summary: "The owner removes another member; what they did stays theirs")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds the member gone and answers not_found")
             public typealias Request = Members.Reference
@@ -160,7 +160,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.members.transfer-ownership.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/members/{memberId}/ownership", name: "householdOwnershipTransfer", access: .owner,
+                .post, "/v1/households/{householdId}/members/{memberId}/ownership", name: "householdOwnershipTransfer", access: .member,
                 errors: [.notFound, .forbidden, .conflict], summary: "The owner makes another member the owner, and stays a member")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat by the former owner is forbidden; the household is as the first left it")
             public typealias Request = Members.Reference

@@ -35,7 +35,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.photos.upload.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/photos", name: "householdPhotoUpload", access: .owner, status: .created,
+                .post, "/v1/households/{householdId}/photos", name: "householdPhotoUpload", access: .member, status: .created,
                 errors: [.notFound, .tooLarge, .rateLimited],
                 summary: """
                     Keeps a picture for the household: the image itself as the body (JPEG, PNG, WebP or HEIC, at most 5 MiB), kept \
@@ -69,7 +69,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.photos.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/photos/{photoId}", name: "householdPhoto", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/photos/{photoId}", name: "householdPhoto", access: .member, errors: [.notFound],
                 summary: "A household picture as the image itself, or its thumbnail (size=thumbnail), for its members only", file: .image())]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

@@ -85,7 +85,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.balances.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/balances", name: "householdBalances", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/balances", name: "householdBalances", access: .member, errors: [.notFound],
                 summary: "Each member's balance per currency and the transfers that settle them (simplified when the household says so)")]
             public typealias Request = Household.Reference
 
@@ -106,7 +106,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.balances.remind.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/debt-reminders", name: "householdDebtReminders", access: .owner, status: .accepted,
+                .post, "/v1/households/{householdId}/debt-reminders", name: "householdDebtReminders", access: .member, status: .accepted,
                 errors: [.notFound, .rateLimited],
                 summary: "Reminds one member, or every member, who owes the caller; each debtor at most once a day (429 beyond)",
                 example: #"{"memberId":"a1b2c3d4-0000-4e5f-8a9b-000000000002"}"#)]
@@ -151,7 +151,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.settlements.create.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/settlements", name: "householdSettle", access: .owner, status: .created, errors: [.notFound],
+                .post, "/v1/households/{householdId}/settlements", name: "householdSettle", access: .member, status: .created, errors: [.notFound],
                 summary: "Records a payment, partial or whole, from one member to another; the one paid confirms it (recorded by them, it counts at once)",
                 example: #"{"to":"a1b2c3d4-0000-4e5f-8a9b-000000000001","amount":{"minorUnits":2105,"currency":"EUR"},"reference":"Revolut 27 Nov"}"#)]
             public static let idempotency: Idempotency? = .stored()
@@ -186,7 +186,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.settlements.confirm.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/settlements/{settlementId}/confirm", name: "householdSettlementConfirm", access: .owner,
+                .post, "/v1/households/{householdId}/settlements/{settlementId}/confirm", name: "householdSettlementConfirm", access: .member,
                 errors: [.notFound, .forbidden], summary: "The member paid confirms a settlement: from now it counts in the balances")]
             public static let idempotency: Idempotency? = .repeatable(because: "a confirmed settlement is answered as it is")
             public typealias Request = Reference
@@ -198,7 +198,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.settlements.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/settlements", name: "householdSettlementsList", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/settlements", name: "householdSettlementsList", access: .member, errors: [.notFound],
                 summary: "The household's settlements, the last recorded first (keyset paging)")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

@@ -97,7 +97,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.shopping-trips.finish.v1"
             public static let http = [HTTPBinding(
-                .post, "/v1/households/{householdId}/shopping-trips/finish", name: "householdShoppingTripFinish", access: .owner, status: .created,
+                .post, "/v1/households/{householdId}/shopping-trips/finish", name: "householdShoppingTripFinish", access: .member, status: .created,
                 errors: [.notFound, .conflict],
                 summary: "Finishes a shopping trip: the shopping list as it is now (items, quantities, who wants them, who bought them) is kept in the trips, and what was bought leaves it (it stays on its own list); 409 when nothing on it is bought")]
             public static let idempotency: Idempotency? = .stored()
@@ -110,7 +110,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.shopping-trips.list.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/shopping-trips", name: "householdShoppingTrips", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/shopping-trips", name: "householdShoppingTrips", access: .member, errors: [.notFound],
                 summary: "The household's finished shopping trips, the last finished first, each with its counts (keyset paging); a trip by its id has its items")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -146,7 +146,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.shopping-trips.get.v1"
             public static let http = [HTTPBinding(
-                .get, "/v1/households/{householdId}/shopping-trips/{tripId}", name: "householdShoppingTripGet", access: .owner, errors: [.notFound],
+                .get, "/v1/households/{householdId}/shopping-trips/{tripId}", name: "householdShoppingTripGet", access: .member, errors: [.notFound],
                 summary: "A finished shopping trip: the shopping list as it was, with who wanted and who bought each item")]
             public typealias Request = Reference
             public typealias Response = Household.ShoppingTrip
@@ -160,7 +160,7 @@ extension Household {
             public static let service = Household.name
             public static let type = "household.shopping-list.clear.v1"
             public static let http = [HTTPBinding(
-                .delete, "/v1/households/{householdId}/shopping-list", name: "householdShoppingListClear", access: .owner, errors: [.notFound],
+                .delete, "/v1/households/{householdId}/shopping-list", name: "householdShoppingListClear", access: .member, errors: [.notFound],
                 summary: "Clears the shopping list: every item on it now leaves it, bought or not (each stays on its own list; a change of an item puts it back)")]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds the list cleared and takes nothing off")
             public typealias Request = Household.Reference

@@ -8,6 +8,8 @@ import NotificationsContract
 public enum Household: ServiceContract {
     public static let name = "household"
     public static let summary = "Roommates' households: members, grocery lists, chores, bills and balances, a bulletin board and photos."
+    /// Its signed-in routes are for the roommates' app.
+    public static let apps = AppScope.only(.household)
     public static let operations: [any OperationDeclaration.Type] = [
         Households.Create.self, Households.List.self, Households.Get.self, Households.Update.self,
         Invites.Create.self, Invites.List.self, Invites.Revoke.self, Invites.Join.self,

@@ -24,7 +24,7 @@ extension MarketplaceChat {
                     Opens a conversation, or finds the one already open: about a listing of the caller's network (marketplace app, \
                     listingId) or with a user by username (Nebula app)
                     """,
-                example: #"{"listingId":"1a2b3c4d-0000-4e5f-8a9b-000000000001"}"#)]
+                example: #"{"listingId":"1a2b3c4d-0000-4e5f-8a9b-000000000001"}"#, apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .repeatable(because: "opening again finds the same conversation")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -80,7 +80,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.conversations.list.v1"
             public static let http = [HTTPBinding(
                 .get, "/v1/conversations", name: "conversationList", access: .owner, errors: [.forbidden],
-                summary: "The chat tab: the caller's conversations of this app, the latest activity first, with the last message and the unread count")]
+                summary: "The chat tab: the caller's conversations of this app, the latest activity first, with the last message and the unread count", apps: .only(.marketplace, .nebula))]
 
             public typealias Request = PageRequest
 
@@ -103,7 +103,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.conversations.get.v1"
             public static let http = [HTTPBinding(
                 .get, "/v1/conversations/{conversationId}", name: "conversationGet", access: .owner, errors: [.notFound, .forbidden],
-                summary: "One of the caller's conversations")]
+                summary: "One of the caller's conversations", apps: .only(.marketplace, .nebula))]
             public typealias Request = Reference
             public typealias Response = Conversation
         }
@@ -114,7 +114,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.conversations.delete.v1"
             public static let http = [HTTPBinding(
                 .delete, "/v1/conversations/{conversationId}", name: "conversationDelete", access: .owner, errors: [.notFound, .forbidden],
-                summary: "Deletes a conversation for the caller: its messages so far are gone for them; a new message brings it back")]
+                summary: "Deletes a conversation for the caller: its messages so far are gone for them; a new message brings it back", apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat clears what is already cleared")
             public typealias Request = Reference
 
@@ -132,7 +132,7 @@ extension MarketplaceChat {
             public static let http = [HTTPBinding(
                 .put, "/v1/conversations/{conversationId}/timer", name: "conversationTimer", access: .owner, errors: [.notFound, .forbidden],
                 summary: "Sets the disappearing-messages timer for messages sent from now on, announced in the conversation",
-                example: #"{"seconds":30}"#)]
+                example: #"{"seconds":30}"#, apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .repeatable(because: "setting the timer in force again announces nothing")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -163,7 +163,7 @@ extension MarketplaceChat {
                 .post, "/v1/conversations/{conversationId}/messages", name: "messageSend", access: .owner, status: .created,
                 errors: [.notFound, .forbidden, .rateLimited],
                 summary: "Sends text, a proposed meeting point or a location; sealed at rest, pushed to the other side without its content",
-                example: #"{"text":"Is it still available? I could meet at the Arts Block tomorrow."}"#)]
+                example: #"{"text":"Is it still available? I could meet at the Arts Block tomorrow."}"#, apps: .only(.marketplace, .nebula))]
             /// The reply holds no content, so the stored reply keeps nothing of the message.
             public static let idempotency: Idempotency? = .stored()
 
@@ -213,7 +213,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.messages.list.v1"
             public static let http = [HTTPBinding(
                 .get, "/v1/conversations/{conversationId}/messages", name: "messageList", access: .owner, errors: [.notFound, .forbidden],
-                summary: "A conversation's history, the latest first, as far as the caller may still read it")]
+                summary: "A conversation's history, the latest first, as far as the caller may still read it", apps: .only(.marketplace, .nebula))]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var conversationId: String
@@ -250,7 +250,7 @@ extension MarketplaceChat {
             public static let http = [HTTPBinding(
                 .post, "/v1/conversations/{conversationId}/read", name: "messageRead", access: .owner, errors: [.notFound, .forbidden],
                 summary: "Marks the other side's messages read up to a number: their read receipts, and the start of each one's timer",
-                example: #"{"throughSeq":12}"#)]
+                example: #"{"throughSeq":12}"#, apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .repeatable(because: "what is read stays read; a lower number changes nothing")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -283,7 +283,7 @@ extension MarketplaceChat {
                 .post, "/v1/conversations/{conversationId}/messages/{messageId}/answer", name: "meetingAnswer", access: .owner,
                 errors: [.notFound, .forbidden, .conflict],
                 summary: "Accepts or declines a meeting the other side proposed, once: accepted, it is agreed by both; both sides see the answer live",
-                example: #"{"answer":"accepted"}"#)]
+                example: #"{"answer":"accepted"}"#, apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .repeatable(because: "the same answer again changes nothing; another answer is a conflict")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -312,7 +312,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.messages.delete.v1"
             public static let http = [HTTPBinding(
                 .delete, "/v1/conversations/{conversationId}/messages/{messageId}", name: "messageDelete", access: .owner,
-                errors: [.notFound, .forbidden], summary: "Deletes one of the caller's messages for both sides: its content is gone from the database")]
+                errors: [.notFound, .forbidden], summary: "Deletes one of the caller's messages for both sides: its content is gone from the database", apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .repeatable(because: "a deleted message stays deleted")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

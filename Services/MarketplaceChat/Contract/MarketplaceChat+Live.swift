@@ -15,7 +15,7 @@ extension MarketplaceChat {
             LiveEventDeclaration(type: "deleted", summary: "a message was deleted for both", data: LiveDeleted.self),
             LiveEventDeclaration(type: "location", summary: "the other side's live location moved, or stopped (no location)", data: LiveLocationChange.self),
         ],
-        sync: Live.Sync.self)
+        sync: Live.Sync.self, apps: .only(.marketplace, .nebula))
 
     public static let liveStreams = [chatStream]
 

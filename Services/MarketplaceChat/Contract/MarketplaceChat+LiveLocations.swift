@@ -50,7 +50,7 @@ extension MarketplaceChat {
             public static let http = [HTTPBinding(
                 .put, path, name: "liveLocationShare", access: .owner, errors: [.notFound, .forbidden, .rateLimited],
                 summary: "Shares the caller's position with the other side, live, for up to an hour from the share's start (each call moves it)",
-                example: #"{"point":{"latitude":53.3446,"longitude":-6.259},"minutes":30}"#)]
+                example: #"{"point":{"latitude":53.3446,"longitude":-6.259},"minutes":30}"#, apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .repeatable(because: "the same position again changes only when it was sent")
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -81,7 +81,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.live-locations.get.v1"
             public static let http = [HTTPBinding(
                 .get, path, name: "liveLocations", access: .owner, errors: [.notFound, .forbidden],
-                summary: "Both sides' live locations in a conversation, while shared and not expired")]
+                summary: "Both sides' live locations in a conversation, while shared and not expired", apps: .only(.marketplace, .nebula))]
             public typealias Request = Conversations.Reference
             public typealias Response = LiveLocations
         }
@@ -92,7 +92,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.live-locations.stop.v1"
             public static let http = [HTTPBinding(
                 .delete, path, name: "liveLocationStop", access: .owner, errors: [.notFound, .forbidden],
-                summary: "Stops sharing the caller's live location: it leaves the database at once")]
+                summary: "Stops sharing the caller's live location: it leaves the database at once", apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .repeatable(because: "a stopped share stays stopped")
             public typealias Request = Conversations.Reference
             public typealias Response = LiveLocations

@@ -14,7 +14,7 @@ extension MarketplaceChat.Messages {
                 Sends a picture: the image itself as the body (JPEG, PNG, WebP or HEIC, at most 5 MiB), kept without its metadata and \
                 sealed at rest under the conversation's key; it disappears with its message (60 an hour)
                 """,
-            upload: .image)]
+            upload: .image, apps: .only(.marketplace, .nebula))]
         /// The reply holds no content, so the stored reply keeps nothing of the picture.
         public static let idempotency: Idempotency? = .stored()
 
@@ -45,7 +45,7 @@ extension MarketplaceChat.Messages {
             .get, "/v1/conversations/{conversationId}/messages/{messageId}/image", name: "messageImage", access: .owner,
             errors: [.notFound, .forbidden],
             summary: "A picture sent in chat or its thumbnail (size=thumbnail), for the two sides while the message is theirs to read",
-            file: .image())]
+            file: .image(), apps: .only(.marketplace, .nebula))]
 
         public struct Request: Codable, Sendable, Equatable, FieldRules {
             public var conversationId: String

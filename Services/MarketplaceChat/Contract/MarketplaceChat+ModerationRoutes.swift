@@ -12,7 +12,7 @@ extension MarketplaceChat {
             public static let http = [HTTPBinding(
                 .post, "/v1/reports", name: "reportCreate", access: .signedIn, status: .created, errors: [.notFound, .forbidden, .conflict],
                 summary: "Report a listing, a message one received or an account to the moderators; three reporters hide a listing until it is reviewed",
-                example: #"{"subject":"listing","id":"1a2b3c4d-0000-4e5f-8a9b-000000000001","reason":"scam","details":"Asks for payment by gift card."}"#)]
+                example: #"{"subject":"listing","id":"1a2b3c4d-0000-4e5f-8a9b-000000000001","reason":"scam","details":"Asks for payment by gift card."}"#, apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .stored()
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
@@ -275,7 +275,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.standing.get.v1"
             public static let http = [HTTPBinding(
                 .get, "/v1/marketplace/standing", name: "marketplaceStanding", access: .owner,
-                summary: "The caller's standing: a suspension in force, and every moderation decision about them with its appeal")]
+                summary: "The caller's standing: a suspension in force, and every moderation decision about them with its appeal", apps: .only(.marketplace, .nebula))]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public init() {}
@@ -304,7 +304,7 @@ extension MarketplaceChat {
             public static let http = [HTTPBinding(
                 .post, "/v1/marketplace/appeals", name: "marketplaceAppeal", access: .owner, status: .created, errors: [.notFound, .conflict],
                 summary: "Appeal a moderation decision about oneself, once, within 30 days: a moderator answers",
-                example: #"{"decisionId":"5a6b7c8d-0000-4e5f-8a9b-000000000001","text":"The textbook is mine; I can show the receipt."}"#)]
+                example: #"{"decisionId":"5a6b7c8d-0000-4e5f-8a9b-000000000001","text":"The textbook is mine; I can show the receipt."}"#, apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .stored()
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {

@@ -133,7 +133,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.chat-blocks.set.v1"
             public static let http = [HTTPBinding(
                 .put, "/v1/chat/blocks/{accountId}", name: "chatBlock", access: .signedIn, errors: [.forbidden, .rateLimited],
-                summary: "Blocks an account from a chat app (a conversation's other side): each no longer finds, sees or messages the other, in either app")]
+                summary: "Blocks an account from a chat app (a conversation's other side): each no longer finds, sees or messages the other, in either app", apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .repeatable(because: "blocking again keeps the block")
             public typealias Request = Blocks.Reference
             public typealias Response = Blocks.Outcome
@@ -145,7 +145,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.chat-blocks.remove.v1"
             public static let http = [HTTPBinding(
                 .delete, "/v1/chat/blocks/{accountId}", name: "chatUnblock", access: .signedIn, errors: [.forbidden],
-                summary: "Lifts a block the caller set")]
+                summary: "Lifts a block the caller set", apps: .only(.marketplace, .nebula))]
             public static let idempotency: Idempotency? = .repeatable(because: "a repeat finds no block")
             public typealias Request = Blocks.Reference
             public typealias Response = Blocks.Outcome
@@ -157,7 +157,7 @@ extension MarketplaceChat {
             public static let type = "marketplace-chat.chat-blocks.list.v1"
             public static let http = [HTTPBinding(
                 .get, "/v1/chat/blocks", name: "chatBlocks", access: .owner, errors: [.forbidden],
-                summary: "Those the caller blocked, the latest first, by the name they chat under")]
+                summary: "Those the caller blocked, the latest first, by the name they chat under", apps: .only(.marketplace, .nebula))]
             public typealias Request = Empty
             public typealias Response = Blocks.List.Response
         }

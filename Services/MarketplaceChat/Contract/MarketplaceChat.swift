@@ -10,6 +10,8 @@ public enum MarketplaceChat: ServiceContract {
     public static let summary =
         "The closed university marketplace (listings with photos, a network's feed and typo-tolerant search, sellers' histories, "
         + "buyer-seller chat) and Nebula's private chat with disappearing messages."
+    /// Its signed-in routes are for the marketplace app; the chat's routes also serve Nebula.
+    public static let apps = AppScope.only(.marketplace)
     public static let operations: [any OperationDeclaration.Type] = [
         Network.Get.self, Traders.Search.self,
         Listings.Create.self, Listings.Get.self, Listings.Update.self, Listings.Publish.self, Listings.Sell.self, Listings.Remove.self,

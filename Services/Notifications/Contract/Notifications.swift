@@ -8,6 +8,8 @@ import Foundation
 public enum Notifications: ServiceContract {
     public static let name = "notifications"
     public static let summary = "devices, pushes to APNs through a durable queue, schedules, the inbox and its badges."
+    /// Its signed-in routes are for every app has devices, an inbox and preferences (a device takes its session's app).
+    public static let apps = AppScope.everyApp
     public static let operations: [any OperationDeclaration.Type] = [
         Devices.Register.self, Devices.List.self, Devices.Delete.self,
         Inbox.List.self, Inbox.MarkRead.self, Inbox.Badges.self,

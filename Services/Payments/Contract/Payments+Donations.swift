@@ -129,7 +129,7 @@ extension Payments {
             public static let type = "payments.donations.get.v1"
             public static let http = [HTTPBinding(
                 .get, "/v1/donations/{donationId}", name: "donation", access: .owner, errors: [.notFound, .forbidden],
-                summary: "One of the caller's donations, asking the processor again while it is processing")]
+                summary: "One of the caller's donations, asking the processor again while it is processing", apps: .everyApp)]
 
             public typealias Request = DonationReference
             public typealias Response = Donation
@@ -141,7 +141,7 @@ extension Payments {
             public static let type = "payments.donations.finish.v1"
             public static let http = [HTTPBinding(
                 .post, "/v1/donations/{donationId}/finished", name: "donationFinished", access: .owner, errors: [.notFound, .forbidden],
-                summary: "Says the app finished what the bank asked (3-D Secure): the processor is asked how the donation ended")]
+                summary: "Says the app finished what the bank asked (3-D Secure): the processor is asked how the donation ended", apps: .everyApp)]
             public static let idempotency: Idempotency? = .repeatable(because: "it asks the processor again; a donation is posted once")
 
             public typealias Request = DonationReference

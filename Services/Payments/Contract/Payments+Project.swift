@@ -14,7 +14,7 @@ extension Payments {
             public static let type = "payments.project.get.v1"
             public static let http = [HTTPBinding(
                 .get, "/v1/project", name: "project", access: .signedIn,
-                summary: "The Melon project's own campaign, for its upkeep, with its figures from the ledger (any app)")]
+                summary: "The Melon project's own campaign, for its upkeep, with its figures from the ledger (any app)", apps: .everyApp)]
 
             public typealias Request = Empty
             public typealias Response = CampaignDetail
@@ -33,7 +33,7 @@ extension Payments {
                     net is mailed there once the fee is known
                     """,
                 example: #"{"amount":{"minorUnits":500,"currency":"EUR"},"paymentMethod":"pm_card_visa","receiptEmail":"aoife@example.ie"}"#,
-                requiresIdempotencyKey: true)]
+                requiresIdempotencyKey: true, apps: .everyApp)]
             public static let idempotency: Idempotency? = .repeatable(
                 because: "the Idempotency-Key names the donation: a repeat resumes it and charges once")
 

@@ -61,7 +61,7 @@ extension Payments {
                     Once it succeeds the household records the settlement, confirmed
                     """,
                 example: #"{"householdId":"a1b2c3d4-0000-4e5f-8a9b-000000000000","to":"a1b2c3d4-0000-4e5f-8a9b-000000000001","amount":{"minorUnits":2105,"currency":"EUR"},"paymentMethod":"pm_card_visa"}"#,
-                requiresIdempotencyKey: true)]
+                requiresIdempotencyKey: true, apps: .only(.household))]
             public static let idempotency: Idempotency? = .repeatable(
                 because: "the Idempotency-Key names the payment: a repeat resumes it and charges once")
 
@@ -95,7 +95,7 @@ extension Payments {
             public static let type = "payments.settle-ups.get.v1"
             public static let http = [HTTPBinding(
                 .get, "/v1/settle-ups/{settleUpId}", name: "settleUp", access: .owner, errors: [.notFound, .forbidden],
-                summary: "One of the caller's payments in the household app, asking the processor again while it is processing")]
+                summary: "One of the caller's payments in the household app, asking the processor again while it is processing", apps: .only(.household))]
 
             public typealias Request = SettleUpReference
             public typealias Response = SettleUp
@@ -107,7 +107,7 @@ extension Payments {
             public static let type = "payments.settle-ups.finish.v1"
             public static let http = [HTTPBinding(
                 .post, "/v1/settle-ups/{settleUpId}/finished", name: "settleUpFinished", access: .owner, errors: [.notFound, .forbidden],
-                summary: "Says the app finished what the bank asked (3-D Secure): the processor is asked how the payment ended")]
+                summary: "Says the app finished what the bank asked (3-D Secure): the processor is asked how the payment ended", apps: .only(.household))]
             public static let idempotency: Idempotency? = .repeatable(because: "it asks the processor again; a payment is posted once")
 
             public typealias Request = SettleUpReference

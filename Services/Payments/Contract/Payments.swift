@@ -11,6 +11,8 @@ import PdfEmailContract
 public enum Payments: ServiceContract {
     public static let name = "payments"
     public static let summary = "The fundraising app: campaigns, bookmarks, and a double-entry ledger of donations with karma points."
+    /// Its signed-in routes are for the fundraising app; the project's donations and settle-ups say otherwise on their routes.
+    public static let apps = AppScope.only(.fundraising)
     public static let operations: [any OperationDeclaration.Type] = [
         Campaigns.Create.self, Campaigns.Get.self, Campaigns.List.self, Campaigns.Update.self, Campaigns.Close.self, Campaigns.Mine.self,
         Bookmarks.Set.self, Bookmarks.Remove.self, Bookmarks.List.self, People.Get.self,

@@ -8,6 +8,8 @@ import Foundation
 public enum PdfEmail: ServiceContract {
     public static let name = "pdf-email"
     public static let summary = "queues outgoing mail and delivers it over SMTP (or to a spool folder)."
+    /// Its signed-in routes are for no routes of its own: services call it.
+    public static let apps = AppScope.everyApp
     public static let operations: [any OperationDeclaration.Type] = [Mail.Send.self, Mail.Status.self, Forms.Fill.self, Account.Erase.self]
     public static let erase: (any AccountEraseOperation.Type)? = Account.Erase.self
 

@@ -7,6 +7,8 @@ import PdfEmailContract
 public enum RefundCalculator: ServiceContract {
     public static let name = "refund-calculator"
     public static let summary = "Irish PAYE refund estimates, saved scenarios and contact requests."
+    /// Its signed-in routes are for the refund estimator (its estimates need no session).
+    public static let apps = AppScope.only(.refunds)
     public static let operations: [any OperationDeclaration.Type] = [
         Estimate.Make.self, Rules.Version.self, Help.Get.self,
         Scenario.Save.self, Scenario.List.self, Scenario.Get.self, Scenario.Update.self, Scenario.Delete.self,

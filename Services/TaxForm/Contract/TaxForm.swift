@@ -9,6 +9,8 @@ import PdfEmailContract
 public enum TaxForm: ServiceContract {
     public static let name = "tax-form"
     public static let summary = "the student tax interview, residency, and the 1040 / 1040-NR / 8843 return."
+    /// Its signed-in routes are for the student tax helper.
+    public static let apps = AppScope.only(.melon)
     public static let operations: [any OperationDeclaration.Type] = [
         Preview.Make.self, Questions.List.self, Suggestions.List.self, Interviews.Get.self, Interviews.Answer.self, Interviews.AddW2.self, Interviews.History.self, Interviews.Version.self,
         Interviews.Delete.self, Interviews.Filed.self, Deadlines.Get.self, Returns.Pdf.self, Returns.Email.self, Account.Erase.self,

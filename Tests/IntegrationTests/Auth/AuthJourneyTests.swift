@@ -208,7 +208,9 @@ extension ServiceStackTests {
 
     /// Registers, verifies and logs in an account; returns its tokens.
     /// A new account signed in: registered (with `more` fields), verified and logged in.
-    static func signedUp(_ stack: AuthStack, _ http: HTTPTestClient, email: String, username: String, more: [String: JSONValue] = [:]) async throws
+    static func signedUp(
+        _ stack: AuthStack, _ http: HTTPTestClient, email: String, username: String, more: [String: JSONValue] = [:], app: String = "melon"
+    ) async throws
         -> (access: String, refresh: String)
     {
         let password = "correct horse battery staple \(username)"
@@ -220,7 +222,7 @@ extension ServiceStackTests {
         let code = try await stack.code(for: email), attempt = try #require(string(registered, "registration"))
         let verified = try await http.post("/v1/auth/verify-email", ["email": .string(email), "code": .string(code), "registration": .string(attempt)])
         try #require(verified.status == 200, "\(verified.text)")
-        let login = try await http.post("/v1/auth/login", ["app": "melon", "email": .string(email), "password": .string(password)])
+        let login = try await http.post("/v1/auth/login", ["app": .string(app), "email": .string(email), "password": .string(password)])
         return (try #require(string(login, "accessToken")), try #require(string(login, "refreshToken")))
     }
 

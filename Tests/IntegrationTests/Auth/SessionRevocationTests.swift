@@ -14,7 +14,7 @@ extension ServiceStackTests {
         try await stack.with { http in
             try await BusHarness.with([second]) {
                 let other = try await secondAddress.client()
-                let niamh = try await Journey.signedUp(stack, http, email: "niamh@tcd.ie", username: "niamh")
+                let niamh = try await Journey.signedUp(stack, http, email: "niamh@tcd.ie", username: "niamh", app: "refunds")
                 let asNiamh = ["Authorization": "Bearer \(niamh.access)", "Content-Type": "application/json"]
                 let save = { @Sendable (gateway: HTTPTestClient) in
                     try await gateway.send("POST", "/v1/refunds/scenarios", body: Array(#"{"name":"2024","scenario":{}}"#.utf8), headers: asNiamh)

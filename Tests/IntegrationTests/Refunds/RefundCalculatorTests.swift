@@ -53,8 +53,8 @@ extension ServiceStackTests {
     @Test func savedScenariosAreTheOwnersAloneAndGoWithTheAccount() async throws {
         let stack = try await AuthStack(refundCalculator: ["REFUND_SCENARIOS_PER_ACCOUNT": "3"])
         try await stack.with { http in
-            let aoife = try await Journey.signedUp(stack, http, email: "aoife@tcd.ie", username: "aoife")
-            let conor = try await Journey.signedUp(stack, http, email: "conor@tcd.ie", username: "conor")
+            let aoife = try await Journey.signedUp(stack, http, email: "aoife@tcd.ie", username: "aoife", app: "refunds")
+            let conor = try await Journey.signedUp(stack, http, email: "conor@tcd.ie", username: "conor", app: "refunds")
             let asAoife = ["Authorization": "Bearer \(aoife.access)"], asConor = ["Authorization": "Bearer \(conor.access)"]
             let answers = #"{"taxYear":2024,"status":"single","salaryCents":4320000,"taxPaidCents":550000}"#
 
