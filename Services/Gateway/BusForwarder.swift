@@ -85,6 +85,8 @@ struct BusForwarder: HTTPResponder {
         guard let authenticator, let caller = try await authenticator.authenticate(request) else {
             throw OperationError(.unauthenticated, "this route needs a valid access token in the Authorization header")
         }
+        // Before the bus: a session of another app never reaches the service, whatever it names.
+        guard route.apps.allows(caller.app) else { throw route.apps.refusal(of: caller.app) }
         return caller
     }
 
@@ -103,15 +105,16 @@ struct BusForwarder: HTTPResponder {
         return Date().adding(timeout)
     }
 
-    /// The client's `Idempotency-Key`; for a mutating request without one, the request id, so the
+    /// The client's `Idempotency-Key`; for a mutating request without one, a key of its own, so the
     /// broker's re-dispatch after a worker dies still cannot act twice (unless the route requires
-    /// the client's own: then `invalid`).
+    /// the client's own: then `invalid`). Not the request id, which the logs hold: the key opens the
+    /// stored reply (`IdempotencyRecord`).
     private func idempotencyKey(_ request: Request, context: Context) throws(OperationError) -> String? {
         if let key = request.headers[.idempotencyKey] { return try IdempotencyKey.checked(key, field: "Idempotency-Key") }
         if route.requiresIdempotencyKey {
             throw OperationError.invalid(field: "Idempotency-Key", "is required here: send a new key per request, and the same key when you repeat it")
         }
-        return route.isMutating ? context.requestID : nil
+        return route.isMutating ? UUID().uuidString : nil
     }
 
     /// The operation's `data`: parameters as typed JSON members, then the body's members, checked
@@ -159,6 +162,9 @@ struct BusForwarder: HTTPResponder {
         }
         var request = request
         let buffer = try await request.collectBody(upTo: configuration.maxBodyBytes)
+        guard String(validating: buffer.readableBytesView, as: UTF8.self) != nil else {
+            throw OperationError(.invalid, "the body is not UTF-8: JSON is sent as UTF-8 text", fields: [.init(field: "body", message: "is not UTF-8")])
+        }
         let body: JSONObjectBody
         do {
             body = try JSONObjectBody(parsing: Array(buffer.readableBytesView))

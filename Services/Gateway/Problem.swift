@@ -31,7 +31,7 @@ public struct Problem: Codable, Sendable, Equatable {
     /// The problem for a bus error, field paths given relative to the request body (`data.` dropped).
     public init(_ error: OperationError, requestID: String) {
         let status = Self.status(for: error.code)
-        self.init(status: status, code: error.code.rawValue, detail: error.message, requestID: requestID,
+        self.init(status: status, code: error.code.rawValue, detail: Self.clientPaths(in: error.message), requestID: requestID,
                   fields: error.fields.map { Field(field: Self.clientPath($0.field), message: $0.message) })
         retryAfter = error.retryAfter
         current = error.current
@@ -69,6 +69,22 @@ public struct Problem: Codable, Sendable, Equatable {
     static func clientPath(_ field: String) -> String {
         if field == "data" { return "" }
         return field.hasPrefix("data.") ? String(field.dropFirst(5)) : field
+    }
+
+    /// `text` with every field path in it named as `fields` names it (`data.amount.minorUnits: ...`
+    /// → `amount.minorUnits: ...`): a `data.` that starts a word, followed by a member's name.
+    static func clientPaths(in text: String) -> String {
+        guard text.contains("data.") else { return text }
+        var out = "", rest = Substring(text)
+        while let found = rest.range(of: "data.") {
+            let before = rest[..<found.lowerBound], after = rest[found.upperBound...]
+            let previous = before.last ?? out.last
+            let startsWord = previous.map { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") } ?? true
+            let namesMember = after.first.map { $0.isLetter || $0 == "_" } ?? false
+            out += before + (startsWord && namesMember ? "" : "data.")
+            rest = after
+        }
+        return out + rest
     }
 
     /// The response carrying this problem.

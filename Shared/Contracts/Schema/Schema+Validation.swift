@@ -44,7 +44,9 @@ extension Schema {
             guard let element else { return }
             for (index, item) in items.enumerated() { element.check(item, at: "\(path)[\(index)]", into: &issues) }
         case (.string, .string(let text)):
-            if let allowed, !allowed.contains(text) {
+            if format == "date-time", RFC3339.date(from: text) == nil {
+                fail("must be a date and time in RFC 3339, with a time zone (2026-11-21T14:00:00.000Z)")
+            } else if let allowed, !allowed.contains(text) {
                 fail("must be one of \(allowed.joined(separator: ", "))")
             } else if let length, !length.contains(text.unicodeScalars.count) {
                 fail("must be \(length.lowerBound.grouped) to \(length.upperBound.grouped) characters")
@@ -54,21 +56,26 @@ extension Schema {
                 fail("must be base64")
             }
         case (.integer, .number(let number)):
-            guard number.rounded() == number, let whole = Int64(exactly: number) else { return fail("must be a whole number") }
+            guard number.rounded() == number else { return fail("must be a whole number") }
+            let bounds = range ?? Int64.min...Int64.max
+            // A whole number past 64 bits is out of range, not a fraction (1e20 for an amount).
+            guard let whole = Int64(exactly: number) else { return fail(Self.outOf(bounds)) }
             if let allowedIntegers, !allowedIntegers.contains(whole) {
                 fail("must be one of \(allowedIntegers.map(String.init).joined(separator: ", "))")
-            } else if let range, !range.contains(whole) {
-                if range.upperBound == Int64.max {
-                    fail("must be at least \(range.lowerBound.grouped)")
-                } else {
-                    fail("must be from \(range.lowerBound.grouped) to \(range.upperBound.grouped)")
-                }
+            } else if !bounds.contains(whole) {
+                fail(Self.outOf(bounds))
             }
         case (.number, .number), (.boolean, .bool):
             break
         default:
             fail("must be \(kind.article)")
         }
+    }
+
+    /// What a whole number outside `bounds` is told.
+    private static func outOf(_ bounds: ClosedRange<Int64>) -> String {
+        bounds.upperBound == Int64.max && bounds.lowerBound != Int64.min
+            ? "must be at least \(bounds.lowerBound.grouped)" : "must be from \(bounds.lowerBound.grouped) to \(bounds.upperBound.grouped)"
     }
 
     private static let expressions = Mutex<[String: NSRegularExpression]>([:])
