@@ -14,10 +14,16 @@ extension HouseholdStackTests {
 @Suite(.timeLimit(.minutes(2))) struct BoardPushTests {
     let roommates = Roommates()
 
-    /// The recipients of each `household.board.commented` push household queued, oldest first.
+    /// Each `household.board.commented` push household queued and the relay has not delivered yet
+    /// (a delivered row keeps no payload), oldest first.
     static func commentPushes(_ http: InProcessHTTP) async throws -> [JSONValue] {
-        try await ChoreRouteTests.sent(try #require(http.databases["household"]), "notifications.push.send.v1")
-            .filter { $0["content"]?["eventType"] == "household.board.commented" }
+        let database = try #require(http.databases["household"])
+        return try await database.transaction { connection in
+            try await connection.query(
+                "SELECT data FROM outbox WHERE type = 'notifications.push.send.v1' AND delivered_at IS NULL ORDER BY created_at, id",
+                logger: database.logger
+            ).decode(Data.self).reduce(into: [JSONValue]()) { $0.append(try JSONValue.parse(Array($1))) }
+        }.filter { $0["content"]?["eventType"] == "household.board.commented" }
     }
 
     /// The accounts notifications queued a delivery to, or put an inbox item for, of a comment push: one entry each.
