@@ -105,8 +105,8 @@ extension ServiceDefinition {
             let limit = try request.page.checked()
             return try await database.transaction { connection in
                 let member = try await access.member(of: request.householdId, context, on: connection)
-                let page = try await notifier.activity(of: member.household, category: request.category, limit: limit, before: request.before, on: connection)
-                return .init(activity: page.map(\.activity), nextBefore: page.count == limit ? page.last?.seq : nil)
+                let page = try await notifier.activity(of: member.household, category: request.category, limit: limit, before: request.after, on: connection)
+                return .init(activity: page.map(\.activity), nextAfter: page.count == limit ? page.last?.seq : nil)
             }
         }
         handlers.on(Household.Account.Erase.self, erasure.erase)

@@ -1,8 +1,9 @@
 import Foundation
 import Envelope
 
-/// A request for one page of a list, newest first: `limit` items older than `before` (the previous
-/// page's `nextBefore`).
+/// A request for one page of a list, in the list's own order (most lists: the newest first): `limit`
+/// items after `after`, the previous page's `nextAfter`. Every list of the API pages this way
+/// (docs/ARCHITECTURE.md, "Lists"): `limit`, `after` and `nextAfter`, whatever the order.
 public struct PageRequest: Codable, Sendable, Equatable, FieldRules {
     /// Items per page when `limit` is left out.
     public static let defaultLimit = 20
@@ -10,24 +11,24 @@ public struct PageRequest: Codable, Sendable, Equatable, FieldRules {
     public static let limits = 1...100
 
     public var limit: Int?
-    public var before: Int64?
+    public var after: Int64?
 
-    public init(limit: Int? = nil, before: Int64? = nil) {
+    public init(limit: Int? = nil, after: Int64? = nil) {
         self.limit = limit
-        self.before = before
+        self.after = after
     }
 
     public static let fieldRules: [String: FieldRule] = [
         "limit": FieldRule.range(limits).described("items per page, \(defaultLimit) when left out"),
-        "before": FieldRule.range(1...Int64.max).described("the previous page's nextBefore"),
+        "after": FieldRule.range(1...Int64.max).described("the previous page's nextAfter"),
     ]
 
-    /// The page size asked for, or `invalid` naming `data.limit`; `before` must be a `nextBefore`.
+    /// The page size asked for, or `invalid` naming `data.limit`; `after` must be a `nextAfter`.
     public func checked() throws(OperationError) -> Int {
         var validation = Validation()
         let limit = limit ?? Self.defaultLimit
         validation.check(Self.limits.contains(limit), "data.limit", "must be from \(Self.limits.lowerBound) to \(Self.limits.upperBound)")
-        if let before { validation.check(before > 0, "data.before", "must be a nextBefore from a previous page") }
+        if let after { validation.check(after > 0, "data.after", "must be a nextAfter from a previous page") }
         try validation.finish()
         return limit
     }

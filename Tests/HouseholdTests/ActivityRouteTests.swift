@@ -25,7 +25,7 @@ extension HouseholdStackTests {
             #expect(entries.map(\.["memberId"]) == [.string(flat.members["ana"]!), .string(flat.members["ben"]!), .string(flat.members["cara"]!)])
             let bills = try await http.get("\(base)/activity?category=bills&limit=1", headers: flat.ana)
             guard case .array(let only)? = bills.json?["activity"] else { Issue.record("\(bills.text)"); return }
-            #expect(only.count == 1 && only.first?["eventType"] == "household.bill.created" && bills.json?["nextBefore"] != nil, "\(bills.text)")
+            #expect(only.count == 1 && only.first?["eventType"] == "household.bill.created" && bills.json?["nextAfter"] != nil, "\(bills.text)")
             #expect(try await http.get("\(base)/activity", headers: try await http.signedIn(UUID(), as: .roommate)).status == 404)
         }
     }

@@ -46,8 +46,8 @@ extension HouseholdStackTests {
             _ = try await http.post("\(base)/posts", json: #"{"title":"Lost keys"}"#, headers: flat.cara)
             let board = try await http.get("\(base)/posts?limit=2", headers: flat.cara)
             #expect(Self.titles(board) == ["Quiet hours after 11", "Lost keys"], "\(board.text)")
-            let next = try #require(board.json?["nextBefore"].flatMap { if case .number(let n) = $0 { Int64(n) } else { nil } })
-            #expect(Self.titles(try await http.get("\(base)/posts?limit=2&before=\(next)", headers: flat.cara)) == ["Party on Saturday"])
+            let next = try #require(board.json?["nextAfter"].flatMap { if case .number(let n) = $0 { Int64(n) } else { nil } })
+            #expect(Self.titles(try await http.get("\(base)/posts?limit=2&after=\(next)", headers: flat.cara)) == ["Party on Saturday"])
             // A photo shows one thing: Cara cannot put Ben's on her post.
             let reused = try await http.post("\(base)/posts", json: #"{"title":"Mine","photoIds":["\#(photo)"]}"#, headers: flat.cara)
             #expect(reused.status == 400 && GroceryRouteTests.errorFields(reused) == ["photoIds[0]"], "\(reused.text)")

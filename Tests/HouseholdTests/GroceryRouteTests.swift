@@ -92,7 +92,7 @@ extension HouseholdStackTests {
             #expect(HouseholdRouteTests.string(fresh, "id") != communal && Self.items(fresh.json).isEmpty, "\(fresh.text)")
             let history = try await http.get("\(base)/groceries/communal/history?limit=1", headers: flat.cara)
             guard case .array(let lists)? = history.json?["lists"] else { Issue.record("\(history.text)"); return }
-            #expect(lists.count == 1 && Self.names(lists.first) == ["Toilet roll", "Eggs"] && history.json?["nextBefore"] != nil, "\(history.text)")
+            #expect(lists.count == 1 && Self.names(lists.first) == ["Toilet roll", "Eggs"] && history.json?["nextAfter"] != nil, "\(history.text)")
             let again = try await http.post("\(base)/grocery-items/\(roll)/again", json: #"{"list":"communal"}"#, headers: flat.cara)
             #expect(again.status == 201 && again.json?["listId"] == fresh.json?["id"] && again.json?["bought"] == nil, "\(again.text)")
 

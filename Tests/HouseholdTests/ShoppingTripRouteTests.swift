@@ -23,8 +23,8 @@ extension HouseholdStackTests {
         if case .string(let id)? = value?["id"] { id } else { nil }
     }
 
-    static func nextBefore(_ reply: HTTPTestClient.Reply) -> Int64? {
-        if case .number(let next)? = reply.json?["nextBefore"] { Int64(next) } else { nil }
+    static func nextAfter(_ reply: HTTPTestClient.Reply) -> Int64? {
+        if case .number(let next)? = reply.json?["nextAfter"] { Int64(next) } else { nil }
     }
 
     /// The names on the shopping list, group after group.
@@ -81,16 +81,16 @@ extension HouseholdStackTests {
             let page = try await http.get("\(base)/shopping-trips?limit=1", headers: flat.ana)
             #expect(Self.trips(page).map { Self.id($0) } == [second], "\(page.text)")
             #expect(Self.trips(page).first?["itemCount"] == 1 && Self.trips(page).first?["boughtCount"] == 1, "\(page.text)")
-            let next = try #require(Self.nextBefore(page), "\(page.text)")
+            let next = try #require(Self.nextAfter(page), "\(page.text)")
             // A trip finished meanwhile does not move the pages already given out.
             let bread = try await add("communal", #"{"name":"Bread"}"#, flat.ana)
             #expect(try await Roommates.patch(http, "\(base)/grocery-items/\(bread)", #"{"version":1,"bought":true}"#, flat.ana).status == 200)
             let third = try #require(Self.id(try await http.post("\(base)/shopping-trips/finish", json: "{}", headers: flat.ana).json))
-            let older = try await http.get("\(base)/shopping-trips?limit=1&before=\(next)", headers: flat.ana)
+            let older = try await http.get("\(base)/shopping-trips?limit=1&after=\(next)", headers: flat.ana)
             #expect(Self.trips(older).map { Self.id($0) } == [first], "\(older.text)")
             #expect(Self.trips(older).first?["itemCount"] == 3 && Self.trips(older).first?["boughtCount"] == 2, "\(older.text)")
             let all = try await http.get("\(base)/shopping-trips", headers: flat.ben)
-            #expect(Self.trips(all).map { Self.id($0) } == [third, second, first] && Self.nextBefore(all) == nil, "\(all.text)")
+            #expect(Self.trips(all).map { Self.id($0) } == [third, second, first] && Self.nextAfter(all) == nil, "\(all.text)")
 
             // Any member reads a trip whole; it stays as it was when the milk changes.
             #expect(try await Roommates.patch(http, "\(base)/grocery-items/\(milk)", #"{"version":2,"name":"Soy milk"}"#, flat.ana).status == 200)

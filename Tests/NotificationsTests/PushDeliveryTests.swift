@@ -145,8 +145,8 @@ import TestSupport
             let read = try await harness.call(Notifications.Inbox.MarkRead.self, .init(app: .household, all: true)).get()
             #expect(read.marked == 20 && read.badges.total == 0)
             let page = try await harness.call(Notifications.Inbox.List.self, .init(app: .household, limit: 15)).get()
-            let rest = try await harness.call(Notifications.Inbox.List.self, .init(app: .household, limit: 15, before: page.nextBefore)).get()
-            #expect(page.notifications.count == 15 && rest.notifications.count == 6 && rest.nextBefore == nil)
+            let rest = try await harness.call(Notifications.Inbox.List.self, .init(app: .household, limit: 15, after: page.nextAfter)).get()
+            #expect(page.notifications.count == 15 && rest.notifications.count == 6 && rest.nextAfter == nil)
         }
     }
 

@@ -19,7 +19,7 @@ extension Auth {
             case refreshTokenRefused = "refresh_token_refused"
         }
 
-        /// Increasing; pass the last one seen as `before` for the next page.
+        /// Increasing; pass the last one seen as `after` for the next page.
         public var id: Int64
         public var kind: Kind
         public var at: Date
@@ -49,15 +49,15 @@ extension Auth {
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var events: [SecurityEvent]
-                /// Pass as `before` for the next page; absent on the last page.
-                public var nextBefore: Int64?
+                /// Pass as `after` for the next page; absent on the last page.
+                public var nextAfter: Int64?
 
-                public init(events: [SecurityEvent], nextBefore: Int64?) {
+                public init(events: [SecurityEvent], nextAfter: Int64?) {
                     self.events = events
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
     }

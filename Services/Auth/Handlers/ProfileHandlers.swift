@@ -80,9 +80,9 @@ struct ProfileHandlers: Sendable {
         return try await database.transaction { connection in
             _ = try await profile(of: caller, on: connection)
             // One more than asked tells whether another page follows.
-            let page = try await events.list(account: caller.account, before: request.before, limit: limit + 1, on: connection)
+            let page = try await events.list(account: caller.account, before: request.after, limit: limit + 1, on: connection)
             let shown = Array(page.prefix(limit))
-            return .init(events: shown, nextBefore: page.count > limit ? shown.last?.id : nil)
+            return .init(events: shown, nextAfter: page.count > limit ? shown.last?.id : nil)
         }
     }
 

@@ -46,31 +46,31 @@ extension Household {
                 /// Only this tab's: `groceries`, `chores`, `bills` or `board`.
                 public var category: String?
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(householdId: String, category: String? = nil, limit: Int? = nil, before: Int64? = nil) {
+                public init(householdId: String, category: String? = nil, limit: Int? = nil, after: Int64? = nil) {
                     self.householdId = householdId
                     self.category = category
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging([
                     "householdId": .uuid, "category": .oneOf(["groceries", "chores", "bills", "board"]),
                 ]) { $1 }
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var activity: [Household.Activity]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(activity: [Household.Activity], nextBefore: Int64?) {
+                public init(activity: [Household.Activity], nextAfter: Int64?) {
                     self.activity = activity
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
     }

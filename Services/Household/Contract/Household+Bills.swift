@@ -112,29 +112,29 @@ extension Household {
                 /// The deleted bills (to undo a delete) instead of the others.
                 public var deleted: Bool?
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(householdId: String, deleted: Bool? = nil, limit: Int? = nil, before: Int64? = nil) {
+                public init(householdId: String, deleted: Bool? = nil, limit: Int? = nil, after: Int64? = nil) {
                     self.householdId = householdId
                     self.deleted = deleted
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging(["householdId": .uuid]) { $1 }
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var bills: [Household.Bill]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(bills: [Household.Bill], nextBefore: Int64?) {
+                public init(bills: [Household.Bill], nextAfter: Int64?) {
                     self.bills = bills
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
 

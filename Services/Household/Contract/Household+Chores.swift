@@ -193,29 +193,29 @@ extension Household {
                 public var householdId: String
                 public var choreId: String
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(householdId: String, choreId: String, limit: Int? = nil, before: Int64? = nil) {
+                public init(householdId: String, choreId: String, limit: Int? = nil, after: Int64? = nil) {
                     self.householdId = householdId
                     self.choreId = choreId
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging(["householdId": .uuid, "choreId": .uuid]) { $1 }
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var turns: [Household.ChoreTurn]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(turns: [Household.ChoreTurn], nextBefore: Int64?) {
+                public init(turns: [Household.ChoreTurn], nextAfter: Int64?) {
                     self.turns = turns
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
 
@@ -256,14 +256,14 @@ extension Household {
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var comments: [Household.ChoreComment]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(comments: [Household.ChoreComment], nextBefore: Int64?) {
+                public init(comments: [Household.ChoreComment], nextAfter: Int64?) {
                     self.comments = comments
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
 

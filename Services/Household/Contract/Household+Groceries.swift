@@ -41,29 +41,29 @@ extension Household {
                 public var householdId: String
                 public var list: ListKind
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(householdId: String, list: ListKind, limit: Int? = nil, before: Int64? = nil) {
+                public init(householdId: String, list: ListKind, limit: Int? = nil, after: Int64? = nil) {
                     self.householdId = householdId
                     self.list = list
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging(["householdId": .uuid]) { $1 }
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var lists: [Household.GroceryList]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(lists: [Household.GroceryList], nextBefore: Int64?) {
+                public init(lists: [Household.GroceryList], nextAfter: Int64?) {
                     self.lists = lists
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
 
@@ -155,33 +155,33 @@ extension Household {
                 /// Only items this member bought.
                 public var memberId: String?
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(householdId: String, month: String? = nil, memberId: String? = nil, limit: Int? = nil, before: Int64? = nil) {
+                public init(householdId: String, month: String? = nil, memberId: String? = nil, limit: Int? = nil, after: Int64? = nil) {
                     self.householdId = householdId
                     self.month = month
                     self.memberId = memberId
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let monthRule = FieldRule.pattern("^[0-9]{4}-(0[1-9]|1[0-2])$", meaning: "a month: YYYY-MM")
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging([
                     "householdId": .uuid, "month": monthRule, "memberId": .uuid,
                 ]) { $1 }
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var items: [Household.GroceryItem]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(items: [Household.GroceryItem], nextBefore: Int64?) {
+                public init(items: [Household.GroceryItem], nextAfter: Int64?) {
                     self.items = items
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
 

@@ -204,28 +204,28 @@ extension Household {
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var householdId: String
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(householdId: String, limit: Int? = nil, before: Int64? = nil) {
+                public init(householdId: String, limit: Int? = nil, after: Int64? = nil) {
                     self.householdId = householdId
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging(["householdId": .uuid]) { $1 }
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var settlements: [Household.Settlement]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(settlements: [Household.Settlement], nextBefore: Int64?) {
+                public init(settlements: [Household.Settlement], nextAfter: Int64?) {
                     self.settlements = settlements
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
     }

@@ -127,8 +127,8 @@ struct BillHandlers: Sendable {
         let limit = try request.page.checked()
         return try await database.transaction { connection in
             let member = try await access.member(of: request.householdId, context, on: connection)
-            let rows = try await bills.list(of: member.household, deleted: request.deleted ?? false, limit: limit, before: request.before, on: connection)
-            return .init(bills: rows.map(\.view), nextBefore: rows.count == limit ? rows.last?.seq : nil)
+            let rows = try await bills.list(of: member.household, deleted: request.deleted ?? false, limit: limit, before: request.after, on: connection)
+            return .init(bills: rows.map(\.view), nextAfter: rows.count == limit ? rows.last?.seq : nil)
         }
     }
 

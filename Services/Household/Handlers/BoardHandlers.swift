@@ -54,8 +54,8 @@ struct BoardHandlers: Sendable {
         let limit = try request.page.checked()
         return try await database.transaction { connection in
             let member = try await access.member(of: request.householdId, context, on: connection)
-            let rows = try await board.list(of: member.household, limit: limit, before: request.before, on: connection)
-            return .init(posts: rows.map(\.view), nextBefore: rows.count == limit ? rows.last?.key : nil)
+            let rows = try await board.list(of: member.household, limit: limit, before: request.after, on: connection)
+            return .init(posts: rows.map(\.view), nextAfter: rows.count == limit ? rows.last?.key : nil)
         }
     }
 

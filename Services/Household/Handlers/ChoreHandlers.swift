@@ -178,8 +178,8 @@ struct ChoreHandlers: Sendable {
         return try await database.transaction { connection in
             let member = try await access.member(of: request.householdId, context, on: connection)
             let row = try await chore(request.choreId, of: member.household, on: connection)
-            let page = try await chores.turns(of: row.id, limit: limit, before: request.before, on: connection)
-            return .init(turns: page.map(\.turn), nextBefore: page.count == limit ? page.last?.seq : nil)
+            let page = try await chores.turns(of: row.id, limit: limit, before: request.after, on: connection)
+            return .init(turns: page.map(\.turn), nextAfter: page.count == limit ? page.last?.seq : nil)
         }
     }
 
@@ -204,8 +204,8 @@ struct ChoreHandlers: Sendable {
         return try await database.transaction { connection in
             let member = try await access.member(of: request.householdId, context, on: connection)
             let row = try await chore(request.choreId, of: member.household, on: connection)
-            let page = try await chores.comments(of: row.id, limit: limit, before: request.before, on: connection)
-            return .init(comments: page.map(\.comment), nextBefore: page.count == limit ? page.last?.seq : nil)
+            let page = try await chores.comments(of: row.id, limit: limit, before: request.after, on: connection)
+            return .init(comments: page.map(\.comment), nextAfter: page.count == limit ? page.last?.seq : nil)
         }
     }
 

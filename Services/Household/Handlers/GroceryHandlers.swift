@@ -45,9 +45,9 @@ struct GroceryHandlers: Sendable {
         return try await database.transaction { connection in
             let member = try await access.member(of: request.householdId, context, on: connection)
             let rows = try await groceries.history(
-                request.list, of: member.household, owner: owner(request.list, member), limit: limit, before: request.before, on: connection)
+                request.list, of: member.household, owner: owner(request.list, member), limit: limit, before: request.after, on: connection)
             let items = try await groceries.items(of: rows.map(\.id), visibleTo: member.member, on: connection)
-            return .init(lists: rows.map { $0.view(items: items[$0.id] ?? []) }, nextBefore: rows.count == limit ? rows.last?.seq : nil)
+            return .init(lists: rows.map { $0.view(items: items[$0.id] ?? []) }, nextAfter: rows.count == limit ? rows.last?.seq : nil)
         }
     }
 
@@ -205,8 +205,8 @@ struct GroceryHandlers: Sendable {
         return try await database.transaction { connection in
             let member = try await access.member(of: request.householdId, context, on: connection)
             let rows = try await groceries.purchases(
-                of: member.household, viewer: member.member, in: month, by: buyer, limit: limit, before: request.before, on: connection)
-            return .init(items: rows.map(\.view), nextBefore: rows.count == limit ? rows.last?.boughtSeq : nil)
+                of: member.household, viewer: member.member, in: month, by: buyer, limit: limit, before: request.after, on: connection)
+            return .init(items: rows.map(\.view), nextAfter: rows.count == limit ? rows.last?.boughtSeq : nil)
         }
     }
 

@@ -215,8 +215,8 @@ struct SettleHandlers: Sendable {
         let limit = try request.page.checked()
         return try await database.transaction { connection in
             let member = try await access.member(of: request.householdId, context, on: connection)
-            let rows = try await settlements.list(of: member.household, limit: limit, before: request.before, on: connection)
-            return .init(settlements: rows.map(\.view), nextBefore: rows.count == limit ? rows.last?.seq : nil)
+            let rows = try await settlements.list(of: member.household, limit: limit, before: request.after, on: connection)
+            return .init(settlements: rows.map(\.view), nextAfter: rows.count == limit ? rows.last?.seq : nil)
         }
     }
 }

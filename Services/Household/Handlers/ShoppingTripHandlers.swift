@@ -41,8 +41,8 @@ struct ShoppingTripHandlers: Sendable {
         let limit = try request.page.checked()
         return try await database.transaction { connection in
             let member = try await access.member(of: request.householdId, context, on: connection)
-            let rows = try await trips.trips(of: member.household, limit: limit, before: request.before, on: connection)
-            return .init(trips: rows.map(\.summary), nextBefore: rows.count == limit ? rows.last?.seq : nil)
+            let rows = try await trips.trips(of: member.household, limit: limit, before: request.after, on: connection)
+            return .init(trips: rows.map(\.summary), nextAfter: rows.count == limit ? rows.last?.seq : nil)
         }
     }
 

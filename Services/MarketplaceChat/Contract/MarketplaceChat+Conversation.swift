@@ -61,7 +61,7 @@ extension MarketplaceChat {
         /// Messages of the other side the caller has not read.
         public var unread: Int
         public var createdAt: Date
-        /// The conversation's place in the chat tab: pass as `before` for the conversations below it.
+        /// The conversation's place in the chat tab: pass as `after` for the conversations below it.
         public var activity: Int64
 
         public init(id: String, kind: ConversationKind, listing: ConversationListing?, with: Participant, timerSeconds: Int, lastMessage: Message?,
@@ -161,7 +161,7 @@ extension MarketplaceChat {
     /// A message as one side sees it. Usernames only: the conversation names the other side.
     public struct Message: Codable, Sendable, Equatable, FieldRules {
         public var id: String
-        /// Its number in the conversation (the history's order; pass as `before` for older ones).
+        /// Its number in the conversation (the history's order; pass as `after` for older ones).
         public var seq: Int64
         /// Whether the caller sent it.
         public var mine: Bool

@@ -86,14 +86,14 @@ extension MarketplaceChat {
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var conversations: [Conversation]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(conversations: [Conversation], nextBefore: Int64?) {
+                public init(conversations: [Conversation], nextAfter: Int64?) {
                     self.conversations = conversations
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
 
@@ -218,28 +218,28 @@ extension MarketplaceChat {
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var conversationId: String
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(conversationId: String, limit: Int? = nil, before: Int64? = nil) {
+                public init(conversationId: String, limit: Int? = nil, after: Int64? = nil) {
                     self.conversationId = conversationId
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging(["conversationId": .uuid]) { $1 }
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var messages: [Message]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(messages: [Message], nextBefore: Int64?) {
+                public init(messages: [Message], nextAfter: Int64?) {
                     self.messages = messages
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
 

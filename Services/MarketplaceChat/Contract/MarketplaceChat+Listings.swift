@@ -261,28 +261,28 @@ extension MarketplaceChat {
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var state: ListingState?
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(state: ListingState? = nil, limit: Int? = nil, before: Int64? = nil) {
+                public init(state: ListingState? = nil, limit: Int? = nil, after: Int64? = nil) {
                     self.state = state
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging(["state": .described("every state but removed when left out")]) { $1 }
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var listings: [Listing]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(listings: [Listing], nextBefore: Int64?) {
+                public init(listings: [Listing], nextAfter: Int64?) {
                     self.listings = listings
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
     }

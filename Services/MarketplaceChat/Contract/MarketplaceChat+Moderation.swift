@@ -85,7 +85,7 @@ extension MarketplaceChat {
     /// The reports about one thing, and what was decided.
     public struct ModerationCase: Codable, Sendable, Equatable, FieldRules {
         public var id: String
-        /// Its place in the queue: pass as `before` for older ones.
+        /// Its place in the queue: pass as `after` for older ones.
         public var number: Int64
         public var subject: ReportSubject
         public var subjectId: String
@@ -128,7 +128,7 @@ extension MarketplaceChat {
     /// A moderator's decision: an entry of the audit log.
     public struct ModerationDecision: Codable, Sendable, Equatable, FieldRules {
         public var id: String
-        /// Its place in the log: pass as `before` for older ones.
+        /// Its place in the log: pass as `after` for older ones.
         public var number: Int64
         public var action: ModerationAction
         /// The case it closed (absent for a lift or an appeal's answer).
@@ -163,7 +163,7 @@ extension MarketplaceChat {
     /// An appeal of a decision by the account it concerns.
     public struct Appeal: Codable, Sendable, Equatable {
         public var decision: ModerationDecision
-        /// Its place in the queue: pass as `before` for older ones.
+        /// Its place in the queue: pass as `after` for older ones.
         public var number: Int64
         public var text: String
         public var state: AppealState

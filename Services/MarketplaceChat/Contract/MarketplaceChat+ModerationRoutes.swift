@@ -49,7 +49,6 @@ extension MarketplaceChat {
     }
 
     public enum Moderation {
-        static let nextAfter = FieldRule.described("pass as after for the next page; absent on the last page")
 
         public struct CaseReference: Codable, Sendable, Equatable, FieldRules {
             public var caseId: String
@@ -71,36 +70,29 @@ extension MarketplaceChat {
                 /// The closed cases rather than the open ones.
                 public var closed: Bool?
                 public var limit: Int?
-                /// For open cases: the previous page's `nextAfter`.
+                /// The previous page's `nextAfter`, of the same list (open or closed).
                 public var after: Int64?
-                /// For closed cases: the previous page's `nextBefore`.
-                public var before: Int64?
 
-                public init(closed: Bool? = nil, limit: Int? = nil, after: Int64? = nil, before: Int64? = nil) {
+                public init(closed: Bool? = nil, limit: Int? = nil, after: Int64? = nil) {
                     self.closed = closed
                     self.limit = limit
                     self.after = after
-                    self.before = before
                 }
 
-                public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging([
-                    "after": FieldRule.range(1...Int64.max).described("the previous page's nextAfter"),
-                ]) { $1 }
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var cases: [ModerationCase]
                 public var nextAfter: Int64?
-                public var nextBefore: Int64?
 
-                public init(cases: [ModerationCase], nextAfter: Int64?, nextBefore: Int64?) {
+                public init(cases: [ModerationCase], nextAfter: Int64?) {
                     self.cases = cases
                     self.nextAfter = nextAfter
-                    self.nextBefore = nextBefore
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextAfter": Moderation.nextAfter, "nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
 
@@ -208,7 +200,7 @@ extension MarketplaceChat {
                     self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextAfter": Moderation.nextAfter]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
 
@@ -256,14 +248,14 @@ extension MarketplaceChat {
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var decisions: [ModerationDecision]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(decisions: [ModerationDecision], nextBefore: Int64?) {
+                public init(decisions: [ModerationDecision], nextAfter: Int64?) {
                     self.decisions = decisions
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
     }

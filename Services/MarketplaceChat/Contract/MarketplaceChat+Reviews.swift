@@ -21,7 +21,7 @@ extension MarketplaceChat {
         /// Empty once its author's account is deleted.
         public var text: String
         public var createdAt: Date
-        /// Its place in the list: pass as `before` for older ones.
+        /// Its place in the list: pass as `after` for older ones.
         public var number: Int64
 
         public init(listingId: String, listingTitle: String, role: DealRole, author: Participant, stars: Int, text: String, createdAt: Date,
@@ -108,32 +108,32 @@ extension MarketplaceChat {
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var accountId: String
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(accountId: String, limit: Int? = nil, before: Int64? = nil) {
+                public init(accountId: String, limit: Int? = nil, after: Int64? = nil) {
                     self.accountId = accountId
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging(["accountId": FieldRule.uuid.described("a trader of the caller's network")]) { $1 }
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var trader: Trader
                 public var rating: RatingSummary
                 public var reviews: [Review]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(trader: Trader, rating: RatingSummary, reviews: [Review], nextBefore: Int64?) {
+                public init(trader: Trader, rating: RatingSummary, reviews: [Review], nextAfter: Int64?) {
                     self.trader = trader
                     self.rating = rating
                     self.reviews = reviews
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
     }

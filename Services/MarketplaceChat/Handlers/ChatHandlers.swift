@@ -113,14 +113,14 @@ struct ChatHandlers: Sendable {
             // The chat tab is where an app starts: its user becomes someone others can find.
             let caller = try await access.caller(context, recording: true, on: connection)
             let lines = try await conversations.lines(
-                of: caller.account, kind: caller.kind, university: caller.university, before: request.before, limit: limit, on: connection)
+                of: caller.account, kind: caller.kind, university: caller.university, before: request.after, limit: limit, on: connection)
             let last = try await messages.latest(in: lines.map(\.id), of: caller.account, on: connection)
             let views = lines.map { line in
                 var view = line.view
                 view.lastMessage = last[view.id]
                 return view
             }
-            return .init(conversations: views, nextBefore: lines.count == limit ? lines.last?.view.activity : nil)
+            return .init(conversations: views, nextAfter: lines.count == limit ? lines.last?.view.activity : nil)
         }
     }
 
@@ -231,8 +231,8 @@ struct ChatHandlers: Sendable {
         let limit = try request.page.checked()
         return try await database.transaction { connection in
             let (caller, membership) = try await member(request.conversationId, context, on: connection)
-            let page = try await messages.messages(in: membership.conversation, of: caller.account, before: request.before, limit: limit, on: connection)
-            return .init(messages: page, nextBefore: page.count == limit ? page.last?.seq : nil)
+            let page = try await messages.messages(in: membership.conversation, of: caller.account, before: request.after, limit: limit, on: connection)
+            return .init(messages: page, nextAfter: page.count == limit ? page.last?.seq : nil)
         }
     }
 

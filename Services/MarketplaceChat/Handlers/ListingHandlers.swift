@@ -197,8 +197,8 @@ struct ListingHandlers: Sendable {
         guard request.state != .removed else { throw OperationError.invalid(field: "data.state", "removed listings are gone from every read") }
         return try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            let rows = try await listings.mine(caller.account, state: request.state, limit: limit, before: request.before, on: connection)
-            return .init(listings: try await withInterest(rows, on: connection), nextBefore: rows.count == limit ? rows.last?.number : nil)
+            let rows = try await listings.mine(caller.account, state: request.state, limit: limit, before: request.after, on: connection)
+            return .init(listings: try await withInterest(rows, on: connection), nextAfter: rows.count == limit ? rows.last?.number : nil)
         }
     }
 

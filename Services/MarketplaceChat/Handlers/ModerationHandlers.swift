@@ -126,13 +126,11 @@ struct ModerationHandlers: Sendable {
         _ = try moderator(context)
         let limit = try request.page.checked()
         let closed = request.closed == true
-        if closed, request.after != nil { throw OperationError.invalid(field: "data.after", "pages closed cases with before") }
-        if !closed, request.before != nil { throw OperationError.invalid(field: "data.before", "pages open cases with after") }
+        // One cursor for both lists: open cases go on after it (oldest first), closed ones before it (latest first).
         let found = try await database.transaction { connection in
-            try await moderation.queue(closed: closed, after: request.after, before: request.before, limit: limit, on: connection)
+            try await moderation.queue(closed: closed, after: closed ? nil : request.after, before: closed ? request.after : nil, limit: limit, on: connection)
         }
-        let full = found.count == limit
-        return .init(cases: found, nextAfter: full && !closed ? found.last?.number : nil, nextBefore: full && closed ? found.last?.number : nil)
+        return .init(cases: found, nextAfter: found.count == limit ? found.last?.number : nil)
     }
 
     @Sendable
@@ -277,9 +275,9 @@ struct ModerationHandlers: Sendable {
         _ = try moderator(context)
         let limit = try request.checked()
         let found = try await database.transaction { connection in
-            try await moderation.log(before: request.before, limit: limit, on: connection)
+            try await moderation.log(before: request.after, limit: limit, on: connection)
         }
-        return .init(decisions: found, nextBefore: found.count == limit ? found.last?.number : nil)
+        return .init(decisions: found, nextAfter: found.count == limit ? found.last?.number : nil)
     }
 
     /// Tells the account a decision concerns, through notifications' outbox; the note stays in the app.

@@ -58,10 +58,10 @@ struct ReviewHandlers: Sendable {
                   try await !blocks.between(subject, caller.account, on: connection),
                   let trader = try await traders.traders([subject], on: connection).first
             else { throw Self.noTrader }
-            let page = try await reviews.reviews(of: subject, before: request.before, limit: limit, on: connection)
+            let page = try await reviews.reviews(of: subject, before: request.after, limit: limit, on: connection)
             return .init(
                 trader: trader, rating: try await reviews.summary(of: subject, on: connection), reviews: page,
-                nextBefore: page.count == limit ? page.last?.number : nil)
+                nextAfter: page.count == limit ? page.last?.number : nil)
         }
     }
 }

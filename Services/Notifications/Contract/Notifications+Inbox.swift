@@ -45,31 +45,31 @@ extension Notifications {
                 /// Only unread ones.
                 public var unread: Bool?
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(app: App, category: String? = nil, unread: Bool? = nil, limit: Int? = nil, before: Int64? = nil) {
+                public init(app: App, category: String? = nil, unread: Bool? = nil, limit: Int? = nil, after: Int64? = nil) {
                     self.app = app
                     self.category = category
                     self.unread = unread
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging(["category": Content.categoryRule]) { $1 }
 
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var notifications: [Item]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(notifications: [Item], nextBefore: Int64?) {
+                public init(notifications: [Item], nextAfter: Int64?) {
                     self.notifications = notifications
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
 

@@ -15,7 +15,7 @@ struct InboxHandlers: Sendable {
         let caller = try Caller(context)
         let limit = try request.page.checked()
         let page = try await inbox.list(account: caller.account, request, limit: limit)
-        return .init(notifications: page.items, nextBefore: page.next)
+        return .init(notifications: page.items, nextAfter: page.next)
     }
 
     @Sendable

@@ -16,7 +16,7 @@ struct InboxStore: Sendable {
                 WHERE account_id = \(account) AND app = \(request.app.rawValue)
                   AND (\(request.category)::text IS NULL OR category = \(request.category))
                   AND (NOT \(request.unread ?? false) OR read_at IS NULL)
-                  AND seq < \(request.before ?? Int64.max)
+                  AND seq < \(request.after ?? Int64.max)
                 ORDER BY seq DESC LIMIT \(limit + 1)
                 """,
                 logger: database.logger)

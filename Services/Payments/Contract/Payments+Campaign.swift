@@ -60,14 +60,14 @@ extension Payments {
     /// A page of campaigns in the order of their numbers (the caller's own, their bookmarks).
     public struct CampaignPage: Codable, Sendable, Equatable, FieldRules {
         public var campaigns: [Campaign]
-        public var nextBefore: Int64?
+        public var nextAfter: Int64?
 
-        public init(campaigns: [Campaign], nextBefore: Int64?) {
+        public init(campaigns: [Campaign], nextAfter: Int64?) {
             self.campaigns = campaigns
-            self.nextBefore = nextBefore
+            self.nextAfter = nextAfter
         }
 
-        public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+        public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
     }
 
     /// A campaign's figures, all derived from the ledger.

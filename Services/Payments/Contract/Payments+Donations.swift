@@ -160,14 +160,14 @@ extension Payments {
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var donations: [Donation]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(donations: [Donation], nextBefore: Int64?) {
+                public init(donations: [Donation], nextAfter: Int64?) {
                     self.donations = donations
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
     }

@@ -37,7 +37,7 @@ extension Payments {
         public var returned: Money
         public var donor: String?
         public var at: Date
-        /// The page cursor: pass it as `before` for the donations before this one.
+        /// The page cursor: pass it as `after` for the donations before this one.
         public var seq: Int64
 
         public init(id: String, amount: Money, returned: Money, donor: String?, at: Date, seq: Int64) {
@@ -96,29 +96,29 @@ extension Payments {
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public var campaignId: String
                 public var limit: Int?
-                public var before: Int64?
+                public var after: Int64?
 
-                public init(campaignId: String, limit: Int? = nil, before: Int64? = nil) {
+                public init(campaignId: String, limit: Int? = nil, after: Int64? = nil) {
                     self.campaignId = campaignId
                     self.limit = limit
-                    self.before = before
+                    self.after = after
                 }
 
                 public static let fieldRules: [String: FieldRule] = PageRequest.fieldRules.merging(["campaignId": .uuid]) { $1 }
 
-                public var page: PageRequest { PageRequest(limit: limit, before: before) }
+                public var page: PageRequest { PageRequest(limit: limit, after: after) }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public var donations: [ReceivedDonation]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(donations: [ReceivedDonation], nextBefore: Int64?) {
+                public init(donations: [ReceivedDonation], nextAfter: Int64?) {
                     self.donations = donations
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
 
-                public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+                public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
             }
         }
     }

@@ -42,8 +42,8 @@ struct BookmarkHandlers: Sendable {
         let limit = try request.checked()
         return try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            let page = try await bookmarks.list(of: caller, before: request.before, limit: limit, on: connection)
-            return .init(campaigns: page.map(\.campaign), nextBefore: page.count == limit ? page.last?.seq : nil)
+            let page = try await bookmarks.list(of: caller, before: request.after, limit: limit, on: connection)
+            return .init(campaigns: page.map(\.campaign), nextAfter: page.count == limit ? page.last?.seq : nil)
         }
     }
 }

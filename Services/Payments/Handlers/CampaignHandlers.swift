@@ -85,8 +85,8 @@ struct CampaignHandlers: Sendable {
         let limit = try request.checked()
         return try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            let rows = try await campaigns.owned(by: caller, viewer: caller, before: request.before, limit: limit, on: connection)
-            return .init(campaigns: rows.map(\.view), nextBefore: rows.count == limit ? rows.last?.seq : nil)
+            let rows = try await campaigns.owned(by: caller, viewer: caller, before: request.after, limit: limit, on: connection)
+            return .init(campaigns: rows.map(\.view), nextAfter: rows.count == limit ? rows.last?.seq : nil)
         }
     }
 

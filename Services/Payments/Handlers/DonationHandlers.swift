@@ -109,8 +109,8 @@ struct DonationHandlers: Sendable {
         let limit = try request.checked()
         return try await database.transaction { connection in
             let caller = try await access.caller(context, on: connection)
-            let page = try await donations.mine(caller, before: request.before, limit: limit, on: connection)
-            return .init(donations: page.map { $0.view() }, nextBefore: page.count == limit ? page.last?.seq : nil)
+            let page = try await donations.mine(caller, before: request.after, limit: limit, on: connection)
+            return .init(donations: page.map { $0.view() }, nextAfter: page.count == limit ? page.last?.seq : nil)
         }
     }
 

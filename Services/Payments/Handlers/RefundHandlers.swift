@@ -75,8 +75,8 @@ struct RefundHandlers: Sendable {
             guard let campaign = UUID(uuidString: request.campaignId), try await manages(campaign, caller, context, on: connection) else {
                 throw CampaignHandlers.notFound
             }
-            let page = try await refunds.received(campaign, before: request.before, limit: limit, on: connection)
-            return .init(donations: page, nextBefore: page.count == limit ? page.last?.seq : nil)
+            let page = try await refunds.received(campaign, before: request.after, limit: limit, on: connection)
+            return .init(donations: page, nextAfter: page.count == limit ? page.last?.seq : nil)
         }
     }
 

@@ -69,14 +69,14 @@ extension RefundCalculator.Scenario {
         public struct Response: Codable, Sendable, Equatable, FieldRules {
             /// Without estimates: load one for its estimate.
             public var scenarios: [RefundCalculator.SavedScenario]
-            public var nextBefore: Int64?
+            public var nextAfter: Int64?
 
-            public init(scenarios: [RefundCalculator.SavedScenario], nextBefore: Int64?) {
+            public init(scenarios: [RefundCalculator.SavedScenario], nextAfter: Int64?) {
                 self.scenarios = scenarios
-                self.nextBefore = nextBefore
+                self.nextAfter = nextAfter
             }
 
-            public static let fieldRules: [String: FieldRule] = ["nextBefore": .nextPage]
+            public static let fieldRules: [String: FieldRule] = ["nextAfter": .nextPage]
         }
     }
 

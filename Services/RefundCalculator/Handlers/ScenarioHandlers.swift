@@ -39,10 +39,10 @@ struct ScenarioHandlers: Sendable {
         let account = try Self.caller(context)
         let limit = try request.checked()
         let rows = try await database.transaction { connection in
-            try await scenarios.list(account: account, before: request.before, limit: limit + 1, on: connection)
+            try await scenarios.list(account: account, before: request.after, limit: limit + 1, on: connection)
         }
         let page = rows.prefix(limit)
-        return .init(scenarios: page.map(\.saved), nextBefore: rows.count > limit ? page.last?.seq : nil)
+        return .init(scenarios: page.map(\.saved), nextAfter: rows.count > limit ? page.last?.seq : nil)
     }
 
     @Sendable

@@ -156,27 +156,27 @@ extension TaxForm {
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
                 public static let fieldRules: [String: FieldRule] = [
-                    "taxYear": .range(TaxForm.taxYears), "before": FieldRule.range(1...1_000_000).described("the previous page's nextBefore: changes before that version"),
+                    "taxYear": .range(TaxForm.taxYears), "after": FieldRule.range(1...1_000_000).described("the previous page's nextAfter: changes before that version"),
                     "limit": FieldRule.range(PageRequest.limits).described("changes per page, \(PageRequest.defaultLimit) when left out"),
                 ]
                 public var taxYear: Int
-                public var before: Int?
+                public var after: Int?
                 public var limit: Int?
 
-                public init(taxYear: Int, before: Int? = nil, limit: Int? = nil) {
+                public init(taxYear: Int, after: Int? = nil, limit: Int? = nil) {
                     self.taxYear = taxYear
-                    self.before = before
+                    self.after = after
                     self.limit = limit
                 }
             }
 
             public struct Response: Codable, Sendable, Equatable {
                 public var changes: [Change]
-                public var nextBefore: Int?
+                public var nextAfter: Int?
 
-                public init(changes: [Change], nextBefore: Int?) {
+                public init(changes: [Change], nextAfter: Int?) {
                     self.changes = changes
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
             }
         }

@@ -50,27 +50,27 @@ extension TaxForm {
                 summary: "Each time your unmasked tax data was read (a PDF downloaded or mailed, an export): when, what, from which app")]
 
             public struct Request: Codable, Sendable, Equatable, FieldRules {
-                public var before: Int64?
+                public var after: Int64?
                 public var limit: Int?
 
-                public init(before: Int64? = nil, limit: Int? = nil) {
-                    self.before = before
+                public init(after: Int64? = nil, limit: Int? = nil) {
+                    self.after = after
                     self.limit = limit
                 }
 
                 public static let fieldRules: [String: FieldRule] = [
-                    "before": FieldRule.minimum(1).described("the previous page's nextBefore"),
+                    "after": FieldRule.minimum(1).described("the previous page's nextAfter"),
                     "limit": FieldRule.range(PageRequest.limits).described("reads per page, \(PageRequest.defaultLimit) when left out"),
                 ]
             }
 
             public struct Response: Codable, Sendable, Equatable {
                 public var reads: [Read]
-                public var nextBefore: Int64?
+                public var nextAfter: Int64?
 
-                public init(reads: [Read], nextBefore: Int64?) {
+                public init(reads: [Read], nextAfter: Int64?) {
                     self.reads = reads
-                    self.nextBefore = nextBefore
+                    self.nextAfter = nextAfter
                 }
             }
         }

@@ -23,40 +23,40 @@ extension TaxForm {
                     "state": FieldRule.pattern("^[A-Za-z]{2}$", meaning: "a US state's two-letter code").described("institutions only: those in this state"),
                     "taxYear": FieldRule.range(TaxForm.taxYears).described("countries only: the year whose treaty benefits to show; the newest year with rules when left out"),
                     "limit": FieldRule.range(PageRequest.limits).described("entries per page, \(PageRequest.defaultLimit) when left out"),
-                    "offset": FieldRule.range(0...10_000).described("the previous page's nextOffset"),
+                    "after": FieldRule.range(0...10_000).described("the previous page's nextAfter"),
                 ]
                 public var list: String
                 public var prefix: String?
                 public var state: String?
                 public var taxYear: Int?
                 public var limit: Int?
-                public var offset: Int?
+                public var after: Int?
 
-                public init(list: String, prefix: String? = nil, state: String? = nil, taxYear: Int? = nil, limit: Int? = nil, offset: Int? = nil) {
+                public init(list: String, prefix: String? = nil, state: String? = nil, taxYear: Int? = nil, limit: Int? = nil, after: Int? = nil) {
                     self.list = list
                     self.prefix = prefix
                     self.state = state
                     self.taxYear = taxYear
                     self.limit = limit
-                    self.offset = offset
+                    self.after = after
                 }
             }
 
             public struct Response: Codable, Sendable, Equatable, FieldRules {
                 public static let fieldRules: [String: FieldRule] = [
-                    "nextOffset": .described("pass as offset for the next page; absent on the last page"),
+                    "nextAfter": .nextPage,
                 ]
                 public var list: String
                 /// Best first: names starting with the prefix, then codes, then names with a word starting with it.
                 public var items: [Suggestion]
-                public var nextOffset: Int?
+                public var nextAfter: Int?
                 /// Where the list comes from, and what it leaves out.
                 public var source: String
 
-                public init(list: String, items: [Suggestion], nextOffset: Int?, source: String) {
+                public init(list: String, items: [Suggestion], nextAfter: Int?, source: String) {
                     self.list = list
                     self.items = items
-                    self.nextOffset = nextOffset
+                    self.nextAfter = nextAfter
                     self.source = source
                 }
             }

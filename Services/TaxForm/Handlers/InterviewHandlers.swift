@@ -72,7 +72,7 @@ struct InterviewHandlers: Sendable {
         let account = try Self.caller(context), year = try engine.checkedYear(request.taxYear)
         let limit = try PageRequest(limit: request.limit).checked()
         let changes = try await database.transaction { connection in
-            try await store.history(account: account, year: year, before: request.before, limit: limit + 1, on: connection)
+            try await store.history(account: account, year: year, before: request.after, limit: limit + 1, on: connection)
         }
         let page = changes.prefix(limit).map { change in
             var masked = change
@@ -84,7 +84,7 @@ struct InterviewHandlers: Sendable {
             }
             return masked
         }
-        return .init(changes: Array(page), nextBefore: changes.count > limit ? page.last?.version : nil)
+        return .init(changes: Array(page), nextAfter: changes.count > limit ? page.last?.version : nil)
     }
 
     /// The answers at an earlier version: the interview as it is, with every later change undone, newest first.

@@ -45,9 +45,9 @@ struct MyDataHandlers: Sendable {
         let account = try InterviewHandlers.caller(context)
         let limit = try PageRequest(limit: request.limit).checked()
         let page = try await database.transaction { connection in
-            try await ReadLog(database: database).list(account: account, before: request.before, limit: limit + 1, on: connection)
+            try await ReadLog(database: database).list(account: account, before: request.after, limit: limit + 1, on: connection)
         }
         let shown = Array(page.prefix(limit))
-        return .init(reads: shown, nextBefore: page.count > limit ? shown.last?.id : nil)
+        return .init(reads: shown, nextAfter: page.count > limit ? shown.last?.id : nil)
     }
 }

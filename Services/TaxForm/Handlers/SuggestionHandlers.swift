@@ -20,7 +20,7 @@ struct SuggestionHandlers: Sendable {
             validation.check(lists.lists["states"]!.entries.contains { $0.suggestion.code == state }, "data.state", "must be a US state's two-letter code")
         }
         let year = request.taxYear.map { engine.checkedYear($0, &validation) } ?? engine.rules.years.keys.max()
-        let limit = request.limit ?? PageRequest.defaultLimit, offset = request.offset ?? 0
+        let limit = request.limit ?? PageRequest.defaultLimit, offset = request.after ?? 0
         try validation.finish()
 
         let found = lists.search(list!, prefix: prefix, state: state)
@@ -33,6 +33,6 @@ struct SuggestionHandlers: Sendable {
             }
             source += ". treaty: the student treaty benefits this service applies in \(year); other countries' treaties may help too (IRS Publication 901)"
         }
-        return .init(list: request.list, items: Array(items), nextOffset: offset + limit < found.count ? offset + limit : nil, source: source)
+        return .init(list: request.list, items: Array(items), nextAfter: offset + limit < found.count ? offset + limit : nil, source: source)
     }
 }

@@ -142,5 +142,5 @@ extension ErrorCode: SchemaEnumeration {}
 
 extension FieldRule {
     /// Paging: what to pass as `before` for the next page.
-    public static let nextPage = FieldRule.described("pass as before for the next page; absent on the last page")
+    public static let nextPage = FieldRule.described("pass as after for the next page; absent on the last page")
 }

@@ -46,12 +46,12 @@ extension ServiceStackTests {
             guard case .array(let events)? = record.json?["events"] else { return }
             #expect(events[2]["detail"] == "session_ended", "the other session's token")
             #expect(events[3]["ip"] == "198.51.100.24" && events[5]["ip"] == "198.51.100.23", "the client address from the proxy")
-            #expect(record.json?["nextBefore"] == nil, "one page")
+            #expect(record.json?["nextAfter"] == nil, "one page")
 
             let first = try await http.get("/v1/me/security-events?limit=2", headers: auth)
             #expect(Self.kinds(first) == ["login", "login_failed"])
-            guard case .number(let before)? = first.json?["nextBefore"] else { Issue.record("no nextBefore: \(first.text)"); return }
-            let second = try await http.get("/v1/me/security-events?limit=2&before=\(Int(before))", headers: auth)
+            guard case .number(let before)? = first.json?["nextAfter"] else { Issue.record("no nextAfter: \(first.text)"); return }
+            let second = try await http.get("/v1/me/security-events?limit=2&after=\(Int(before))", headers: auth)
             #expect(Self.kinds(second) == ["refresh_token_refused", "password_changed"], "\(second.text)")
             let bad = try await http.get("/v1/me/security-events?limit=0", headers: auth)
             #expect(bad.status == 400 && AuthJourneyTests.fields(bad) == ["limit"], "\(bad.text)")

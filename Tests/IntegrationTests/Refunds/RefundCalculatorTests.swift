@@ -95,14 +95,14 @@ extension ServiceStackTests {
             let full = try await http.send("POST", "/v1/refunds/scenarios", body: Self.json(#"{"name":"fourth","scenario":{}}"#), headers: asAoife)
             #expect(full.status == 409, "REFUND_SCENARIOS_PER_ACCOUNT is 3: \(full.text)")
             let page = try await http.send("GET", "/v1/refunds/scenarios?limit=2", headers: asAoife)
-            guard case .array(let first)? = page.json?["scenarios"], case .number(let next)? = page.json?["nextBefore"] else {
+            guard case .array(let first)? = page.json?["scenarios"], case .number(let next)? = page.json?["nextAfter"] else {
                 Issue.record("no page: \(page.text)")
                 return
             }
             #expect(first.compactMap { $0["name"] } == ["third", "second"])
-            let rest = try await http.send("GET", "/v1/refunds/scenarios?limit=2&before=\(Int(next))", headers: asAoife)
+            let rest = try await http.send("GET", "/v1/refunds/scenarios?limit=2&after=\(Int(next))", headers: asAoife)
             guard case .array(let second)? = rest.json?["scenarios"] else { Issue.record("no second page: \(rest.text)"); return }
-            #expect(second.compactMap { $0["name"] } == ["2024, more tax"] && rest.json?["nextBefore"] == nil, "\(rest.text)")
+            #expect(second.compactMap { $0["name"] } == ["2024, more tax"] && rest.json?["nextAfter"] == nil, "\(rest.text)")
             #expect(try await http.send("DELETE", "/v1/refunds/scenarios/\(id)", headers: asAoife).json?["deleted"] == true)
             #expect(try await http.send("GET", "/v1/refunds/scenarios/\(id)", headers: asAoife).status == 404)
 

@@ -47,10 +47,10 @@ extension ServiceStackTests {
             // The history, newest first, masked.
             let history = try await http.send("GET", "/v1/tax/interviews/2024/history?limit=2", headers: asMei)
             guard case .array(let changes)? = history.json?["changes"] else { Issue.record("no history: \(history.text)"); return }
-            #expect(changes.compactMap { $0["version"] } == [3, 2] && history.json?["nextBefore"] == 2, "\(history.text)")
-            let older = try await http.send("GET", "/v1/tax/interviews/2024/history?before=2", headers: asMei)
+            #expect(changes.compactMap { $0["version"] } == [3, 2] && history.json?["nextAfter"] == 2, "\(history.text)")
+            let older = try await http.send("GET", "/v1/tax/interviews/2024/history?after=2", headers: asMei)
             guard case .array(let oldest)? = older.json?["changes"] else { Issue.record("no first change: \(older.text)"); return }
-            #expect(oldest.compactMap { $0["version"] } == [1] && older.json?["nextBefore"] == nil, "\(older.text)")
+            #expect(oldest.compactMap { $0["version"] } == [1] && older.json?["nextAfter"] == nil, "\(older.text)")
             let answerChanges = (changes + oldest).flatMap { change -> [JSONValue] in
                 if case .array(let answers)? = change["answers"] { answers } else { [] }
             }

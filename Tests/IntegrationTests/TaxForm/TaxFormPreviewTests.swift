@@ -208,9 +208,9 @@ extension ServiceStackTests {
             #expect(try await items("/v1/tax/suggestions/visa-types?prefix=j").compactMap { $0["code"] } == ["J-student", "J-scholar"])
 
             // Pages, and refusals naming the field.
-            let page = try await http.get("/v1/tax/suggestions/countries?limit=100&offset=200")
+            let page = try await http.get("/v1/tax/suggestions/countries?limit=100&after=200")
             let firstPage = try await http.get("/v1/tax/suggestions/countries?limit=100")
-            #expect(firstPage.json?["nextOffset"] == 100 && page.json?["nextOffset"] == nil, "\(firstPage.json?["nextOffset"] as Any) \(page.text)")
+            #expect(firstPage.json?["nextAfter"] == 100 && page.json?["nextAfter"] == nil, "\(firstPage.json?["nextAfter"] as Any) \(page.text)")
             for (path, field) in [
                 ("/v1/tax/suggestions/planets", "list"), ("/v1/tax/suggestions/countries?state=MA", "state"),
                 ("/v1/tax/suggestions/institutions?state=ZZ", "state"), ("/v1/tax/suggestions/countries?taxYear=2019", "taxYear"),

@@ -107,9 +107,9 @@ await step("save") {
 await step("list in pages") {
     let first = try await client.refundsScenariosList(query: .init(limit: 2)).ok.body.json
     var next: Components.Schemas.RefundCalculatorScenarioListResponse?
-    if let before = first.nextBefore { next = try await client.refundsScenariosList(query: .init(limit: 2, before: before)).ok.body.json }
+    if let after = first.nextAfter { next = try await client.refundsScenariosList(query: .init(limit: 2, after: after)).ok.body.json }
     let listed = first.scenarios.map(\.id) + (next?.scenarios.map(\.id) ?? [])
-    try check(first.scenarios.count == 2 && next?.nextBefore == nil, "pages of \(first.scenarios.count) and \(next?.scenarios.count ?? 0)")
+    try check(first.scenarios.count == 2 && next?.nextAfter == nil, "pages of \(first.scenarios.count) and \(next?.scenarios.count ?? 0)")
     try check(listed == saved.reversed(), "listed \(listed), saved \(saved) (newest first)")
     return "2 + \(next?.scenarios.count ?? 0), newest first"
 }
