@@ -97,11 +97,14 @@ extension MarketplaceStackTests {
             #expect(Traders.items(standing, "notices").first?["appealable"] == true)
             #expect(try await Self.pushes(database, to: traders.aoife).count == 1)
 
-            // Closed cases, the latest first; open ones page forward only.
+            // Closed cases, the latest first, paged by after as every list is.
             let closed = Traders.items(try await http.get("/v1/moderation/cases?closed=true", headers: maeve), "cases")
             #expect(closed.compactMap { if case .string(let id)? = $0["id"] { id } else { nil } } == [second, caseID], "\(closed)")
             #expect(closed.first?["decision"] == nil && closed.allSatisfy { $0["open"] == false })
-            #expect(try await http.get("/v1/moderation/cases?closed=true&after=1", headers: maeve).status == 400)
+            let latest = try await http.get("/v1/moderation/cases?closed=true&limit=1", headers: maeve)
+            let next = try #require(latest.json?["nextAfter"].flatMap { if case .number(let n) = $0 { Int64(n) } else { nil } }, "\(latest.text)")
+            let older = Traders.items(try await http.get("/v1/moderation/cases?closed=true&limit=1&after=\(next)", headers: maeve), "cases")
+            #expect(older.compactMap { if case .string(let id)? = $0["id"] { id } else { nil } } == [caseID], "\(older)")
 
             // The audit log: both decisions, the latest first, with their moderator.
             let log = Traders.items(try await http.get("/v1/moderation/log", headers: maeve), "decisions")

@@ -10,6 +10,9 @@ final class BearerToken: ClientMiddleware {
 
     func set(_ value: String) { token.withLock { $0 = value } }
 
+    /// The access token requests carry now.
+    var current: String? { token.withLock { $0 } }
+
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)

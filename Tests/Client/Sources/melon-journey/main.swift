@@ -163,7 +163,12 @@ func roommate(_ name: String) async throws -> (client: Client, account: String) 
 
 var household = "", members: [String: String] = [:]
 var ben: Client?, cara: Client?
+var refundsAccess: String?
 await step("household") {
+    // Ana signs in to the household app too: its routes refuse another app's session (a refunds one).
+    refundsAccess = session.current
+    let anaTokens = try await anonymous.authLogin(body: .json(.init(app: .household, email: email, password: password))).ok.body.json
+    session.set(anaTokens.accessToken)
     let created = try await client.householdCreate(body: .json(.init(currency: .eur, name: "14 Pearse Street"))).created.body.json
     household = created.id
     let invite = try await client.householdInviteCreate(path: .init(householdId: household)).created.body.json
@@ -228,6 +233,8 @@ await step("pay in the app") {
 }
 
 await step("logout") {
+    // The refunds app's session, whose refresh token the journey holds, is the one that ends.
+    if let refundsAccess { session.set(refundsAccess) }
     _ = try await client.authLogout(body: .json(.init())).ok.body.json
     let problem = try await anonymous.authRefresh(body: .json(.init(refreshToken: refreshToken))).unauthorized.body.applicationProblemJson
     // The access token, though not expired, stops working within seconds (the gateway hears of the end).
