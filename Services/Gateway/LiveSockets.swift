@@ -121,12 +121,14 @@ public final class LiveSockets: Service, Sendable {
     static let subprotocol = "melon.live"
     static let tokenPrefix = "bearer."
 
-    /// The access token of `Sec-WebSocket-Protocol`'s `bearer.<token>`, if offered.
+    /// The subprotocols `Sec-WebSocket-Protocol` offers, in order.
+    static func offeredProtocols(_ fields: HTTPFields) -> [String] {
+        fields[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The access token of an offered `bearer.<token>`, if any.
     static func offeredToken(_ fields: HTTPFields) -> String? {
-        fields[values: .secWebSocketProtocol].lazy.flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.hasPrefix(tokenPrefix) && $0.count > tokenPrefix.count }
-            .map { String($0.dropFirst(tokenPrefix.count)) }
+        offeredProtocols(fields).first { $0.hasPrefix(tokenPrefix) && $0.count > tokenPrefix.count }.map { String($0.dropFirst(tokenPrefix.count)) }
     }
 
     /// What a socket at `head` is for, or why it may not open: the stream of its path, the caller
@@ -173,8 +175,7 @@ public final class LiveSockets: Service, Sendable {
         }
         // A browser that offered its token as a subprotocol needs one back (or it fails the
         // handshake before reading the close): ours, never the token.
-        let offered = head.headerFields[values: .secWebSocketProtocol].flatMap { $0.split(separator: ",") }
-            .contains { $0.trimmingCharacters(in: .whitespaces) == Self.subprotocol }
+        let offered = Self.offeredProtocols(head.headerFields).contains(Self.subprotocol)
         return .upgrade(offered ? [.secWebSocketProtocol: Self.subprotocol] : [:]) { [self] inbound, outbound, _ in
             switch admitted {
             case .success(let socket):

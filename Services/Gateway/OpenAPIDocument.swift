@@ -136,7 +136,7 @@ enum OpenAPIDocument {
         if route.access.needsToken {
             operation["security"] = [["bearer": []]]
             // The apps whose sessions may call (the token's client_id), as data for tools.
-            operation["x-melon-apps"] = .array((route.apps.apps ?? ClientApp.allCases).map { .string($0.rawValue) })
+            operation["x-melon-apps"] = .array(route.apps.listed.map { .string($0.rawValue) })
         }
         return .object(operation)
     }
@@ -176,7 +176,7 @@ enum OpenAPIDocument {
                 "429": ["$ref": .string("#/components/responses/\(responseName(.rateLimited))")],
             ],
             "security": [["bearer": []]],
-            "x-melon-apps": .array((stream.apps.apps ?? ClientApp.allCases).map { .string($0.rawValue) }),
+            "x-melon-apps": .array(stream.apps.listed.map { .string($0.rawValue) }),
             "x-live-events": .array(events),
         ]
     }

@@ -17,6 +17,9 @@ public struct AppScope: Sendable, Equatable {
         return AppScope(apps: apps)
     }
 
+    /// The apps whose sessions may call, every app's named for `everyApp` (the API document's `x-melon-apps`).
+    public var listed: [ClientApp] { apps ?? ClientApp.allCases }
+
     /// Whether a session of `app` (the token's `client_id`) may call.
     public func allows(_ app: String?) -> Bool {
         guard let apps else { return true }

@@ -15,20 +15,19 @@ import PostgresNIO
 /// fingerprint, and what a change later deletes (a message deleted for both) is not readable from
 /// its stored reply meanwhile.
 public struct IdempotencyRecord: Sendable, Hashable {
-    public var operation: String
-    public var caller: String
-    public var key: String
+    public let operation: String
+    public let caller: String
+    public let key: String
+    /// What the row is found by: hex SHA-256 of operation, caller and key, a line each (the kit's
+    /// migration computes the same in SQL for rows from before the sealing). Made once: a request
+    /// looks its record up, claims it, stores and seals its reply under it.
+    let lookup: String
 
     public init(operation: String, caller: String, key: String) {
         self.operation = operation
         self.caller = caller
         self.key = key
-    }
-
-    /// What the row is found by: hex SHA-256 of operation, caller and key, a line each (the kit's
-    /// migration computes the same in SQL for rows from before the sealing).
-    var lookup: String {
-        SHA256.hash(data: Data("\(operation)\n\(caller)\n\(key)".utf8)).map { String(format: "%02x", $0) }.joined()
+        lookup = SHA256.hash(data: Data("\(operation)\n\(caller)\n\(key)".utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// A key for `purpose` derived from the idempotency key, bound to the operation and caller.

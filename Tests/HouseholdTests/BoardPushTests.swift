@@ -14,16 +14,10 @@ extension HouseholdStackTests {
 @Suite(.timeLimit(.minutes(2))) struct BoardPushTests {
     let roommates = Roommates()
 
-    /// Each `household.board.commented` push household queued and the relay has not delivered yet
-    /// (a delivered row keeps no payload), oldest first.
+    /// Each `household.board.commented` push household queued and the relay has not delivered yet, oldest first.
     static func commentPushes(_ http: InProcessHTTP) async throws -> [JSONValue] {
-        let database = try #require(http.databases["household"])
-        return try await database.transaction { connection in
-            try await connection.query(
-                "SELECT data FROM outbox WHERE type = 'notifications.push.send.v1' AND delivered_at IS NULL ORDER BY created_at, id",
-                logger: database.logger
-            ).decode(Data.self).reduce(into: [JSONValue]()) { $0.append(try JSONValue.parse(Array($1))) }
-        }.filter { $0["content"]?["eventType"] == "household.board.commented" }
+        try await #require(http.databases["household"]).sentRequests("notifications.push.send.v1", undelivered: true)
+            .filter { $0["content"]?["eventType"] == "household.board.commented" }
     }
 
     /// The accounts notifications queued a delivery to, or put an inbox item for, of a comment push: one entry each.
@@ -45,11 +39,10 @@ extension HouseholdStackTests {
             let flat = try await roommates.flat(http)
             let base = "/v1/households/\(flat.id)"
             // Each roommate's phone, signed in to the household app.
-            let app = TestCaller(app: "household")
             for (account, digit) in [(roommates.ana, "a"), (roommates.ben, "b"), (roommates.cara, "c")] {
                 let device = try await http.post(
                     "/v1/devices", json: #"{"platform":"ios","token":"\#(String(repeating: digit, count: 64))","environment":"sandbox"}"#,
-                    headers: try await http.signedIn(account, as: app))
+                    headers: try await http.signedIn(account, as: .roommate))
                 #expect(device.status == 201, "\(device.text)")
             }
             func recipient(_ account: UUID) -> JSONValue { .string(account.uuidString.lowercased()) }
@@ -70,7 +63,7 @@ extension HouseholdStackTests {
             // Cara turns comment pushes off: Ben's next comment reaches her inbox but not her phone.
             let muted = try await http.send(
                 "PUT", "/v1/notifications/preferences", body: Array(#"{"muted":[{"app":"household","eventType":"household.board.commented"}]}"#.utf8),
-                headers: try await http.signedIn(roommates.cara, as: app))
+                headers: try await http.signedIn(roommates.cara, as: .roommate))
             #expect(muted.status == 200, "\(muted.text)")
             #expect(try await http.post("\(base)/posts/\(post)/comments", json: #"{"text":"And a chair"}"#, headers: flat.ben).status == 201)
             pushes = try await Self.commentPushes(http)

@@ -35,7 +35,7 @@ extension HouseholdStackTests {
             let chore = try #require(HouseholdRouteTests.string(created, "id"))
             // Ben hears it is his turn, and a reminder is set an hour before, at 18:00 Dublin time.
             let outbox = try #require(http.databases["household"])
-            let reminders = try await Self.sent(outbox, "notifications.schedule.set.v1")
+            let reminders = try await outbox.sentRequests("notifications.schedule.set.v1")
             #expect(reminders.last?["start"] == .string(ChoreSchedule.localMinute(first.addingTimeInterval(-3600), calendar)), "\(reminders)")
             #expect(reminders.last?["recipient"] == .string(roommates.ben.uuidString.lowercased()))
 
@@ -87,7 +87,7 @@ extension HouseholdStackTests {
             let stranger = try await http.signedIn(UUID(), as: .roommate)
             #expect(try await http.get("\(base)/chores/\(chore)", headers: stranger).status == 404)
             #expect(try await http.send("DELETE", "\(base)/chores/\(chore)", headers: try await http.signedIn(roommates.ana, as: .roommate)).status == 200)
-            #expect(try await Self.sent(outbox, "notifications.schedule.cancel.v1").contains { $0["key"] == .string("chore-\(chore)") })
+            #expect(try await outbox.sentRequests("notifications.schedule.cancel.v1").contains { $0["key"] == .string("chore-\(chore)") })
         }
     }
 
@@ -108,14 +108,6 @@ extension HouseholdStackTests {
             let ancient = try await http.post(
                 "/v1/households/\(flat.id)/chores", json: #"{"title":"Hoover","frequency":"daily","dueAt":"1900-01-01T10:00:00Z"}"#, headers: flat.ana)
             #expect(ancient.status == 400 && GroceryRouteTests.errorFields(ancient) == ["dueAt"], "\(ancient.text)")
-        }
-    }
-
-    /// The requests the household service left in its outbox for `type`, oldest first.
-    static func sent(_ database: Database, _ type: String) async throws -> [JSONValue] {
-        try await database.transaction { connection in
-            try await connection.query("SELECT data FROM outbox WHERE type = \(type) ORDER BY created_at", logger: database.logger)
-                .decode(Data.self).reduce(into: [JSONValue]()) { $0.append(try JSONValue.parse(Array($1))) }
         }
     }
 }

@@ -125,10 +125,8 @@ struct ModerationHandlers: Sendable {
     {
         _ = try moderator(context)
         let limit = try request.page.checked()
-        let closed = request.closed == true
-        // One cursor for both lists: open cases go on after it (oldest first), closed ones before it (latest first).
         let found = try await database.transaction { connection in
-            try await moderation.queue(closed: closed, after: closed ? nil : request.after, before: closed ? request.after : nil, limit: limit, on: connection)
+            try await moderation.queue(closed: request.closed == true, after: request.after, limit: limit, on: connection)
         }
         return .init(cases: found, nextAfter: found.count == limit ? found.last?.number : nil)
     }

@@ -148,10 +148,11 @@ struct ModerationStore: Sendable {
         return .init(id: ListingStore.text(account), username: username ?? "member")
     }
 
-    /// Open cases oldest first after `after`, or closed ones latest first below `before`.
-    func queue(closed: Bool, after: Int64?, before: Int64?, limit: Int, on connection: PostgresConnection) async throws -> [MarketplaceChat.ModerationCase] {
+    /// Open cases oldest first after case number `after`, or closed ones latest first below it: a
+    /// place in the list's own order.
+    func queue(closed: Bool, after: Int64?, limit: Int, on connection: PostgresConnection) async throws -> [MarketplaceChat.ModerationCase] {
         let found = closed
-            ? try await cases("NOT c.open AND (\(before)::bigint IS NULL OR c.number < \(before))", order: " ORDER BY c.number DESC LIMIT \(limit)", on: connection)
+            ? try await cases("NOT c.open AND (\(after)::bigint IS NULL OR c.number < \(after))", order: " ORDER BY c.number DESC LIMIT \(limit)", on: connection)
             : try await cases("c.open AND c.number > \(after ?? 0)", order: " ORDER BY c.number LIMIT \(limit)", on: connection)
         return found.map(\.view)
     }
